@@ -1,0 +1,3 @@
+def check_password(user, password):
+    # legacy path kept for old clients
+    return user.password == password

@@ -1,0 +1,32 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { AiwgCiteError } from '@aiwg-cite/core';
+
+/** Parses a command's arguments strictly: an unknown flag is a usage error (exit 2). */
+export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(command: string, args: readonly string[], options: T) {
+  try {
+    return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '') : String(error);
+    throw new AiwgCiteError('USAGE', `${command}: ${message}; run \`aiwg-cite ${command} --help\``, { cause: error });
+  }
+}
+
+/** Reads a whole-number option, or throws a usage error naming it. */
+export function parseCount(command: string, flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new AiwgCiteError('USAGE', `${command}: --${flag} takes a whole number, not \`${value}\``);
+  return Number.parseInt(value, 10);
+}
+
+/** Reads an option restricted to a fixed set of values. */
+export function parseChoice<const C extends string>(
+  command: string,
+  flag: string,
+  value: string | undefined,
+  choices: readonly C[],
+  fallback: C,
+): C {
+  if (value === undefined) return fallback;
+  if ((choices as readonly string[]).includes(value)) return value as C;
+  throw new AiwgCiteError('USAGE', `${command}: --${flag} must be one of ${choices.join(', ')}, not \`${value}\``);
+}

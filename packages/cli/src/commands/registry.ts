@@ -1,0 +1,15 @@
+import type { Command } from '../context.ts';
+
+/** A subcommand, loaded only when it runs so that `check` never pays for `watch`'s modules. */
+export interface CommandEntry {
+  readonly summary: string;
+  readonly load: () => Promise<Command>;
+}
+
+/** Every subcommand. */
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  check: {
+    summary: 'check the citations in markdown files (default: every markdown file git does not ignore)',
+    load: async () => (await import('./check.ts')).check,
+  },
+};

@@ -1,0 +1,153 @@
+import { ArtifactCache } from './artifacts.ts';
+import { AiwgCiteError } from './errors.ts';
+import { type ScannedDocument, type Suppression, scanMarkdown } from './markdown/scan.ts';
+import type { ArtifactReader, Sha256 } from './ports.ts';
+import { buildReport, type Coverage, type Finding, type Report, type VerdictOptions } from './report.ts';
+import { extractRlm } from './rlm/extract.ts';
+import { verifyMalformed, verifyRlm } from './rlm/verify.ts';
+import type { SeverityOverride } from './rules.ts';
+
+/** Options of a check run. */
+export interface CheckOptions extends VerdictOptions {
+  /** Check citations inside fenced, indented and inline code too. @default false */
+  readonly includeCode?: boolean;
+  /** Per-rule severities from configuration; `off` drops the rule's findings. */
+  readonly severityOverrides?: Readonly<Record<string, SeverityOverride>>;
+  /** How many documents are checked at once. @default 32 */
+  readonly concurrency?: number;
+}
+
+/** What a checker sees of one document. */
+export interface DocumentContext {
+  /** The document's POSIX path relative to the root. */
+  readonly file: string;
+  readonly document: ScannedDocument;
+  readonly artifacts: ArtifactCache;
+  readonly options: CheckOptions;
+}
+
+/** What a checker returns for one document. */
+export interface CheckerResult {
+  readonly findings: readonly Finding[];
+  /** Candidates skipped because they stand in code. */
+  readonly skippedInCode?: number;
+}
+
+/** One family of checks (RLM, corpus, DOI, …) run over every document. */
+export interface DocumentChecker {
+  /** A short name used in coverage lines. */
+  readonly name: string;
+  check(context: DocumentContext): Promise<CheckerResult>;
+}
+
+/** The RLM code-citation checks (SPEC §2). */
+export const rlmChecker: DocumentChecker = {
+  name: 'rlm',
+  async check({ file, document, artifacts }) {
+    const extraction = extractRlm(document);
+    const verified = await Promise.all(extraction.citations.map((citation) => verifyRlm(citation, file, artifacts)));
+    const malformed = await Promise.all(extraction.malformed.map((nearMiss) => verifyMalformed(nearMiss, file, artifacts)));
+    const findings = verified.filter((finding): finding is Finding => finding !== null);
+    return { findings: [...findings, ...malformed], skippedInCode: extraction.skippedInCode };
+  },
+};
+
+/** Input of {@link checkDocuments}. */
+export interface CheckInput {
+  /** Reads documents and artifacts, confined to the root. */
+  readonly reader: ArtifactReader;
+  /** Root-relative POSIX paths of the markdown documents to check. */
+  readonly documents: readonly string[];
+  readonly sha256?: Sha256;
+  readonly options?: CheckOptions;
+  /** The checks to run. @default [rlmChecker] */
+  readonly checkers?: readonly DocumentChecker[];
+  /** A shared cache, so a long-running caller can reuse hashes between runs. */
+  readonly artifacts?: ArtifactCache;
+}
+
+const decoder = new TextDecoder('utf-8');
+
+/** Decodes a markdown document's bytes (UTF-8, BOM removed by the scanner). */
+export function decodeDocument(bytes: Uint8Array): string {
+  return decoder.decode(bytes);
+}
+
+/** Checks one already-read document and returns its findings, suppressions and overrides applied. */
+export async function checkDocument(
+  file: string,
+  text: string,
+  artifacts: ArtifactCache,
+  options: CheckOptions = {},
+  checkers: readonly DocumentChecker[] = [rlmChecker],
+): Promise<{ findings: Finding[]; skippedInCode: number; suppressed: number }> {
+  const document = scanMarkdown(text, options.includeCode === true ? { includeCode: true } : {});
+  const context: DocumentContext = { file, document, artifacts, options };
+  const results = await Promise.all(checkers.map((checker) => checker.check(context)));
+  let skippedInCode = 0;
+  const raw: Finding[] = [];
+  for (const result of results) {
+    raw.push(...result.findings);
+    skippedInCode += result.skippedInCode ?? 0;
+  }
+  const visible = raw.filter((finding) => !isSuppressed(finding, document.suppressions));
+  return {
+    findings: applyOverrides(visible, options.severityOverrides),
+    skippedInCode,
+    suppressed: raw.length - visible.length,
+  };
+}
+
+/** Checks documents and builds the report. */
+export async function checkDocuments(input: CheckInput): Promise<Report> {
+  const options = input.options ?? {};
+  const artifacts = input.artifacts ?? new ArtifactCache(input.reader, input.sha256);
+  const checkers = input.checkers ?? [rlmChecker];
+  const findings: Finding[] = [];
+  const coverage: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
+
+  await forEachLimited(input.documents, options.concurrency ?? 32, async (file) => {
+    const read = await input.reader.read(file);
+    if (read.kind !== 'file') {
+      throw new AiwgCiteError('INPUT_UNREADABLE', `${file}: cannot read the document (${read.kind})`, { data: { file } });
+    }
+    const result = await checkDocument(file, decodeDocument(read.bytes), artifacts, options, checkers);
+    findings.push(...result.findings);
+    coverage.skippedInCode += result.skippedInCode;
+    coverage.suppressed += result.suppressed;
+  });
+  return buildReport(findings, input.documents.length, coverage, options);
+}
+
+function isSuppressed(finding: Finding, suppressions: readonly Suppression[]): boolean {
+  for (const suppression of suppressions) {
+    if (suppression.line !== finding.line) continue;
+    if (suppression.rules.length === 0) return true;
+    if (suppression.rules.some((rule) => rule === finding.rule || rule === finding.kind)) return true;
+  }
+  return false;
+}
+
+/** Applies configured severities; `off` removes the finding. Fresh (`ok`) findings are left alone. */
+export function applyOverrides(findings: readonly Finding[], overrides: Readonly<Record<string, SeverityOverride>> | undefined): Finding[] {
+  if (overrides === undefined || Object.keys(overrides).length === 0) return [...findings];
+  const out: Finding[] = [];
+  for (const finding of findings) {
+    const override = finding.severity === 'ok' ? undefined : overrides[finding.rule];
+    if (override === 'off') continue;
+    out.push(override === undefined ? finding : { ...finding, severity: override });
+  }
+  return out;
+}
+
+async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,35 @@
+export type { Artifact } from './artifacts.ts';
+export { ArtifactCache, countLines } from './artifacts.ts';
+export type { CheckerResult, CheckInput, CheckOptions, DocumentChecker, DocumentContext } from './check.ts';
+export { applyOverrides, checkDocument, checkDocuments, decodeDocument, rlmChecker } from './check.ts';
+export type { AppliedEdits, TextEdit } from './edits.ts';
+export { applyEdits, removeInsertions } from './edits.ts';
+export type { ErrorCode } from './errors.ts';
+export { AiwgCiteError, isAiwgCiteError } from './errors.ts';
+export type { HashRoutine } from './hash.ts';
+export {
+  CONTENT_HASH_LENGTH,
+  contentHash,
+  isValidUtf8,
+  replacementContentHash,
+  toHex,
+  webCryptoSha256,
+} from './hash.ts';
+export type { Range, Region, RegionKind, ScannedDocument, ScanOptions, Suppression } from './markdown/scan.ts';
+export { createRegionCursor, isEscaped, lineOf, normaliseLabel, positionOf, scanMarkdown } from './markdown/scan.ts';
+export type { MemoryEntry } from './memory-fs.ts';
+export { createMemoryFileSystem } from './memory-fs.ts';
+export { RLM_LABELS, rlmMessages } from './messages.ts';
+export type { NormalisedPath } from './paths.ts';
+export { joinRoot, normaliseArtifactPath, relativeToRoot } from './paths.ts';
+export type { ArtifactReader, EntryKind, FileSystem, MaybePromise, ReadResult, Sha256 } from './ports.ts';
+export { createConfinedReader } from './reader.ts';
+export type { Coverage, Finding, FindingCore, Report, RlmSummary, Severity, Summary, VerdictOptions } from './report.ts';
+export { buildReport, compareFindings, escalate } from './report.ts';
+export type { Located, RlmCitation, RlmExtraction, RlmNearMiss } from './rlm/extract.ts';
+export { extractRlm } from './rlm/extract.ts';
+export type { LineRange, RlmClassification, RlmForm, RlmMalformed, RlmParsed } from './rlm/grammar.ts';
+export { classifyInner, formatCitation, parseFooterBullet, parseLineRange } from './rlm/grammar.ts';
+export { verifyMalformed, verifyRlm } from './rlm/verify.ts';
+export type { RuleId, SeverityOverride } from './rules.ts';
+export { RULES } from './rules.ts';

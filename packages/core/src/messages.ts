@@ -1,0 +1,56 @@
+/**
+ * Every user-facing sentence of the RLM checks, in one place. The offending value goes in
+ * backticks; the fix names the next step. The CLI and the TUI add only colour and layout.
+ */
+export const rlmMessages = {
+  fresh: (artifact: string, routine: 'raw-bytes' | 'utf8-replacement') =>
+    routine === 'raw-bytes'
+      ? `\`${artifact}\` matches the cited hash`
+      : `\`${artifact}\` matches the cited hash of its UTF-8-decoded text (the file is not valid UTF-8)`,
+  stale: (artifact: string, cited: string, current: string) =>
+    `\`${artifact}\` changed since it was cited: hash \`${cited}\` is now \`${current}\``,
+  staleFix: (artifact: string) =>
+    `re-read \`${artifact}\` and confirm the claim still holds; \`aiwg-cite blame\` names the change and \`aiwg-cite stamp\` re-pins mechanical moves`,
+  unversioned: (artifact: string) => `\`${artifact}\` exists but the citation carries no content hash`,
+  unversionedFix: () => 'run `aiwg-cite stamp` to add the current hash',
+  missing: (artifact: string, reason?: string) =>
+    reason === undefined ? `\`${artifact}\` does not exist` : `\`${artifact}\` cannot be read (${reason})`,
+  missingFix: (artifact: string, suggestion?: string) =>
+    suggestion === undefined
+      ? `cite a file that exists, or restore \`${artifact}\` (\`git log --all --follow -- ${artifact}\` shows where it went)`
+      : `did you mean \`${suggestion}\`? names match case-exactly`,
+  notAFile: (artifact: string) => `\`${artifact}\` is a directory, not a file`,
+  notAFileFix: () => 'cite a file inside it',
+  outsideRoot: (id: string, why: 'absolute' | 'home' | 'escapes-root' | 'empty' | 'symlink') =>
+    ({
+      absolute: `\`${id}\` is an absolute path; citations name project-relative paths`,
+      home: `\`${id}\` points into a home directory, outside the project`,
+      'escapes-root': `\`${id}\` leaves the project root through \`..\``,
+      empty: `\`${id}\` names no file`,
+      symlink: `\`${id}\` is a symlink that leads outside the project root; it was not read`,
+    })[why],
+  outsideRootFix: () => 'cite the file by its path inside the project root',
+  range: (lines: string, artifact: string, lineCount: number, problem: 'zero' | 'reversed' | 'beyond') =>
+    ({
+      zero: `line range \`${lines}\` starts at line 0; lines count from 1`,
+      reversed: `line range \`${lines}\` ends before it starts`,
+      beyond: `line range \`${lines}\` runs past the end of \`${artifact}\` (${lineCount} ${lineCount === 1 ? 'line' : 'lines'})`,
+    })[problem],
+  rangeFix: (lineCount: number) => `cite lines that exist (1-${Math.max(lineCount, 1)})`,
+  malformed: (defects: readonly string[], normalised: string, verdict: string) =>
+    `${defects.join('; ')}; read as \`${normalised}\` it would be ${verdict}`,
+  malformedFix: (normalised: string) => `write it as \`${normalised}\``,
+} as const;
+
+/** The display labels of RLM statuses in the pretty report (SPEC §1.1). */
+export const RLM_LABELS: Readonly<Record<string, string>> = {
+  fresh: 'FRESH',
+  stale: 'STALE',
+  unversioned: 'UN-VERSIONED',
+  missing: 'MISSING',
+  'not-a-file': 'MISSING',
+  'outside-root': 'MISSING',
+  'invalid-range': 'INVALID-RANGE',
+  malformed: 'MALFORMED',
+  'unknown-hash': 'UNKNOWN-HASH',
+};

@@ -1,0 +1,40 @@
+/** The outcome of normalising a cited artifact id into a root-relative path (SPEC §2.3). */
+export type NormalisedPath =
+  | { readonly ok: true; readonly path: string }
+  | { readonly ok: false; readonly reason: 'absolute' | 'home' | 'escapes-root' | 'empty' };
+
+/**
+ * Normalises an artifact id lexically: `\` to `/`, strip `./`, collapse `//`, resolve `.` and `..`.
+ * Absolute, `~` and root-escaping ids are rejected so that no file outside the root is ever read.
+ * Percent-escapes are never decoded.
+ */
+export function normaliseArtifactPath(id: string): NormalisedPath {
+  const slashed = id.replace(/\\/g, '/');
+  if (slashed.length === 0) return { ok: false, reason: 'empty' };
+  if (slashed.startsWith('/') || /^[A-Za-z]:\//.test(slashed)) return { ok: false, reason: 'absolute' };
+  if (slashed === '~' || slashed.startsWith('~/')) return { ok: false, reason: 'home' };
+  const parts: string[] = [];
+  for (const part of slashed.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return { ok: false, reason: 'escapes-root' };
+      parts.pop();
+      continue;
+    }
+    parts.push(part);
+  }
+  if (parts.length === 0) return { ok: false, reason: 'empty' };
+  return { ok: true, path: parts.join('/') };
+}
+
+/** Joins an absolute POSIX root and a normalised relative path. */
+export function joinRoot(root: string, relativePath: string): string {
+  return root.endsWith('/') ? root + relativePath : `${root}/${relativePath}`;
+}
+
+/** The root-relative form of an absolute path, or `null` when it lies outside the root. */
+export function relativeToRoot(root: string, absolutePath: string): string | null {
+  if (absolutePath === root) return '';
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return absolutePath.startsWith(prefix) ? absolutePath.slice(prefix.length) : null;
+}

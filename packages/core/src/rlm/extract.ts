@@ -1,0 +1,108 @@
+import { createRegionCursor, isEscaped, normaliseLabel, positionOf, type ScannedDocument } from '../markdown/scan.ts';
+import { classifyInner, parseFooterBullet, type RlmMalformed, type RlmParsed } from './grammar.ts';
+
+/** Where a candidate stands in its document. */
+export interface Located {
+  /** The citation exactly as written. */
+  readonly text: string;
+  /** UTF-16 offset of its first character. */
+  readonly offset: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A well-formed RLM citation with its position. */
+export interface RlmCitation extends Located, RlmParsed {}
+
+/** A near-miss with its position. */
+export interface RlmNearMiss extends Located, RlmMalformed {}
+
+/** Everything RLM-shaped found in one document. */
+export interface RlmExtraction {
+  readonly citations: readonly RlmCitation[];
+  readonly malformed: readonly RlmNearMiss[];
+  /** Bracket candidates skipped because they stand inside code. */
+  readonly skippedInCode: number;
+}
+
+const CANDIDATE = /\[([^[\]\n]*)\]/g;
+const MARKER_INNER = /^[A-Z][A-Z_-]+\s*:/;
+const REF_ID = /^REF-\S+$/;
+const FOOTER_BULLET = /^([ \t]*[-*+][ \t]+)(.*?)[ \t]*\r?$/;
+
+/** Extracts RLM citations and near-misses from a scanned document (SPEC §2). */
+export function extractRlm(document: ScannedDocument): RlmExtraction {
+  const { text, definitions, lineStarts } = document;
+  const citations: RlmCitation[] = [];
+  const malformed: RlmNearMiss[] = [];
+  let skippedInCode = 0;
+  const regionAt = createRegionCursor(document.regions);
+
+  CANDIDATE.lastIndex = 0;
+  for (let match = CANDIDATE.exec(text); match !== null; match = CANDIDATE.exec(text)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    const inner = match[1] as string;
+    const region = regionAt(start);
+    if (region !== null) {
+      if (region.kind === 'code' && classifyInner(inner).type !== 'none') skippedInCode += 1;
+      continue;
+    }
+    if (isExcluded(text, start, end, inner, definitions)) continue;
+    const classification = classifyInner(inner);
+    if (classification.type === 'none') continue;
+    const position = positionOf(lineStarts, start);
+    const located = { text: match[0], offset: start, line: position.line, column: position.column };
+    if (classification.type === 'citation') citations.push({ ...located, ...classification.citation });
+    else malformed.push({ ...located, ...classification.malformed });
+  }
+
+  for (const section of document.sourcesSections) {
+    for (let line = section.start; line < section.end; line += 1) {
+      const lineStart = lineStarts[line - 1] as number;
+      const lineEnd = lineStarts[line] ?? text.length;
+      const bullet = FOOTER_BULLET.exec(text.slice(lineStart, lineEnd).replace(/\n$/, ''));
+      if (bullet === null || regionAt(lineStart) !== null) continue;
+      const content = bullet[2] as string;
+      const parsed = parseFooterBullet(content);
+      if (parsed === null) continue;
+      const offset = lineStart + (bullet[1] as string).length;
+      citations.push({ ...parsed, text: content, offset, line, column: offset - lineStart + 1 });
+    }
+  }
+  if (document.sourcesSections.length > 0) citations.sort((a, b) => a.offset - b.offset);
+  return { citations, malformed, skippedInCode };
+}
+
+/** The exclusion rules of SPEC §2.2 for a `[…]` candidate at `[start, end)`. */
+function isExcluded(text: string, start: number, end: number, inner: string, definitions: ReadonlySet<string>): boolean {
+  if (isEscaped(text, start)) return true;
+  if (inner.endsWith('\\') && isEscaped(text, end - 1)) return true;
+  const before = text.charCodeAt(start - 1);
+  if (before === 33 /* ! */ || before === 91 /* [ */) return true;
+  const after = text.charCodeAt(end);
+  if (after === 40 /* ( */) return true;
+  if (after === 91 /* [ */) {
+    const close = text.indexOf(']', end + 1);
+    const newline = text.indexOf('\n', end + 1);
+    if (close !== -1 && (newline === -1 || close < newline)) {
+      const label = text.slice(end + 1, close);
+      if (label === '' || definitions.has(normaliseLabel(label))) return true;
+    }
+  }
+  if (after === 58 /* : */ && startsLine(text, start)) return true;
+  if (inner === '' || inner === ' ' || inner === 'x' || inner === 'X' || inner === 'un-versioned') return true;
+  const first = inner.charCodeAt(0);
+  if (first === 94 /* ^ */ || first === 64 /* @ */) return true;
+  if (inner.includes('://') || REF_ID.test(inner) || MARKER_INNER.test(inner)) return true;
+  return definitions.size > 0 && definitions.has(normaliseLabel(inner));
+}
+
+function startsLine(text: string, offset: number): boolean {
+  for (let at = offset - 1; at >= 0; at -= 1) {
+    const code = text.charCodeAt(at);
+    if (code === 10) return true;
+    if (code !== 32 && code !== 9) return false;
+  }
+  return true;
+}

@@ -1,0 +1,164 @@
+/**
+ * The RLM citation grammar (SPEC §2.1–2.2, aiwg `citation-tuple.json`). aiwg's published inline
+ * regex opens with a greedy `[^@\]]+` and misparses `[src/legacy/auth.py, L88]`; these patterns
+ * anchor each form on its own instead.
+ */
+
+/** A cited line range, 1-based and inclusive. */
+export interface LineRange {
+  readonly start: number;
+  readonly end: number;
+  /** The range as written, `L42-58` or `L88`. */
+  readonly text: string;
+}
+
+/** How a citation was written. */
+export type RlmForm = 'versioned' | 'path-only' | 'bare' | 'footer';
+
+/** A well-formed RLM citation candidate. */
+export interface RlmParsed {
+  readonly id: string;
+  readonly hash: string | null;
+  readonly lines: LineRange | null;
+  readonly form: RlmForm;
+  /** A bare `[name]` without `/` and an extension is a citation only if it names an existing file. */
+  readonly needsExistingFile: boolean;
+}
+
+/** A near-miss: what is wrong with it, and the strict form it was probably meant to be. */
+export interface RlmMalformed {
+  readonly defects: readonly string[];
+  readonly normalised: RlmParsed;
+}
+
+/** The classification of the inner text of a `[…]` candidate. */
+export type RlmClassification =
+  | { readonly type: 'citation'; readonly citation: RlmParsed }
+  | { readonly type: 'malformed'; readonly malformed: RlmMalformed }
+  | { readonly type: 'none' };
+
+const VERSIONED = /^(\S(?:[^@\n]*\S)?)@([0-9a-f]{16})(?:, (L\d+(?:-\d+)?))?$/;
+const PATH_ONLY = /^([^\s@]+), (L\d+(?:-\d+)?)$/;
+const BARE = /^[^\s@,]+$/;
+const PATH_WITH_EXTENSION = /\/.*\.[A-Za-z0-9]{1,10}$/;
+const NEAR_MISS = /^([^\s@,]+)(?:@([0-9A-Fa-f]{6,}))?(?:(\s*,\s*)([Ll])(\s*)(\d+)(?:(\s*)([-–—])(\s*)([Ll]?)(\d+))?)?$/;
+const FOOTER_VERSIONED = /^(\S(?:[^@\n]*?\S)?)@([0-9a-f]{16})(?: \((L\d+(?:-\d+)?)\))?[ \t]*$/;
+const FOOTER_PATH_ONLY = /^([^\s@[\]]+)(?: \((L\d+(?:-\d+)?)\))? \[un-versioned\][ \t]*$/;
+
+/** Parses `L42-58` or `L88`. */
+export function parseLineRange(text: string): LineRange {
+  const dash = text.indexOf('-');
+  const start = Number.parseInt(text.slice(1, dash === -1 ? undefined : dash), 10);
+  const end = dash === -1 ? start : Number.parseInt(text.slice(dash + 1), 10);
+  return { start, end, text };
+}
+
+/** Classifies the inner text of a bracket candidate that survived the exclusion rules. */
+export function classifyInner(inner: string): RlmClassification {
+  const versioned = VERSIONED.exec(inner);
+  if (versioned !== null) {
+    return {
+      type: 'citation',
+      citation: {
+        id: versioned[1] as string,
+        hash: versioned[2] as string,
+        lines: versioned[3] === undefined ? null : parseLineRange(versioned[3]),
+        form: 'versioned',
+        needsExistingFile: false,
+      },
+    };
+  }
+  const pathOnly = PATH_ONLY.exec(inner);
+  if (pathOnly !== null) {
+    return {
+      type: 'citation',
+      citation: {
+        id: pathOnly[1] as string,
+        hash: null,
+        lines: parseLineRange(pathOnly[2] as string),
+        form: 'path-only',
+        needsExistingFile: false,
+      },
+    };
+  }
+  if (BARE.test(inner)) {
+    return {
+      type: 'citation',
+      citation: { id: inner, hash: null, lines: null, form: 'bare', needsExistingFile: !PATH_WITH_EXTENSION.test(inner) },
+    };
+  }
+  return diagnose(inner);
+}
+
+/** Explains a near-miss, or returns `none` for text that is not trying to be a citation. */
+function diagnose(inner: string): RlmClassification {
+  const match = NEAR_MISS.exec(inner);
+  if (match === null) return { type: 'none' };
+  const [, id, hash, separator, lMark, lGap, startDigits, dashGap1, dash, dashGap2, endL, endDigits] = match;
+  if (hash === undefined && startDigits === undefined) return { type: 'none' };
+  const defects: string[] = [];
+  let normalisedHash: string | null = null;
+  if (hash !== undefined) {
+    const hasUpper = /[A-F]/.test(hash);
+    if (hash.length !== 16) defects.push(`hash \`${hash}\` has ${hash.length} hex characters, not 16`);
+    if (hasUpper) defects.push(`hash \`${hash}\` uses uppercase hex`);
+    if (hash.length === 16) normalisedHash = hash.toLowerCase();
+  }
+  let lines: LineRange | null = null;
+  if (startDigits !== undefined) {
+    if (separator !== ', ') defects.push(`the separator before the line range must be exactly \`, \`, not \`${separator}\``);
+    if (lMark !== 'L') defects.push('the line range must start with an uppercase `L`');
+    if (lGap !== '') defects.push('no space may follow `L`');
+    if (dash !== undefined && dash !== '-') defects.push(`the range uses \`${dash}\` where a hyphen \`-\` is required`);
+    if ((dashGap1 ?? '') !== '' || (dashGap2 ?? '') !== '') defects.push('no spaces may surround the range hyphen');
+    if (endL !== undefined && endL !== '') defects.push(`the range end takes no \`${endL}\`: write \`L${startDigits}-${endDigits}\``);
+    const rangeText = endDigits === undefined ? `L${startDigits}` : `L${startDigits}-${endDigits}`;
+    lines = parseLineRange(rangeText);
+  }
+  if (defects.length === 0) return { type: 'none' };
+  return {
+    type: 'malformed',
+    malformed: {
+      defects,
+      normalised: {
+        id: id as string,
+        hash: normalisedHash,
+        lines,
+        form: normalisedHash === null ? (lines === null ? 'bare' : 'path-only') : 'versioned',
+        needsExistingFile: false,
+      },
+    },
+  };
+}
+
+/** Formats a parsed citation in its canonical inline form. */
+export function formatCitation(citation: Pick<RlmParsed, 'id' | 'hash' | 'lines'>): string {
+  const hash = citation.hash === null ? '' : `@${citation.hash}`;
+  const lines = citation.lines === null ? '' : `, ${citation.lines.text}`;
+  return `[${citation.id}${hash}${lines}]`;
+}
+
+/** Parses the content of a `## Sources` bullet: `id@hash16 (L1-2)` or `id (L1-2) [un-versioned]`. */
+export function parseFooterBullet(content: string): RlmParsed | null {
+  const versioned = FOOTER_VERSIONED.exec(content);
+  if (versioned !== null) {
+    return {
+      id: versioned[1] as string,
+      hash: versioned[2] as string,
+      lines: versioned[3] === undefined ? null : parseLineRange(versioned[3]),
+      form: 'footer',
+      needsExistingFile: false,
+    };
+  }
+  const pathOnly = FOOTER_PATH_ONLY.exec(content);
+  if (pathOnly !== null) {
+    return {
+      id: pathOnly[1] as string,
+      hash: null,
+      lines: pathOnly[2] === undefined ? null : parseLineRange(pathOnly[2]),
+      form: 'footer',
+      needsExistingFile: false,
+    };
+  }
+  return null;
+}

@@ -1,0 +1,203 @@
+import type { Artifact, ArtifactCache } from '../artifacts.ts';
+import { replacementContentHash } from '../hash.ts';
+import { RLM_LABELS, rlmMessages } from '../messages.ts';
+import { normaliseArtifactPath } from '../paths.ts';
+import type { Finding, Severity } from '../report.ts';
+import { RULES } from '../rules.ts';
+import type { RlmCitation, RlmNearMiss } from './extract.ts';
+import { formatCitation, type LineRange, type RlmParsed } from './grammar.ts';
+
+type Status = 'fresh' | 'stale' | 'unversioned' | 'missing' | 'not-a-file' | 'outside-root' | 'invalid-range';
+
+/** The verdict on one parsed citation, before it is placed in a document. */
+interface Verdict {
+  readonly status: Status;
+  readonly rule: keyof typeof RULES;
+  readonly message: string;
+  readonly fix: string | null;
+  readonly artifact: string;
+  readonly currentHash: string | null;
+  readonly hashRoutine?: 'raw-bytes' | 'utf8-replacement';
+}
+
+/**
+ * Verifies a citation against the artifact it names. Returns `null` for a bare `[name]` that
+ * names no existing file: that is plain text, not a citation.
+ */
+export async function verifyRlm(citation: RlmCitation, file: string, artifacts: ArtifactCache): Promise<Finding | null> {
+  const verdict = await judge(citation, artifacts);
+  if (verdict === null) return null;
+  return {
+    file,
+    line: citation.line,
+    column: citation.column,
+    kind: 'rlm',
+    text: citation.text,
+    status: verdict.status,
+    severity: RULES[verdict.rule].severity,
+    rule: verdict.rule,
+    message: verdict.message,
+    fix: verdict.fix,
+    artifact: verdict.artifact,
+    hash: citation.hash,
+    currentHash: verdict.currentHash,
+    lines: citation.lines?.text ?? null,
+    ...(verdict.hashRoutine === undefined ? {} : { hashRoutine: verdict.hashRoutine }),
+  };
+}
+
+/** Reports a near-miss, with the verdict its normalised form would get. */
+export async function verifyMalformed(nearMiss: RlmNearMiss, file: string, artifacts: ArtifactCache): Promise<Finding> {
+  const normalisedText = formatCitation(nearMiss.normalised);
+  const verdict = await judge(nearMiss.normalised, artifacts);
+  const label = verdict === null ? 'MISSING' : (RLM_LABELS[verdict.status] ?? verdict.status.toUpperCase());
+  const severity: Severity = RULES['rlm/malformed'].severity;
+  return {
+    file,
+    line: nearMiss.line,
+    column: nearMiss.column,
+    kind: 'rlm',
+    text: nearMiss.text,
+    status: 'malformed',
+    severity,
+    rule: 'rlm/malformed',
+    message: rlmMessages.malformed(nearMiss.defects, normalisedText, label),
+    fix: rlmMessages.malformedFix(normalisedText),
+    artifact: verdict?.artifact ?? nearMiss.normalised.id,
+    hash: nearMiss.normalised.hash,
+    currentHash: verdict?.currentHash ?? null,
+    lines: nearMiss.normalised.lines?.text ?? null,
+  };
+}
+
+async function judge(citation: RlmParsed, artifacts: ArtifactCache): Promise<Verdict | null> {
+  const normalised = normaliseArtifactPath(citation.id);
+  if (!normalised.ok) {
+    if (citation.needsExistingFile) return null;
+    return outside(citation.id, normalised.reason);
+  }
+  const artifact = normalised.path;
+  const found = await artifacts.get(artifact);
+  if (found.kind !== 'file') {
+    if (citation.needsExistingFile) return null;
+    return unreachable(artifact, found);
+  }
+  const structural = structuralRangeProblem(citation.lines);
+  if (citation.hash === null) {
+    const problem = structural ?? beyondEnd(citation.lines, found.lineCount);
+    if (problem !== null) return rangeVerdict(artifact, citation.lines as LineRange, found, problem);
+    return {
+      status: 'unversioned',
+      rule: 'rlm/un-versioned',
+      message: rlmMessages.unversioned(artifact),
+      fix: rlmMessages.unversionedFix(),
+      artifact,
+      currentHash: found.hash,
+    };
+  }
+  const routine = await matchingRoutine(citation.hash, found, artifacts);
+  if (routine === null) {
+    if (structural !== null) return rangeVerdict(artifact, citation.lines as LineRange, found, structural);
+    return {
+      status: 'stale',
+      rule: 'rlm/stale',
+      message: rlmMessages.stale(artifact, citation.hash, found.hash),
+      fix: rlmMessages.staleFix(artifact),
+      artifact,
+      currentHash: found.hash,
+    };
+  }
+  const problem = structural ?? beyondEnd(citation.lines, found.lineCount);
+  if (problem !== null) return { ...rangeVerdict(artifact, citation.lines as LineRange, found, problem), hashRoutine: routine };
+  return {
+    status: 'fresh',
+    rule: 'rlm/fresh',
+    message: rlmMessages.fresh(artifact, routine),
+    fix: null,
+    artifact,
+    currentHash: found.hash,
+    hashRoutine: routine,
+  };
+}
+
+async function matchingRoutine(
+  cited: string,
+  found: Extract<Artifact, { kind: 'file' }>,
+  artifacts: ArtifactCache,
+): Promise<'raw-bytes' | 'utf8-replacement' | null> {
+  if (cited === found.hash) return 'raw-bytes';
+  const replacement = await replacementContentHash(found.bytes, artifacts.sha256);
+  return replacement === cited ? 'utf8-replacement' : null;
+}
+
+function structuralRangeProblem(lines: LineRange | null): 'zero' | 'reversed' | null {
+  if (lines === null) return null;
+  if (lines.start < 1) return 'zero';
+  if (lines.end < lines.start) return 'reversed';
+  return null;
+}
+
+function beyondEnd(lines: LineRange | null, lineCount: number): 'beyond' | null {
+  return lines !== null && lines.end > lineCount ? 'beyond' : null;
+}
+
+function rangeVerdict(
+  artifact: string,
+  lines: LineRange,
+  found: Extract<Artifact, { kind: 'file' }>,
+  problem: 'zero' | 'reversed' | 'beyond',
+): Verdict {
+  return {
+    status: 'invalid-range',
+    rule: 'rlm/range',
+    message: rlmMessages.range(lines.text, artifact, found.lineCount, problem),
+    fix: rlmMessages.rangeFix(found.lineCount),
+    artifact,
+    currentHash: found.hash,
+  };
+}
+
+function outside(id: string, reason: 'absolute' | 'home' | 'escapes-root' | 'empty' | 'symlink'): Verdict {
+  return {
+    status: 'outside-root',
+    rule: 'rlm/outside-root',
+    message: rlmMessages.outsideRoot(id, reason),
+    fix: rlmMessages.outsideRootFix(),
+    artifact: id,
+    currentHash: null,
+  };
+}
+
+function unreachable(artifact: string, found: Exclude<Artifact, { kind: 'file' }>): Verdict {
+  switch (found.kind) {
+    case 'outside-root':
+      return outside(artifact, 'symlink');
+    case 'directory':
+      return {
+        status: 'not-a-file',
+        rule: 'rlm/not-a-file',
+        message: rlmMessages.notAFile(artifact),
+        fix: rlmMessages.notAFileFix(),
+        artifact,
+        currentHash: null,
+      };
+    case 'missing':
+      return {
+        status: 'missing',
+        rule: 'rlm/missing',
+        message: rlmMessages.missing(artifact),
+        fix: rlmMessages.missingFix(artifact, found.suggestion),
+        artifact,
+        currentHash: null,
+      };
+    case 'unreadable':
+      return {
+        status: 'missing',
+        rule: 'rlm/missing',
+        message: rlmMessages.missing(artifact, found.reason),
+        fix: rlmMessages.missingFix(artifact),
+        artifact,
+        currentHash: null,
+      };
+  }
+}

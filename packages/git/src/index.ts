@@ -1,0 +1,2 @@
+export type { GitObject } from './cat-file.ts';
+export { CatFileBatch } from './cat-file.ts';

@@ -1,0 +1,116 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
+
+/** The repository this test suite belongs to; no test may write inside it. */
+export const PROJECT_ROOT = realpathSync(fileURLToPath(new URL('../../..', import.meta.url)));
+
+/** The built CLI entry (`pnpm build` makes it). */
+export const CLI_ENTRY = join(PROJECT_ROOT, 'packages/cli/dist/cli.js');
+
+/** The shared corpora beside the project (`../shared/corpora`). */
+export const SHARED_CORPORA = join(PROJECT_ROOT, '..', 'shared', 'corpora');
+
+/** A file tree: path → contents, or `{ symlink }` for a link. */
+export type Tree = Record<string, string | Uint8Array | { readonly symlink: string }>;
+
+/** Creates a realpath temporary directory, removed when the test finishes. */
+export function tempDir(prefix = 'aiwg-cite-'): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const inside = relative(PROJECT_ROOT, dir);
+  if (!inside.startsWith('..')) throw new Error(`refusing to use ${dir}: it is inside the project worktree`);
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Writes a tree of files under `dir`. */
+export function writeTree(dir: string, tree: Tree): void {
+  for (const [path, contents] of Object.entries(tree)) {
+    const target = join(dir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    if (typeof contents === 'object' && 'symlink' in contents) symlinkSync(contents.symlink, target);
+    else writeFileSync(target, contents);
+  }
+}
+
+/** Environment for git in tests: no user config, no signing, fixed identity. */
+export const GIT_ENV: Record<string, string> = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Test Author',
+  GIT_AUTHOR_EMAIL: 'author@example.test',
+  GIT_COMMITTER_NAME: 'Test Committer',
+  GIT_COMMITTER_EMAIL: 'committer@example.test',
+};
+
+/** A real git repository in a temporary directory. */
+export interface GitRepo {
+  readonly dir: string;
+  /** Runs git in the repository and returns trimmed stdout; throws on failure. */
+  git(...args: string[]): string;
+  /** Writes files (relative to the repository). */
+  write(tree: Tree): void;
+  /** Stages everything and commits with a fixed, increasing date; returns the commit sha. */
+  commit(message: string): string;
+}
+
+/** Creates a repository with `git init -b main`, fixed identity, no signing, no gc, and commits `files` if given. */
+export function gitRepo(files?: Tree): GitRepo {
+  const dir = tempDir('aiwg-cite-git-');
+  let tick = 0;
+  const env = (): NodeJS.ProcessEnv => {
+    const date = new Date(Date.UTC(2026, 0, 1) + tick * 60_000).toISOString();
+    return { ...process.env, ...GIT_ENV, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  };
+  const git = (...args: string[]): string =>
+    execFileSync('git', args, { cwd: dir, env: env(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  git('init', '-q', '-b', 'main');
+  git('config', 'commit.gpgsign', 'false');
+  git('config', 'gc.auto', '0');
+  git('config', 'core.autocrlf', 'false');
+  const repo: GitRepo = {
+    dir,
+    git,
+    write: (tree) => writeTree(dir, tree),
+    commit(message) {
+      tick += 1;
+      git('add', '-A');
+      git('commit', '-q', '--allow-empty', '-m', message);
+      return git('rev-parse', 'HEAD');
+    },
+  };
+  if (files !== undefined) {
+    repo.write(files);
+    repo.commit('initial');
+  }
+  return repo;
+}
+
+/** The outcome of a CLI run. */
+export interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built CLI as a real process. */
+export function runCli(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; input?: string },
+): CliRun {
+  const result = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
+    encoding: 'utf8',
+    input: options.input ?? '',
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** sha256 of bytes, first 16 hex: the RLM content hash, computed independently of the core. */
+export function sha16(contents: string | Uint8Array): string {
+  return execFileSync('sha256sum', { input: contents }).toString().slice(0, 16);
+}
