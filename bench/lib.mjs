@@ -1,0 +1,54 @@
+// Shared helpers for `pnpm bench`: whole-process timings, medians, and a markdown table.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const CLI = join(ROOT, 'packages/cli/dist/cli.js');
+export const WORK = join(ROOT, 'bench/.work');
+
+/** A fresh scratch directory under bench/.work (git-ignored). */
+export function scratch(name) {
+  const dir = join(WORK, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Runs a command `runs` times (after `warmup` untimed runs) and returns the timings in ms. */
+export function timeCommand(command, args, { cwd, env = {}, runs = 7, warmup = 1, input, okCodes = [0, 1] } = {}) {
+  const samples = [];
+  for (let run = 0; run < warmup + runs; run += 1) {
+    const start = process.hrtime.bigint();
+    const result = spawnSync(command, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      input,
+      stdio: ['pipe', 'ignore', 'pipe'],
+      shell: false,
+    });
+    const elapsed = Number(process.hrtime.bigint() - start) / 1e6;
+    if (!okCodes.includes(result.status ?? -1)) {
+      throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${String(result.stderr).slice(0, 500)}`);
+    }
+    if (run >= warmup) samples.push(elapsed);
+  }
+  return summarise(samples);
+}
+
+/** Median, p95, min and max of samples in ms. */
+export function summarise(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { runs: sorted.length, median: at(0.5), p95: at(0.95), min: sorted[0], max: sorted[sorted.length - 1] };
+}
+
+/** Formats ms with one decimal. */
+export const ms = (value) => `${value.toFixed(1)} ms`;
+
+/** A markdown table from a header and rows. */
+export function table(header, rows) {
+  const line = (cells) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
