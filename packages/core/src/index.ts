@@ -33,3 +33,6 @@ export { classifyInner, formatCitation, parseFooterBullet, parseLineRange } from
 export { verifyMalformed, verifyRlm } from './rlm/verify.ts';
 export type { RuleId, SeverityOverride } from './rules.ts';
 export { RULES } from './rules.ts';
+export type { IdentifierMatch, YearMonth } from './scholarly/identifiers.ts';
+export { arxivProblem, doiProblem, findArxivIds, findDois, isPlaceholderDoi, trimDoi } from './scholarly/identifiers.ts';
+export { normaliseQuoteText, quoteOccursIn } from './scholarly/normalise-quote.ts';
