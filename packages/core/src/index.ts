@@ -17,7 +17,7 @@ export {
 } from './hash.ts';
 export type { Range, Region, RegionKind, ScannedDocument, ScanOptions, Suppression } from './markdown/scan.ts';
 export { createRegionCursor, isEscaped, lineOf, normaliseLabel, positionOf, scanMarkdown } from './markdown/scan.ts';
-export type { MemoryEntry } from './memory-fs.ts';
+export type { MemoryEntry, MemoryFileSystemOptions } from './memory-fs.ts';
 export { createMemoryFileSystem } from './memory-fs.ts';
 export { RLM_LABELS, rlmMessages } from './messages.ts';
 export type { NormalisedPath } from './paths.ts';

@@ -5,11 +5,17 @@ export type MemoryEntry = string | Uint8Array | { readonly symlink: string };
 
 const MAX_SYMLINK_HOPS = 8;
 
+/** Options of {@link createMemoryFileSystem}. */
+export interface MemoryFileSystemOptions {
+  /** Resolve names case-insensitively, as macOS and Windows volumes do by default. @default false */
+  readonly caseInsensitive?: boolean;
+}
+
 /**
  * An in-memory {@link FileSystem} for tests and embedders. Directories are implied by the
  * files below them; symlinks may point anywhere, absolute or relative to their directory.
  */
-export function createMemoryFileSystem(entries: Record<string, MemoryEntry>): FileSystem {
+export function createMemoryFileSystem(entries: Record<string, MemoryEntry>, options: MemoryFileSystemOptions = {}): FileSystem {
   const encoder = new TextEncoder();
   const files = new Map<string, Uint8Array>();
   const links = new Map<string, string>();
@@ -31,7 +37,7 @@ export function createMemoryFileSystem(entries: Record<string, MemoryEntry>): Fi
         resolved = parentOf(resolved);
         continue;
       }
-      const next = resolved === '/' ? `/${part}` : `${resolved}/${part}`;
+      const next = canonical(resolved === '/' ? `/${part}` : `${resolved}/${part}`);
       const target = links.get(next);
       if (target !== undefined) {
         hops += 1;
@@ -45,6 +51,13 @@ export function createMemoryFileSystem(entries: Record<string, MemoryEntry>): Fi
     }
     return resolved;
   };
+
+  const byFoldedPath = new Map<string, string>();
+  for (const key of [...files.keys(), ...links.keys(), ...directories]) byFoldedPath.set(key.toLowerCase(), key);
+  const canonical = (path: string): string =>
+    options.caseInsensitive === true && !files.has(path) && !links.has(path) && !directories.has(path)
+      ? (byFoldedPath.get(path.toLowerCase()) ?? path)
+      : path;
 
   const kindOf = (path: string): EntryKind | null => (files.has(path) ? 'file' : directories.has(path) ? 'directory' : null);
 

@@ -43,26 +43,26 @@ export function createConfinedReader(fs: FileSystem, root: string): ArtifactRead
  */
 async function findCaseMismatch(fs: FileSystem, root: string, relativePath: string): Promise<ReadResult | null> {
   let directory = root;
-  const parts = relativePath.split('/');
+  let mismatched = false;
   const actual: string[] = [];
-  for (const part of parts) {
+  for (const part of relativePath.split('/')) {
     let names: string[];
     try {
       names = await fs.readdir(directory);
     } catch {
-      return null;
+      return mismatched ? { kind: 'missing' } : null;
     }
+    let name = part;
     if (!names.includes(part)) {
-      const folded = names.find((name) => name.toLowerCase() === part.toLowerCase());
+      const folded = names.find((candidate) => candidate.toLowerCase() === part.toLowerCase());
       if (folded === undefined) return { kind: 'missing' };
-      actual.push(folded);
-      const suggestion = [...actual, ...parts.slice(actual.length)].join('/');
-      return { kind: 'missing', suggestion };
+      mismatched = true;
+      name = folded;
     }
-    actual.push(part);
-    directory = joinRoot(directory, part);
+    actual.push(name);
+    directory = joinRoot(directory, name);
   }
-  return null;
+  return mismatched ? { kind: 'missing', suggestion: actual.join('/') } : null;
 }
 
 function describe(error: unknown): string {

@@ -1,0 +1,228 @@
+import { join } from 'node:path';
+import { gitRepo, PROJECT_ROOT, runCli, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
+import { describe, expect, it } from 'vitest';
+
+const HELLO = 'hello\n';
+const HELLO_HASH = '5891b5b522d5df08';
+
+function json(stdout: string) {
+  return JSON.parse(stdout) as {
+    version: number;
+    verdict: string;
+    summary: { files: number; citations: number; errors: number; warnings: number; rlm: Record<string, number> };
+    citations: Record<string, unknown>[];
+  };
+}
+
+describe('aiwg-cite check: exit codes', () => {
+  it('exits 0 when every citation is fresh', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'a.txt': HELLO, 'doc.md': `[a.txt@${HELLO_HASH}, L1]\n` });
+    const run = runCli(['check'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/PASS \(0 errors, 0 warnings\)\n$/);
+  });
+
+  it('exits 0 with warnings, and 1 with warnings under --strict or AIWG_CITE_STRICT=1', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'a.txt': HELLO, 'doc.md': '[a.txt, L1]\n' });
+    expect(runCli(['check'], { cwd: dir }).code).toBe(0);
+    expect(runCli(['check', '--strict'], { cwd: dir }).code).toBe(1);
+    expect(runCli(['check'], { cwd: dir, env: { AIWG_CITE_STRICT: '1' } }).code).toBe(1);
+    expect(runCli(['check', '--max-warnings', '0'], { cwd: dir }).code).toBe(1);
+  });
+
+  it('exits 1 on a missing citation', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'doc.md': '[src/gone.ts, L1]\n' });
+    const run = runCli(['check'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('doc.md:1:1  error    rlm/missing  MISSING [src/gone.ts, L1]');
+  });
+
+  it.each([
+    [['check', '--frobnicate'], /^aiwg-cite: check: Unknown option '--frobnicate'; run `aiwg-cite check --help`\n$/],
+    [['check', '--format', 'xml'], /^aiwg-cite: check: --format must be one of .*, not `xml`\n$/],
+    [['check', 'nope.md'], /^aiwg-cite: nope\.md: no such file or directory\n$/],
+    [['check', '--root', 'nowhere'], /nowhere: the root directory does not exist\n$/],
+    [['frobnicate'], /^aiwg-cite: unknown command `frobnicate`; run `aiwg-cite --help`\n$/],
+  ])('exits 2 with one clear line for %j', (args, message) => {
+    const dir = tempDir();
+    const run = runCli(args, { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).toBe('');
+  });
+
+  it('exits 2 for a document outside the root', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'root/doc.md': 'x\n', 'elsewhere.md': 'y\n' });
+    const run = runCli(['check', '--root', 'root', 'elsewhere.md'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^aiwg-cite: elsewhere\.md: outside the root /);
+  });
+});
+
+describe('aiwg-cite check: hashing real bytes', () => {
+  it.each([
+    ['LF', 'a\nb\n'],
+    ['CRLF', 'a\r\nb\r\n'],
+    ['BOM', '\ufeffa\nb\n'],
+    ['no final newline', 'a\nb'],
+  ])('a %s file is FRESH with the hash of `sha256sum | cut -c1-16`', (_name, contents) => {
+    const dir = tempDir();
+    const hash = sha16(contents);
+    writeTree(dir, { 'src/f.txt': contents, 'doc.md': `[src/f.txt@${hash}, L1-2]\n` });
+    const run = runCli(['check', '--format', 'json'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(json(run.stdout).citations[0]).toMatchObject({ status: 'fresh', currentHash: hash });
+  });
+
+  it('a CRLF document gives the same positions as an LF one', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'crlf.md': '# T\r\n\r\nsee [x/gone.ts, L1]\r\n', 'lf.md': '# T\n\nsee [x/gone.ts, L1]\n' });
+    const { citations } = json(runCli(['check', '--format', 'json'], { cwd: dir }).stdout);
+    expect(citations.map((finding) => [finding.file, finding.line, finding.column])).toEqual([
+      ['crlf.md', 3, 5],
+      ['lf.md', 3, 5],
+    ]);
+  });
+});
+
+describe('aiwg-cite check: output', () => {
+  it('--format json prints only the contract document', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'a.txt': HELLO, 'docs/doc.md': `Intro [a.txt@${HELLO_HASH}, L1] and [a.txt@0000000000000000].\n` });
+    const run = runCli(['check', '--format', 'json'], { cwd: dir });
+    const report = json(run.stdout);
+    expect(Object.keys(report)).toEqual(['version', 'verdict', 'summary', 'citations', 'coverage']);
+    expect(report.version).toBe(1);
+    expect(report.summary.rlm).toEqual({ total: 2, fresh: 1, stale: 1, unversioned: 0, missing: 0, malformed: 0, invalidRange: 0 });
+    for (const finding of report.citations) {
+      expect(Object.keys(finding).slice(0, 14)).toEqual([
+        'file',
+        'line',
+        'column',
+        'kind',
+        'text',
+        'status',
+        'severity',
+        'rule',
+        'message',
+        'fix',
+        'artifact',
+        'hash',
+        'currentHash',
+        'lines',
+      ]);
+    }
+    expect(report.citations[1]).toMatchObject({ file: 'docs/doc.md', line: 1, column: 40, status: 'stale', currentHash: HELLO_HASH });
+  });
+
+  it('pretty output has the RLM block of seed 000, a coverage line and the verdict, without colour when NO_COLOR is set', () => {
+    const dir = tempDir();
+    writeTree(dir, {
+      'a.txt': HELLO,
+      'doc.md': `[a.txt@${HELLO_HASH}] [a.txt@0000000000000000, L1] [a.txt, L1]\n\n\`\`\`\n[a.txt, L1]\n\`\`\`\n`,
+    });
+    const run = runCli(['check'], { cwd: dir });
+    expect(run.stdout).not.toContain('\u001b[');
+    expect(run.stdout).toContain(
+      [
+        'RLM Citations: 3 total',
+        '  ✓ Fresh: 1',
+        '  ⚠ Stale: 1',
+        '  ⚠ Un-versioned: 1',
+        '  ✗ Missing: 0',
+        'STALE citations:',
+        '  - [a.txt@0000000000000000, L1]',
+        `    Current hash: ${HELLO_HASH}`,
+        '    File modified since citation emitted',
+        'UN-VERSIONED citations:',
+        '  - [a.txt, L1]',
+        '    File exists but no content hash; run `aiwg-cite stamp`',
+        '',
+        'Checked 1 file: rlm 3; 1 in code skipped (--include-code checks them).',
+        'PASS (0 errors, 2 warnings)',
+      ].join('\n'),
+    );
+  });
+
+  it('colours only when forced or on a TTY', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'doc.md': '[x/gone.ts]\n' });
+    expect(runCli(['check'], { cwd: dir, env: { NO_COLOR: undefined, FORCE_COLOR: '1' } }).stdout).toContain('\u001b[31m');
+    expect(runCli(['check'], { cwd: dir, env: { NO_COLOR: '1', FORCE_COLOR: '1' } }).stdout).not.toContain('\u001b[');
+  });
+
+  it('--include-code checks citations in code', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'doc.md': '`[x/gone.ts]`\n' });
+    expect(runCli(['check'], { cwd: dir }).code).toBe(0);
+    expect(runCli(['check', '--include-code'], { cwd: dir }).code).toBe(1);
+  });
+});
+
+describe('aiwg-cite check: which documents', () => {
+  it('in git: tracked and untracked markdown, not ignored files or node_modules', () => {
+    const repo = gitRepo({
+      '.gitignore': 'ignored.md\nbuild/\n',
+      'tracked.md': '[gone/tracked.ts]\n',
+      'node_modules/pkg/readme.md': '[gone/dep.ts]\n',
+    });
+    repo.write({ 'untracked.md': '[gone/untracked.ts]\n', 'ignored.md': '[gone/ignored.ts]\n', 'build/out.md': '[gone/build.ts]\n' });
+    const report = json(runCli(['check', '--format', 'json'], { cwd: join(repo.dir) }).stdout);
+    expect(report.citations.map((finding) => finding.file)).toEqual(['tracked.md', 'untracked.md']);
+  });
+
+  it('finds the git top level from a subdirectory, and reports paths relative to it', () => {
+    const repo = gitRepo({ 'docs/a.md': '[src/x.ts]\n', 'src/x.ts': HELLO });
+    const report = json(runCli(['check', '--format', 'json'], { cwd: join(repo.dir, 'docs') }).stdout);
+    expect(report.citations.map((finding) => [finding.file, finding.artifact, finding.status])).toEqual([
+      ['docs/a.md', 'src/x.ts', 'unversioned'],
+    ]);
+  });
+
+  it('outside git: every .md file outside node_modules', () => {
+    const dir = tempDir();
+    writeTree(dir, {
+      'a.md': '[gone/a.ts]\n',
+      'sub/b.md': '[gone/b.ts]\n',
+      'node_modules/x/c.md': '[gone/c.ts]\n',
+      'notes.txt': '[gone/d.ts]\n',
+    });
+    const report = json(runCli(['check', '--format', 'json'], { cwd: dir }).stdout);
+    expect(report.citations.map((finding) => finding.file)).toEqual(['a.md', 'sub/b.md']);
+  });
+
+  it('explicit paths (relative, absolute, directories) never widen the run', () => {
+    const repo = gitRepo({
+      'a.md': '[gone/a.ts]\n',
+      'docs/b.md': '[gone/b.ts]\n',
+      'docs/c.md': '[gone/c.ts]\n',
+      'other.md': '[gone/o.ts]\n',
+    });
+    const run = runCli(['check', '--format', 'json', 'a.md', join(repo.dir, 'docs/b.md')], { cwd: repo.dir });
+    expect(json(run.stdout).citations.map((finding) => finding.file)).toEqual(['a.md', 'docs/b.md']);
+    const directory = runCli(['check', '--format', 'json', 'docs'], { cwd: repo.dir });
+    expect(json(directory.stdout).citations.map((finding) => finding.file)).toEqual(['docs/b.md', 'docs/c.md']);
+  });
+
+  it('several invocations over parts of a file list give the same verdicts as one run', () => {
+    const repo = gitRepo({ 'src/x.ts': HELLO, 'a.md': `[src/x.ts@${HELLO_HASH}]\n`, 'b.md': '[src/x.ts, L2]\n', 'c.md': '[src/y.ts]\n' });
+    const whole = json(runCli(['check', '--format', 'json', 'a.md', 'b.md', 'c.md'], { cwd: repo.dir }).stdout).citations;
+    const parts = ['a.md', 'b.md', 'c.md'].flatMap(
+      (file) => json(runCli(['check', '--format', 'json', join(repo.dir, file)], { cwd: repo.dir }).stdout).citations,
+    );
+    expect(parts).toEqual(whole);
+  });
+});
+
+describe('the demo project', () => {
+  it('shows every verdict', () => {
+    const run = runCli(['check', '--root', 'examples/rlm-demo', '--format', 'json'], { cwd: PROJECT_ROOT });
+    expect(run.code).toBe(1);
+    const report = json(run.stdout);
+    expect(report.summary.rlm).toEqual({ total: 9, fresh: 3, stale: 1, unversioned: 2, missing: 1, malformed: 1, invalidRange: 1 });
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { contentHash, isValidUtf8, replacementContentHash } from './hash.ts';
+
+const bytes = (...parts: (string | number[])[]): Uint8Array => {
+  const chunks = parts.map((part) => (typeof part === 'string' ? new TextEncoder().encode(part) : Uint8Array.from(part)));
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+};
+
+describe('content hash (SPEC §2.4 test vectors)', () => {
+  it.each([
+    ['hello\\n', bytes('hello\n'), '5891b5b522d5df08'],
+    ['hello\\r\\n', bytes('hello\r\n'), 'cd2eca3535741f27'],
+    ['BOM + hello\\n', bytes([0xef, 0xbb, 0xbf], 'hello\n'), '42c1e65b2c948bb7'],
+    ['empty', bytes(), 'e3b0c44298fc1c14'],
+    ['Latin-1 caf\\xe9\\n (raw)', bytes('caf', [0xe9], '\n'), '9e4efed0ff1dbcf3'],
+  ])('hashes %s', async (_name, input, expected) => {
+    expect(await contentHash(input)).toBe(expected);
+  });
+
+  it('computes aiwg’s U+FFFD variant only for invalid UTF-8', async () => {
+    expect(await replacementContentHash(bytes('caf', [0xe9], '\n'))).toBe('7df8989b95a06d73');
+    expect(await replacementContentHash(bytes('hello\n'))).toBeNull();
+    expect(isValidUtf8(bytes([0xef, 0xbb, 0xbf], 'ok'))).toBe(true);
+  });
+});
