@@ -1,0 +1,138 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { decodeDocument, extractRlm, normaliseArtifactPath, type RlmCitation, type Suppression, scanMarkdown } from '@aiwg-cite/core';
+import type { CatFileBatch } from './cat-file.ts';
+import { type IndexSnapshot, isRegularFileMode } from './index-entries.ts';
+
+/** Bumped whenever the stored shape or the extraction changes, so old files are rebuilt. */
+const FORMAT_VERSION = 1;
+
+/** What the index keeps of one markdown blob: its well-formed RLM citations and its suppressions. */
+export interface IndexedBlob {
+  readonly citations: readonly RlmCitation[];
+  readonly suppressions: readonly Suppression[];
+}
+
+/** A citation of a changed artifact, found through the index. */
+export interface CitingEntry {
+  /** The citing document, root-relative. */
+  readonly document: string;
+  /** The artifact it cites, normalised root-relative. */
+  readonly artifact: string;
+  readonly citation: RlmCitation;
+  readonly suppressions: readonly Suppression[];
+}
+
+/** Options of {@link findCitingEntries}. */
+export interface CitationIndexOptions {
+  /** Where the index is kept, e.g. `$(git rev-parse --git-dir)/aiwg-cite/citations.json`. */
+  readonly file: string;
+  readonly snapshot: IndexSnapshot;
+  readonly batch: CatFileBatch;
+  /** Whether citations inside code count (a different extraction, so a different index). */
+  readonly includeCode: boolean;
+  /** Writes the index atomically; when absent the index is rebuilt in memory and not kept. */
+  readonly writeFile?: (path: string, contents: string) => void;
+}
+
+interface StoredIndex {
+  readonly version: number;
+  readonly includeCode: boolean;
+  /** Keyed by blob oid, so a document is re-extracted only when its content changes. */
+  readonly blobs: Record<string, IndexedBlob>;
+}
+
+const MARKDOWN = /\.(md|markdown)$/i;
+
+/** True when a path names a markdown document. */
+export function isMarkdownName(path: string): boolean {
+  return MARKDOWN.test(path);
+}
+
+/**
+ * Finds the citations, in the index's markdown documents, of any of `artifacts`. The citations of
+ * every markdown blob are kept in a file keyed by blob oid: a run re-extracts only the blobs it has
+ * not seen, so a commit in a large repository reads a handful of documents, not all of them. A
+ * missing or corrupt index file is rebuilt.
+ */
+export async function findCitingEntries(
+  options: CitationIndexOptions,
+  artifacts: ReadonlySet<string>,
+  excludeDocuments: ReadonlySet<string>,
+): Promise<CitingEntry[]> {
+  const stored = loadIndex(options.file, options.includeCode);
+  const documents: [string, string][] = [];
+  for (const [path, entry] of options.snapshot.entries) {
+    if (isRegularFileMode(entry.mode) && isMarkdownName(path)) documents.push([path, entry.oid]);
+  }
+  const wanted = new Set(documents.map(([, oid]) => oid));
+  const unseen = [...wanted].filter((oid) => stored.blobs[oid] === undefined);
+  const blobs: Record<string, IndexedBlob> = {};
+  for (const oid of wanted) {
+    const known = stored.blobs[oid];
+    if (known !== undefined) blobs[oid] = known;
+  }
+  await Promise.all(
+    unseen.map(async (oid) => {
+      const object = await options.batch.read(oid);
+      if (object === null || object.type !== 'blob') return;
+      blobs[oid] = extractBlob(decodeDocument(object.bytes), options.includeCode);
+    }),
+  );
+  const pruned = Object.keys(stored.blobs).some((oid) => !wanted.has(oid));
+  if (options.writeFile !== undefined && (unseen.length > 0 || pruned)) {
+    mkdirSync(dirname(options.file), { recursive: true });
+    options.writeFile(options.file, JSON.stringify({ version: FORMAT_VERSION, includeCode: options.includeCode, blobs }));
+  }
+
+  const out: CitingEntry[] = [];
+  if (artifacts.size === 0) return out;
+  for (const [document, oid] of documents) {
+    if (excludeDocuments.has(document)) continue;
+    const blob = blobs[oid];
+    if (blob === undefined) continue;
+    for (const citation of blob.citations) {
+      const normalised = normaliseArtifactPath(citation.id);
+      if (normalised.ok && artifacts.has(normalised.path)) {
+        out.push({ document, artifact: normalised.path, citation, suppressions: blob.suppressions });
+      }
+    }
+  }
+  return out;
+}
+
+/** The citations a markdown text holds, as the index keeps them. */
+export function extractBlob(text: string, includeCode: boolean): IndexedBlob {
+  const document = scanMarkdown(text, includeCode ? { includeCode: true } : {});
+  const citations = extractRlm(document).citations.filter((citation) => !citation.needsExistingFile);
+  return { citations, suppressions: document.suppressions };
+}
+
+function loadIndex(file: string, includeCode: boolean): StoredIndex {
+  const empty: StoredIndex = { version: FORMAT_VERSION, includeCode, blobs: {} };
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return empty;
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<StoredIndex> | null;
+    if (
+      parsed === null ||
+      typeof parsed !== 'object' ||
+      parsed.version !== FORMAT_VERSION ||
+      parsed.includeCode !== includeCode ||
+      typeof parsed.blobs !== 'object' ||
+      parsed.blobs === null
+    ) {
+      return empty;
+    }
+    for (const blob of Object.values(parsed.blobs)) {
+      if (typeof blob !== 'object' || blob === null || !Array.isArray(blob.citations) || !Array.isArray(blob.suppressions)) return empty;
+    }
+    return parsed as StoredIndex;
+  } catch {
+    return empty;
+  }
+}

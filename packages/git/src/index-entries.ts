@@ -1,0 +1,83 @@
+import { AiwgCiteError } from '@aiwg-cite/core';
+import { runGitAsync, splitNul } from './run-git.ts';
+
+/** One stage-0 entry of the git index. */
+export interface IndexEntry {
+  /** The octal mode as git prints it: `100644`, `100755`, `120000` (symlink), `160000` (submodule). */
+  readonly mode: string;
+  readonly oid: string;
+}
+
+/** The stage-0 entries of the index, by root-relative POSIX path. */
+export interface IndexSnapshot {
+  readonly entries: ReadonlyMap<string, IndexEntry>;
+  /** Paths with a stage 1–3 entry (an unresolved merge). */
+  readonly unmerged: readonly string[];
+}
+
+/** A path the staged change touches, from `git diff --cached --raw` (git-diff(1), "RAW OUTPUT FORMAT"). */
+export interface StagedChange {
+  /** `A` added, `M` modified, `D` deleted, `T` type changed (renames are split into `D` + `A`). */
+  readonly status: string;
+  readonly path: string;
+  readonly oldMode: string;
+  readonly newMode: string;
+  /** The blob before the change (HEAD), all zeros when added. */
+  readonly oldOid: string;
+  /** The blob in the index, all zeros when deleted. */
+  readonly newOid: string;
+}
+
+/** True for the modes of regular files (git stores only 100644 and 100755). */
+export function isRegularFileMode(mode: string): boolean {
+  return mode === '100644' || mode === '100755';
+}
+
+/** Parses `git ls-files -s -z`: `<mode> <oid> <stage>\t<path>\0` per entry (git-ls-files(1)). */
+export function parseLsFilesStage(output: Buffer): IndexSnapshot {
+  const entries = new Map<string, IndexEntry>();
+  const unmerged = new Set<string>();
+  for (const record of splitNul(output)) {
+    const tab = record.indexOf('\t');
+    const [mode, oid, stage] = record.slice(0, tab).split(' ');
+    const path = record.slice(tab + 1);
+    if (tab === -1 || mode === undefined || oid === undefined || stage === undefined) {
+      throw new AiwgCiteError('GIT_FAILED', `git ls-files: unexpected entry \`${record}\``);
+    }
+    if (stage === '0') entries.set(path, { mode, oid });
+    else unmerged.add(path);
+  }
+  return { entries, unmerged: [...unmerged].sort() };
+}
+
+/** Parses `git diff --raw -z --no-abbrev` output (git-diff(1), "RAW OUTPUT FORMAT" with `-z`). */
+export function parseRawDiff(output: Buffer): StagedChange[] {
+  const fields = splitNul(output);
+  const changes: StagedChange[] = [];
+  for (let at = 0; at < fields.length; ) {
+    const header = fields[at] as string;
+    const [oldMode, newMode, oldOid, newOid, status] = header.replace(/^:/, '').split(' ');
+    if (oldMode === undefined || newMode === undefined || oldOid === undefined || newOid === undefined || status === undefined) {
+      throw new AiwgCiteError('GIT_FAILED', `git diff: unexpected record \`${header}\``);
+    }
+    const letter = status.charAt(0);
+    // Renames and copies carry two paths; the second is where the content now lives.
+    const twoPaths = letter === 'R' || letter === 'C';
+    const path = fields[at + (twoPaths ? 2 : 1)];
+    if (path === undefined) throw new AiwgCiteError('GIT_FAILED', `git diff: record \`${header}\` has no path`);
+    changes.push({ status: letter, path, oldMode, newMode, oldOid, newOid });
+    at += twoPaths ? 3 : 2;
+  }
+  return changes;
+}
+
+/** Reads the stage-0 index entries (honours `GIT_INDEX_FILE`). */
+export async function readIndex(root: string, env?: NodeJS.ProcessEnv): Promise<IndexSnapshot> {
+  return parseLsFilesStage(await runGitAsync(root, ['ls-files', '-s', '-z'], env === undefined ? {} : { env }));
+}
+
+/** Reads what the commit would change: the index against HEAD (an unborn HEAD counts as empty). */
+export async function readStagedChanges(root: string, env?: NodeJS.ProcessEnv): Promise<StagedChange[]> {
+  const args = ['diff', '--cached', '--raw', '-z', '--no-abbrev', '--no-renames', '--ignore-submodules=all', '--no-ext-diff'];
+  return parseRawDiff(await runGitAsync(root, args, env === undefined ? {} : { env }));
+}

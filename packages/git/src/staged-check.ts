@@ -1,0 +1,245 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import {
+  AiwgCiteError,
+  ArtifactCache,
+  type ArtifactReader,
+  applyOverrides,
+  buildReport,
+  type CheckOptions,
+  checkDocuments,
+  contentHash,
+  type DocumentChecker,
+  type Finding,
+  type Report,
+  replacementContentHash,
+  type Sha256,
+  type Suppression,
+  verifyRlm,
+} from '@aiwg-cite/core';
+import { CatFileBatch } from './cat-file.ts';
+import { findCitingEntries, isMarkdownName } from './citation-index.ts';
+import { type IndexSnapshot, isRegularFileMode, readIndex, readStagedChanges, type StagedChange } from './index-entries.ts';
+import { createIndexReader } from './index-reader.ts';
+import { runGitAsync } from './run-git.ts';
+import { stagedMessages } from './staged-messages.ts';
+
+/** Input of {@link checkStaged}. */
+export interface StagedCheckInput {
+  /** The canonical git top level. */
+  readonly root: string;
+  /** The environment of the git processes. @default process.env (so `GIT_INDEX_FILE` is honoured) */
+  readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Root-relative documents to check (as lint-staged passes them). When given, only their staged
+   * versions are checked and the run never widens; when absent, every staged markdown file is
+   * checked, plus the committed documents whose citations the staged change breaks.
+   */
+  readonly files?: readonly string[];
+  readonly sha256: Sha256;
+  readonly options?: CheckOptions;
+  readonly checkers?: readonly DocumentChecker[];
+  /** Reads the working tree, for `.aiwg/` artifacts that the index does not hold. */
+  readonly workingTree?: ArtifactReader;
+  /** Writes the citation index atomically; when absent it is rebuilt in memory on every run. */
+  readonly writeFile?: (path: string, contents: string) => void;
+}
+
+/** What the staged change does to committed documents. */
+export interface StagedChangeSummary {
+  /** Citations in committed documents this commit makes stale. */
+  readonly stale: number;
+  /** Citations in committed documents whose artifact this commit deletes. */
+  readonly missing: number;
+}
+
+/** The outcome of {@link checkStaged}. */
+export interface StagedCheckResult {
+  readonly report: Report;
+  readonly stagedChange: StagedChangeSummary;
+}
+
+/**
+ * Checks what the next commit will contain (SPEC §11.1): staged markdown is read from the index,
+ * every cited artifact is hashed as staged, all through one `git cat-file --batch` process. Then
+ * the reverse direction: committed documents citing a file the change modifies or deletes.
+ */
+export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckResult> {
+  const { root, env } = input;
+  const options = input.options ?? {};
+  const explicit = input.files !== undefined && input.files.length > 0;
+  const [snapshot, changes, gitDir] = await Promise.all([
+    readIndex(root, env),
+    explicit ? Promise.resolve<StagedChange[]>([]) : readStagedChanges(root, env),
+    explicit ? Promise.resolve('') : runGitAsync(root, ['rev-parse', '--absolute-git-dir'], env === undefined ? {} : { env }),
+  ]);
+  if (snapshot.unmerged.length > 0) {
+    throw new AiwgCiteError('UNMERGED_INDEX', stagedMessages.unmerged(snapshot.unmerged), { data: { paths: snapshot.unmerged } });
+  }
+  const documents = explicit ? selectExplicit(snapshot, input.files ?? []) : selectStaged(changes);
+
+  const batch = new CatFileBatch(root, env ?? process.env);
+  try {
+    const reader = createIndexReader({ snapshot, batch, ...(input.workingTree === undefined ? {} : { workingTree: input.workingTree }) });
+    const artifacts = new ArtifactCache(reader, input.sha256);
+    const direct = await checkDocuments({
+      reader,
+      documents,
+      sha256: input.sha256,
+      options,
+      artifacts,
+      ...(input.checkers === undefined ? {} : { checkers: input.checkers }),
+    });
+    if (explicit) return { report: direct, stagedChange: { stale: 0, missing: 0 } };
+
+    const reverse = await findStagedChangeFindings({
+      gitDir: gitDir.toString('utf8').trim(),
+      snapshot,
+      changes,
+      batch,
+      artifacts,
+      sha256: input.sha256,
+      options,
+      documents: new Set(documents),
+      ...(input.writeFile === undefined ? {} : { writeFile: input.writeFile }),
+    });
+    const stale = reverse.filter((finding) => finding.status === 'stale').length;
+    const missing = reverse.length - stale;
+    const coverage = { ...direct.coverage, notes: [...direct.coverage.notes] };
+    if (reverse.length > 0) coverage.notes.push(stagedMessages.stagedChangeNote(stale, missing));
+    const report = buildReport([...direct.citations, ...reverse], direct.summary.files, coverage, options);
+    return { report, stagedChange: { stale, missing } };
+  } finally {
+    await batch.close();
+  }
+}
+
+/** The staged markdown files: added, modified, copied, renamed or type-changed into a regular file. */
+function selectStaged(changes: readonly StagedChange[]): string[] {
+  return changes
+    .filter((change) => change.status !== 'D' && isRegularFileMode(change.newMode) && isMarkdownName(change.path))
+    .map((change) => change.path)
+    .sort();
+}
+
+function selectExplicit(snapshot: IndexSnapshot, files: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const file of files) {
+    const entry = snapshot.entries.get(file);
+    if (entry !== undefined && isRegularFileMode(entry.mode)) {
+      found.add(file);
+      continue;
+    }
+    const prefix = file === '' || file === '.' ? '' : `${file}/`;
+    let matched = false;
+    for (const [path, under] of snapshot.entries) {
+      if (path.startsWith(prefix) && isRegularFileMode(under.mode) && isMarkdownName(path)) {
+        found.add(path);
+        matched = true;
+      }
+    }
+    if (!matched) throw new AiwgCiteError('INPUT_UNREADABLE', stagedMessages.notInIndex(file), { data: { path: file } });
+  }
+  return [...found].sort();
+}
+
+interface ReverseInput {
+  readonly gitDir: string;
+  readonly snapshot: IndexSnapshot;
+  readonly changes: readonly StagedChange[];
+  readonly batch: CatFileBatch;
+  readonly artifacts: ArtifactCache;
+  readonly sha256: Sha256;
+  readonly options: CheckOptions;
+  /** Documents already checked from the index; their citations are not reported twice. */
+  readonly documents: ReadonlySet<string>;
+  readonly writeFile?: (path: string, contents: string) => void;
+}
+
+/** Where the citation index lives: under the git dir, never in the work tree. */
+export function citationIndexPath(gitDir: string): string {
+  return join(gitDir, 'aiwg-cite', 'citations.json');
+}
+
+async function findStagedChangeFindings(input: ReverseInput): Promise<Finding[]> {
+  const touched = new Map<string, StagedChange>();
+  for (const change of input.changes) {
+    if (change.status === 'M' || change.status === 'T' || change.status === 'D') touched.set(change.path, change);
+  }
+  if (touched.size === 0) return [];
+  const citing = await findCitingEntries(
+    {
+      file: citationIndexPath(input.gitDir),
+      snapshot: input.snapshot,
+      batch: input.batch,
+      includeCode: input.options.includeCode === true,
+      ...(input.writeFile === undefined ? {} : { writeFile: input.writeFile }),
+    },
+    new Set(touched.keys()),
+    input.documents,
+  );
+  const oldHashes = new Map<string, Promise<readonly string[]>>();
+  const hashesBefore = (change: StagedChange): Promise<readonly string[]> => {
+    let hashes = oldHashes.get(change.oldOid);
+    if (hashes === undefined) {
+      hashes = (async () => {
+        const object = await input.batch.read(change.oldOid);
+        if (object === null) return [];
+        const raw = await contentHash(object.bytes, input.sha256);
+        const replaced = await replacementContentHash(object.bytes, input.sha256);
+        return replaced === null ? [raw] : [raw, replaced];
+      })();
+      oldHashes.set(change.oldOid, hashes);
+    }
+    return hashes;
+  };
+
+  const findings: Finding[] = [];
+  await Promise.all(
+    citing.map(async (entry) => {
+      const change = touched.get(entry.artifact) as StagedChange;
+      const finding = await verifyRlm(entry.citation, entry.document, input.artifacts);
+      if (finding === null || isSuppressed(finding, entry.suppressions)) return;
+      if (change.status === 'D' || !isRegularFileMode(change.newMode)) {
+        if (finding.severity !== 'error' || finding.status === 'invalid-range') return;
+        findings.push({ ...finding, fix: stagedMessages.missingFix(entry.artifact), cause: 'staged-change' });
+        return;
+      }
+      // Only citations that were fresh against HEAD are made stale by this commit.
+      if (finding.status !== 'stale' || entry.citation.hash === null) return;
+      if (!(await hashesBefore(change)).includes(entry.citation.hash)) return;
+      findings.push({ ...finding, fix: stagedMessages.staleFix(entry.artifact), cause: 'staged-change' });
+    }),
+  );
+  return applyOverrides(findings, input.options.severityOverrides);
+}
+
+function isSuppressed(finding: Finding, suppressions: readonly Suppression[]): boolean {
+  return suppressions.some(
+    (suppression) =>
+      suppression.line === finding.line &&
+      (suppression.rules.length === 0 || suppression.rules.some((rule) => rule === finding.rule || rule === finding.kind)),
+  );
+}
+
+/**
+ * Turns paths as a user or lint-staged passes them (absolute, or relative to `cwd`, through
+ * symlinked directories or not) into root-relative POSIX paths, without requiring them to
+ * exist in the work tree: a staged file may be deleted there.
+ */
+export function toRootRelative(root: string, cwd: string, path: string): string {
+  const absolute = isAbsolute(path) ? path : resolve(cwd, path);
+  const canonical = canonicalise(absolute);
+  const relativePath = relative(root, canonical).split(sep).join('/');
+  if (relativePath === '..' || relativePath.startsWith('../') || isAbsolute(relativePath)) {
+    throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', stagedMessages.outsideRoot(path, root), { data: { path } });
+  }
+  return relativePath;
+}
+
+function canonicalise(absolute: string): string {
+  if (existsSync(absolute)) return realpathSync.native(absolute);
+  const parent = dirname(absolute);
+  if (parent === absolute) return absolute;
+  return join(canonicalise(parent), absolute.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+}

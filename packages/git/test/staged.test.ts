@@ -1,0 +1,249 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createConfinedReader, type FileSystem, type Finding, rlmChecker } from '@aiwg-cite/core';
+import { GIT_ENV, type GitRepo, gitRepo, sha16 } from '@aiwg-cite/test-utils';
+import { describe, expect, it } from 'vitest';
+import { checkStaged, citationIndexPath, type StagedCheckInput, toRootRelative } from '../src/index.ts';
+
+/** The working tree, for the `.aiwg/` fallback (the git package does not depend on the node host). */
+const workingTreeFs: FileSystem = {
+  realpath: (path) => (existsSync(path) ? realpathSync(path) : null),
+  stat: (path) => {
+    if (!existsSync(path)) return null;
+    const stats = statSync(path);
+    return stats.isFile() ? 'file' : stats.isDirectory() ? 'directory' : 'other';
+  },
+  readFile: (path) => readFileSync(path),
+  readdir: (path) => readdirSync(path),
+};
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...process.env, ...GIT_ENV, ...extra });
+
+function run(repo: GitRepo, extra: Partial<StagedCheckInput> = {}) {
+  return checkStaged({
+    root: repo.dir,
+    env: env(),
+    sha256,
+    checkers: [rlmChecker],
+    workingTree: createConfinedReader(workingTreeFs, repo.dir),
+    writeFile: (path, contents) => {
+      writeFileSync(`${path}.tmp`, contents);
+      renameSync(`${path}.tmp`, path);
+    },
+    ...extra,
+  });
+}
+
+const brief = (findings: readonly Finding[]) =>
+  findings
+    .filter((finding) => finding.severity !== 'ok')
+    .map(
+      (finding) => `${finding.file}:${finding.line} ${finding.status}${finding.cause === undefined ? '' : ` (${String(finding.cause)})`}`,
+    );
+
+const CODE = 'one\ntwo\nthree\n';
+
+describe('check --staged reads the index', () => {
+  it('checks staged markdown against staged artifacts, not the working tree', async () => {
+    const repo = gitRepo({ 'src/a.ts': CODE });
+    repo.write({ 'docs/new.md': `Fresh [src/a.ts@${sha16(CODE)}, L1-3].\n` });
+    repo.git('add', 'docs/new.md');
+    // The working tree copy changes after staging: the commit still holds the staged bytes.
+    writeFileSync(join(repo.dir, 'src/a.ts'), 'changed\n');
+    writeFileSync(join(repo.dir, 'docs/new.md'), 'Broken [src/nope.ts, L1].\n');
+    const { report } = await run(repo);
+    expect(report.verdict).toBe('PASS');
+    expect(report.citations.map((finding) => finding.status)).toEqual(['fresh']);
+  });
+
+  it('reports a citation of an untracked file as missing: the commit would publish it dangling', async () => {
+    const repo = gitRepo({ 'README.md': '# x\n' });
+    repo.write({ 'src/untracked.ts': CODE, 'docs/new.md': `See [src/untracked.ts@${sha16(CODE)}].\n` });
+    repo.git('add', 'docs/new.md');
+    const { report } = await run(repo);
+    expect(report.verdict).toBe('FAIL');
+    expect(brief(report.citations)).toEqual(['docs/new.md:1 missing']);
+  });
+
+  it('treats a staged deletion as missing even though the file is back in the working tree', async () => {
+    const repo = gitRepo({ 'src/a.ts': CODE, 'README.md': '# x\n' });
+    repo.git('rm', '-q', '--cached', 'src/a.ts');
+    repo.write({ 'docs/new.md': '[src/a.ts, L1]\n' });
+    repo.git('add', 'docs/new.md');
+    const { report } = await run(repo);
+    expect(brief(report.citations)).toEqual(['docs/new.md:1 missing']);
+  });
+
+  it('falls back to the working tree for .aiwg/ artifacts that the index does not hold', async () => {
+    const repo = gitRepo({ '.gitignore': '.aiwg/\n' });
+    repo.write({ '.aiwg/notes.md': CODE, 'docs/new.md': `[.aiwg/notes.md@${sha16(CODE)}] [src/gone.ts@${sha16(CODE)}]\n` });
+    repo.git('add', 'docs/new.md');
+    const { report } = await run(repo);
+    expect(brief(report.citations)).toEqual(['docs/new.md:1 missing']);
+    expect(report.citations.find((finding) => finding.artifact === '.aiwg/notes.md')?.status).toBe('fresh');
+  });
+
+  it('resolves staged symlinks inside the root and refuses links that leave it or loop', async () => {
+    const repo = gitRepo({
+      'src/a.ts': CODE,
+      'link.ts': { symlink: 'src/a.ts' },
+      dirlink: { symlink: 'src' },
+      'escape.ts': { symlink: '../../etc/passwd' },
+      'loop1.ts': { symlink: 'loop2.ts' },
+      'loop2.ts': { symlink: 'loop1.ts' },
+    });
+    const hash = sha16(CODE);
+    repo.write({ 'docs/new.md': `[link.ts@${hash}] [dirlink/a.ts@${hash}] [escape.ts, L1] [loop1.ts, L1] [src@${hash}]\n` });
+    repo.git('add', 'docs/new.md');
+    const { report } = await run(repo);
+    expect(report.citations.map((finding) => `${finding.artifact} ${finding.status}`)).toEqual([
+      'link.ts fresh',
+      'dirlink/a.ts fresh',
+      'escape.ts outside-root',
+      'loop1.ts missing',
+      'src not-a-file',
+    ]);
+  });
+
+  it('suggests the staged name when only the case differs', async () => {
+    const repo = gitRepo({ 'src/Auth.ts': CODE });
+    repo.write({ 'docs/new.md': '[src/auth.ts, L1]\n' });
+    repo.git('add', 'docs/new.md');
+    const { report } = await run(repo);
+    expect(report.citations[0]?.status).toBe('missing');
+    expect(report.citations[0]?.fix).toContain('src/Auth.ts');
+  });
+
+  it('honours GIT_INDEX_FILE: a custom index is what gets checked', async () => {
+    const repo = gitRepo({ 'src/a.ts': CODE, 'docs/a.md': '# a\n' });
+    const custom = join(repo.dir, '.git', 'custom-index');
+    const customEnv = env({ GIT_INDEX_FILE: custom });
+    repo.git('read-tree', 'HEAD', `--index-output=${custom}`);
+    repo.write({ 'docs/b.md': '[src/missing.ts, L1]\n' });
+    // Staged only in the custom index; the default index stays clean.
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('git', ['add', 'docs/b.md'], { cwd: repo.dir, env: customEnv });
+    const clean = await run(repo);
+    expect(clean.report.summary.files).toBe(0);
+    const { report } = await run(repo, { env: customEnv });
+    expect(brief(report.citations)).toEqual(['docs/b.md:1 missing']);
+  });
+
+  it('refuses an unmerged index (exit 2)', async () => {
+    const repo = gitRepo({ 'docs/a.md': 'base\n' });
+    repo.git('checkout', '-q', '-b', 'other');
+    repo.write({ 'docs/a.md': 'other\n' });
+    repo.commit('other');
+    repo.git('checkout', '-q', 'main');
+    repo.write({ 'docs/a.md': 'main\n' });
+    repo.commit('main');
+    expect(() => repo.git('merge', '-q', 'other')).toThrow();
+    await expect(run(repo)).rejects.toMatchObject({ code: 'UNMERGED_INDEX', message: expect.stringContaining('docs/a.md') });
+  });
+
+  it('with explicit files checks only their staged versions and never widens', async () => {
+    const repo = gitRepo({ 'src/a.ts': CODE });
+    repo.write({ 'docs/one.md': '[src/a.ts, L9]\n', 'docs/two.md': '[src/missing.ts, L1]\n' });
+    repo.git('add', '.');
+    writeFileSync(join(repo.dir, 'docs/one.md'), '[src/a.ts, L1]\n');
+    const { report } = await run(repo, { files: [toRootRelative(repo.dir, repo.dir, join(repo.dir, 'docs/one.md'))] });
+    expect(brief(report.citations)).toEqual(['docs/one.md:1 invalid-range']);
+    await expect(run(repo, { files: ['docs/unstaged.md'] })).rejects.toMatchObject({ code: 'INPUT_UNREADABLE' });
+  });
+
+  it('gives the same verdicts split over several runs as in one run (lint-staged chunks)', async () => {
+    const repo = gitRepo({ 'src/a.ts': CODE });
+    const tree: Record<string, string> = {};
+    for (let index = 0; index < 12; index += 1)
+      tree[`docs/d${index}.md`] = index % 3 === 0 ? '[src/none.ts, L1]\n' : `[src/a.ts@${sha16(CODE)}]\n`;
+    repo.write(tree);
+    repo.git('add', '.');
+    const all = Object.keys(tree).sort();
+    const whole = await run(repo, { files: all });
+    const parts = await Promise.all([run(repo, { files: all.slice(0, 5) }), run(repo, { files: all.slice(5) })]);
+    expect(parts.flatMap((part) => brief(part.report.citations))).toEqual(brief(whole.report.citations));
+    expect(brief(whole.report.citations)).toHaveLength(4);
+  });
+});
+
+describe('the reverse direction: committed documents the staged change breaks', () => {
+  const setup = () => {
+    const hash = sha16(CODE);
+    return gitRepo({
+      'src/a.ts': CODE,
+      'src/b.ts': CODE,
+      'docs/one.md': `Fresh [src/a.ts@${hash}, L1].\nAlready stale [src/a.ts@0000000000000000].\n`,
+      'docs/two.md': `\n\n<!-- aiwg-cite-disable-next-line -->\n[src/a.ts@${hash}]\n[src/b.ts, L2]\n`,
+    });
+  };
+
+  it('reports citations this commit makes stale, as warnings with cause staged-change', async () => {
+    const repo = setup();
+    repo.write({ 'src/a.ts': `${CODE}four\n` });
+    repo.git('add', 'src/a.ts');
+    const { report, stagedChange } = await run(repo);
+    expect(brief(report.citations)).toEqual(['docs/one.md:1 stale (staged-change)']);
+    expect(report.citations[0]?.severity).toBe('warning');
+    expect(report.verdict).toBe('PASS');
+    expect(stagedChange).toEqual({ stale: 1, missing: 0 });
+    expect(report.coverage.notes.join(' ')).toContain('this commit makes 1 citation stale');
+  });
+
+  it('reports citations of a deleted file as missing errors', async () => {
+    const repo = setup();
+    repo.git('rm', '-q', 'src/b.ts');
+    const { report } = await run(repo);
+    expect(brief(report.citations)).toEqual(['docs/two.md:5 missing (staged-change)']);
+    expect(report.verdict).toBe('FAIL');
+    expect(report.citations[0]?.fix).toContain('git restore --staged src/b.ts');
+  });
+
+  it('does not report a staged document twice', async () => {
+    const repo = setup();
+    repo.git('rm', '-q', 'src/b.ts');
+    repo.write({ 'docs/two.md': '[src/b.ts, L2]\n' });
+    repo.git('add', 'docs/two.md');
+    const { report } = await run(repo);
+    expect(brief(report.citations)).toEqual(['docs/two.md:1 missing']);
+  });
+
+  it('keeps an index of citations under the git dir, keyed by blob, and rebuilds a corrupt one', async () => {
+    const repo = setup();
+    repo.write({ 'src/a.ts': 'x\n' });
+    repo.git('add', 'src/a.ts');
+    const file = citationIndexPath(join(repo.dir, '.git'));
+    expect(existsSync(file)).toBe(false);
+    const first = await run(repo);
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { blobs: Record<string, unknown> };
+    const oid = repo.git('rev-parse', ':docs/one.md');
+    expect(Object.keys(stored.blobs)).toContain(oid);
+    writeFileSync(file, '{ not json');
+    const again = await run(repo);
+    expect(brief(again.report.citations)).toEqual(brief(first.report.citations));
+    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
+    rmSync(file);
+    const without = await run(repo, { writeFile: undefined });
+    expect(brief(without.report.citations)).toEqual(['docs/one.md:1 stale (staged-change)']);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('finds citations in documents changed since the index was built', async () => {
+    const repo = setup();
+    repo.write({ 'src/a.ts': 'x\n' });
+    repo.git('add', 'src/a.ts');
+    await run(repo);
+    repo.git('reset', '-q');
+    repo.write({ 'docs/three.md': `[src/a.ts@${sha16(CODE)}]\n`, 'src/a.ts': CODE });
+    repo.commit('three');
+    repo.git('rm', '-q', 'src/a.ts');
+    const { report } = await run(repo);
+    expect(brief(report.citations)).toEqual([
+      'docs/one.md:1 missing (staged-change)',
+      'docs/one.md:2 missing (staged-change)',
+      'docs/three.md:1 missing (staged-change)',
+    ]);
+  });
+});
