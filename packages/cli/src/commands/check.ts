@@ -1,10 +1,25 @@
-import { type CheckOptions, checkDocuments, rlmChecker } from '@aiwg-cite/core';
-import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace } from '@aiwg-cite/node';
+import { existsSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { AiwgCiteError, type CheckOptions, checkDocuments, type Report, rlmChecker } from '@aiwg-cite/core';
+import {
+  createNodeReader,
+  discoverDocuments,
+  gitTopLevel,
+  nodeSha256,
+  resolveWorkspace,
+  toPosix,
+  type Workspace,
+  writeFileAtomic,
+} from '@aiwg-cite/node';
+import packageJson from '../../package.json' with { type: 'json' };
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { paletteFor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
+import { formatGithub } from '../format/github.ts';
 import { formatJson } from '../format/json.ts';
+import { formatJunit } from '../format/junit.ts';
 import { formatPretty } from '../format/pretty.ts';
+import { formatSarif } from '../format/sarif.ts';
 
 const HELP = `Usage: aiwg-cite check [paths...] [options]
 
@@ -13,7 +28,9 @@ that git does not ignore (outside git: every .md file outside node_modules).
 
 Options:
   --root DIR           project root (default: the git top level, else the current directory)
-  --format FORMAT      pretty (default) or json
+  --format FORMAT      pretty (default), json, sarif (SARIF 2.1.0), github (Actions annotations) or junit
+  --staged             check what the next commit contains: staged markdown and the artifacts it cites
+                       as they are in the git index, plus committed documents the staged change breaks
   --strict             warnings (stale, un-versioned, malformed) fail the run; also AIWG_CITE_STRICT=1
   --max-warnings N     fail when there are more than N warnings
   --rlm                RLM code citations only
@@ -23,7 +40,7 @@ Options:
 Exit codes: 0 pass, 1 fail, 2 usage or tool error.
 `;
 
-const FORMATS = ['pretty', 'json'] as const;
+const FORMATS = ['pretty', 'json', 'sarif', 'github', 'junit'] as const;
 
 /** `aiwg-cite check`. */
 export const check: Command = {
@@ -36,6 +53,7 @@ export const check: Command = {
       'max-warnings': { type: 'string' },
       rlm: { type: 'boolean' },
       'include-code': { type: 'boolean' },
+      staged: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help === true) {
@@ -52,6 +70,7 @@ export const check: Command = {
     };
 
     const workspace = resolveWorkspace(context.cwd, values.root);
+    if (values.staged === true) return runStaged(workspace, positionals, options, format, context);
     const documents = discoverDocuments(workspace, context.cwd, positionals);
     const report = await checkDocuments({
       reader: createNodeReader(workspace.root),
@@ -61,10 +80,63 @@ export const check: Command = {
       checkers: [rlmChecker],
     });
 
-    context.stdout.write(format === 'json' ? formatJson(report) : formatPretty(report, paletteFor(context.stdout, context.env)));
+    context.stdout.write(render(report, format, context));
     return report.verdict === 'PASS' ? 0 : 1;
   },
 };
+
+function render(report: Report, format: (typeof FORMATS)[number], context: CliContext): string {
+  switch (format) {
+    case 'json':
+      return formatJson(report);
+    case 'sarif':
+      return formatSarif(report, { version: packageJson.version });
+    case 'github':
+      return formatGithub(report);
+    case 'junit':
+      return formatJunit(report);
+    default:
+      return formatPretty(report, paletteFor(context.stdout, context.env));
+  }
+}
+
+/**
+ * `check --staged`: what the next commit contains, read from the git index (SPEC §11.1). The git
+ * adapter is imported only here, so a plain `check` never loads it.
+ */
+async function runStaged(
+  workspace: Workspace,
+  positionals: readonly string[],
+  options: CheckOptions,
+  format: (typeof FORMATS)[number],
+  context: CliContext,
+): Promise<number> {
+  const git = await import('@aiwg-cite/git');
+  const top = workspace.isGit ? gitTopLevel(workspace.root) : null;
+  if (top === null) throw new AiwgCiteError('NOT_A_REPOSITORY', git.stagedMessages.notARepository(context.cwd));
+  if (toPosix(realpathSync.native(top)) !== workspace.root) {
+    throw new AiwgCiteError('USAGE', `check: --staged reads the whole index, so --root must be the repository top level (${top})`);
+  }
+  const files = positionals.map((path) => git.toRootRelative(workspace.root, context.cwd, path));
+  const { report } = await git.checkStaged({
+    root: workspace.root,
+    env: { ...context.env },
+    files,
+    sha256: nodeSha256,
+    options,
+    checkers: [rlmChecker],
+    workingTree: createNodeReader(workspace.root),
+    writeFile: (path, contents) => {
+      writeFileAtomic(path, contents);
+    },
+  });
+  let out = render(report, format, context);
+  if (format === 'pretty' && report.verdict === 'FAIL') {
+    out += `${paletteFor(context.stdout, context.env).bold(git.stagedMessages.bypass(existsSync(join(workspace.root, '.husky'))))}\n`;
+  }
+  context.stdout.write(out);
+  return report.verdict === 'PASS' ? 0 : 1;
+}
 
 function isTruthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value !== 'false';
