@@ -6,6 +6,24 @@ export type { AppliedEdits, TextEdit } from './edits.ts';
 export { applyEdits, removeInsertions } from './edits.ts';
 export type { ErrorCode } from './errors.ts';
 export { AiwgCiteError, isAiwgCiteError } from './errors.ts';
+export type {
+  CertificateInput,
+  CertificateItem,
+  CertificateStatus,
+  GateDecision,
+  ItemOutcome,
+  UncheckedFootnote,
+} from './footnotes/certificate.ts';
+export { decideGate, formatPercent, renderCertificate } from './footnotes/certificate.ts';
+export type { ClassifiedFootnote, FootnoteCategory, FootnoteDisposition } from './footnotes/classify.ts';
+export { classifyFootnotes, FOOTNOTE_CATEGORIES, findUrls } from './footnotes/classify.ts';
+export { certificateReasons, footnoteMessages } from './footnotes/messages.ts';
+export type { FootnoteDefinition, FootnoteMarker, FootnoteParseOptions, FootnoteStyle, ParsedFootnotes } from './footnotes/parse.ts';
+export { NO_SECTION, parseFootnotes } from './footnotes/parse.ts';
+export type { StatuteCitation, StatuteCode, StatuteProblem } from './footnotes/statutes.ts';
+export { findStatutes, formatStatute } from './footnotes/statutes.ts';
+export type { EvidenceQuality, FootnoteTag, TagKind } from './footnotes/tags.ts';
+export { evidenceQuality, findPlaceholder, findTags } from './footnotes/tags.ts';
 export type { HashRoutine } from './hash.ts';
 export {
   CONTENT_HASH_LENGTH,
