@@ -1,4 +1,4 @@
-import { contentHash, webCryptoSha256 } from './hash.ts';
+import { contentHash, replacementContentHash, webCryptoSha256 } from './hash.ts';
 import type { ArtifactReader, ReadResult, Sha256 } from './ports.ts';
 
 /** A cited file, read and hashed once per run. */
@@ -18,6 +18,9 @@ export class ArtifactCache {
   readonly #reader: ArtifactReader;
   readonly #sha256: Sha256;
   readonly #entries = new Map<string, Promise<Artifact>>();
+  readonly #loaded = new Map<string, Artifact>();
+  readonly #replacements = new Map<string, Promise<string | null>>();
+  readonly #replacementValues = new Map<string, string | null>();
 
   constructor(reader: ArtifactReader, sha256: Sha256 = webCryptoSha256) {
     this.#reader = reader;
@@ -34,9 +37,46 @@ export class ArtifactCache {
     return entry;
   }
 
+  /** The artifact at a path if it has finished loading, without waiting. */
+  peek(path: string): Artifact | undefined {
+    return this.#loaded.get(path);
+  }
+
+  /** Loads several paths at once; afterwards {@link peek} answers for each. */
+  async loadAll(paths: Iterable<string>): Promise<void> {
+    const pending: Promise<Artifact>[] = [];
+    for (const path of paths) if (!this.#loaded.has(path)) pending.push(this.get(path));
+    if (pending.length > 0) await Promise.all(pending);
+  }
+
+  /**
+   * aiwg's hash of the file's UTF-8-decoded text, or `null` when the file is valid UTF-8 (then
+   * both routines agree). Computed at most once per file, and only when a hash did not match.
+   */
+  replacementHash(path: string): Promise<string | null> {
+    let entry = this.#replacements.get(path);
+    if (entry === undefined) {
+      entry = this.get(path).then(async (artifact) => {
+        const hash = artifact.kind === 'file' ? await replacementContentHash(artifact.bytes, this.#sha256) : null;
+        if (this.#replacements.get(path) === entry) this.#replacementValues.set(path, hash);
+        return hash;
+      });
+      this.#replacements.set(path, entry);
+    }
+    return entry;
+  }
+
+  /** A replacement hash computed earlier by {@link replacementHash}, or `null`. */
+  replacementOf(path: string): string | null {
+    return this.#replacementValues.get(path) ?? null;
+  }
+
   /** Forgets a path so the next `get` reads it again (used by the watch daemon). */
   invalidate(path: string): void {
     this.#entries.delete(path);
+    this.#loaded.delete(path);
+    this.#replacements.delete(path);
+    this.#replacementValues.delete(path);
   }
 
   /** The hash function in use. */
@@ -46,9 +86,12 @@ export class ArtifactCache {
 
   async #load(path: string): Promise<Artifact> {
     const read = await this.#reader.read(path);
-    if (read.kind !== 'file') return read;
-    const hash = await contentHash(read.bytes, this.#sha256);
-    return { kind: 'file', bytes: read.bytes, hash, lineCount: countLines(read.bytes) };
+    const artifact: Artifact =
+      read.kind === 'file'
+        ? { kind: 'file', bytes: read.bytes, hash: await contentHash(read.bytes, this.#sha256), lineCount: countLines(read.bytes) }
+        : read;
+    if (this.#entries.has(path)) this.#loaded.set(path, artifact);
+    return artifact;
   }
 }
 

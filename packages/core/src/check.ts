@@ -4,7 +4,7 @@ import { type ScannedDocument, type Suppression, scanMarkdown } from './markdown
 import type { ArtifactReader, Sha256 } from './ports.ts';
 import { buildReport, type Coverage, type Finding, type Report, type VerdictOptions } from './report.ts';
 import { extractRlm } from './rlm/extract.ts';
-import { verifyMalformed, verifyRlm } from './rlm/verify.ts';
+import { judgeCitation, judgeMalformed, prepareArtifacts } from './rlm/verify.ts';
 import type { SeverityOverride } from './rules.ts';
 
 /** Options of a check run. */
@@ -45,10 +45,16 @@ export const rlmChecker: DocumentChecker = {
   name: 'rlm',
   async check({ file, document, artifacts }) {
     const extraction = extractRlm(document);
-    const verified = await Promise.all(extraction.citations.map((citation) => verifyRlm(citation, file, artifacts)));
-    const malformed = await Promise.all(extraction.malformed.map((nearMiss) => verifyMalformed(nearMiss, file, artifacts)));
-    const findings = verified.filter((finding): finding is Finding => finding !== null);
-    return { findings: [...findings, ...malformed], skippedInCode: extraction.skippedInCode };
+    const normalisedNearMisses = extraction.malformed.map((nearMiss) => nearMiss.normalised);
+    await prepareArtifacts([...extraction.citations, ...normalisedNearMisses], artifacts);
+    const replacement = (path: string) => artifacts.replacementOf(path);
+    const findings: Finding[] = [];
+    for (const citation of extraction.citations) {
+      const finding = judgeCitation(citation, file, artifacts, replacement);
+      if (finding !== null) findings.push(finding);
+    }
+    for (const nearMiss of extraction.malformed) findings.push(judgeMalformed(nearMiss, file, artifacts, replacement));
+    return { findings, skippedInCode: extraction.skippedInCode };
   },
 };
 

@@ -48,7 +48,8 @@ export type { Located, RlmCitation, RlmExtraction, RlmNearMiss } from './rlm/ext
 export { extractRlm } from './rlm/extract.ts';
 export type { LineRange, RlmClassification, RlmForm, RlmMalformed, RlmParsed } from './rlm/grammar.ts';
 export { classifyInner, formatCitation, parseFooterBullet, parseLineRange } from './rlm/grammar.ts';
-export { verifyMalformed, verifyRlm } from './rlm/verify.ts';
+export { judgeCitation, judgeMalformed, prepareArtifacts, verifyMalformed, verifyRlm } from './rlm/verify.ts';
+export type { ReplacementLookup } from './rlm/verify.ts';
 export type { RuleId, SeverityOverride } from './rules.ts';
 export { RULES } from './rules.ts';
 export type { IdentifierMatch, YearMonth } from './scholarly/identifiers.ts';

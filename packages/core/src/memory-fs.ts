@@ -66,7 +66,10 @@ export function createMemoryFileSystem(entries: Record<string, MemoryEntry>, opt
     stat: kindOf,
     readFile(path) {
       const bytes = files.get(path);
-      if (bytes === undefined) throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+      if (bytes === undefined) {
+        const code = directories.has(path) ? 'EISDIR' : 'ENOENT';
+        throw Object.assign(new Error(`${code}: ${path}`), { code });
+      }
       return bytes;
     },
     readdir(path) {

@@ -3,12 +3,16 @@ export type NormalisedPath =
   | { readonly ok: true; readonly path: string }
   | { readonly ok: false; readonly reason: 'absolute' | 'home' | 'escapes-root' | 'empty' };
 
+/** Anything a plain relative POSIX path does not contain: `\\`, `//`, `.`/`..` segments, a leading `/`, `~` or drive. */
+const NEEDS_WORK = /\\|\/\/|(?:^|\/)\.{1,2}(?:\/|$)|^[/~]|^[A-Za-z]:|\/$/;
+
 /**
  * Normalises an artifact id lexically: `\` to `/`, strip `./`, collapse `//`, resolve `.` and `..`.
  * Absolute, `~` and root-escaping ids are rejected so that no file outside the root is ever read.
  * Percent-escapes are never decoded.
  */
 export function normaliseArtifactPath(id: string): NormalisedPath {
+  if (id.length > 0 && !NEEDS_WORK.test(id)) return { ok: true, path: id };
   const slashed = id.replace(/\\/g, '/');
   if (slashed.length === 0) return { ok: false, reason: 'empty' };
   if (slashed.startsWith('/') || /^[A-Za-z]:\//.test(slashed)) return { ok: false, reason: 'absolute' };

@@ -24,13 +24,9 @@ export function createConfinedReader(fs: FileSystem, root: string): ArtifactRead
         if (mismatch !== null) return mismatch;
       }
       try {
-        const kind = await fs.stat(real);
-        if (kind === null) return { kind: 'missing' };
-        if (kind === 'directory') return { kind: 'directory' };
-        if (kind !== 'file') return { kind: 'unreadable', reason: 'not a regular file' };
         return { kind: 'file', bytes: await fs.readFile(real) };
       } catch (error) {
-        return { kind: 'unreadable', reason: describe(error) };
+        return classifyReadFailure(fs, real, error);
       }
     },
   };
@@ -63,6 +59,19 @@ async function findCaseMismatch(fs: FileSystem, root: string, relativePath: stri
     directory = joinRoot(directory, name);
   }
   return mismatched ? { kind: 'missing', suggestion: actual.join('/') } : null;
+}
+
+/** Reading failed: find out whether the path is a directory or something else unreadable. */
+async function classifyReadFailure(fs: FileSystem, path: string, error: unknown): Promise<ReadResult> {
+  try {
+    const kind = await fs.stat(path);
+    if (kind === null) return { kind: 'missing' };
+    if (kind === 'directory') return { kind: 'directory' };
+    if (kind !== 'file') return { kind: 'unreadable', reason: 'not a regular file' };
+  } catch {
+    // fall through to the original error
+  }
+  return { kind: 'unreadable', reason: describe(error) };
 }
 
 function describe(error: unknown): string {

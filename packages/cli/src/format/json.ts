@@ -1,6 +1,10 @@
 import type { Report } from '@aiwg-cite/core';
 
-/** The stable JSON contract of `check --format json`: one document on stdout, nothing else. */
+/**
+ * The stable JSON contract of `check --format json`: one compact document on stdout, nothing
+ * else (pipe it through `jq` to read it). Compact because a large repository's report runs to
+ * tens of megabytes, where indentation alone costs a noticeable part of a commit hook's budget.
+ */
 export function formatJson(report: Report): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${JSON.stringify(report)}\n`;
 }

@@ -51,10 +51,14 @@ export function extractRlm(document: ScannedDocument): RlmExtraction {
     if (isExcluded(text, start, end, inner, definitions)) continue;
     const classification = classifyInner(inner);
     if (classification.type === 'none') continue;
-    const position = positionOf(lineStarts, start);
-    const located = { text: match[0], offset: start, line: position.line, column: position.column };
-    if (classification.type === 'citation') citations.push({ ...located, ...classification.citation });
-    else malformed.push({ ...located, ...classification.malformed });
+    const { line, column } = positionOf(lineStarts, start);
+    if (classification.type === 'citation') {
+      const { id, hash, lines, form, needsExistingFile } = classification.citation;
+      citations.push({ text: match[0], offset: start, line, column, id, hash, lines, form, needsExistingFile });
+    } else {
+      const { defects, normalised } = classification.malformed;
+      malformed.push({ text: match[0], offset: start, line, column, defects, normalised });
+    }
   }
 
   for (const section of document.sourcesSections) {

@@ -1,5 +1,4 @@
 import type { Artifact, ArtifactCache } from '../artifacts.ts';
-import { replacementContentHash } from '../hash.ts';
 import { RLM_LABELS, rlmMessages } from '../messages.ts';
 import { normaliseArtifactPath } from '../paths.ts';
 import type { Finding, Severity } from '../report.ts';
@@ -21,11 +20,45 @@ interface Verdict {
 }
 
 /**
- * Verifies a citation against the artifact it names. Returns `null` for a bare `[name]` that
- * names no existing file: that is plain text, not a citation.
+ * Loads every artifact the citations name, and the UTF-8 replacement hashes that mismatched
+ * hashes need, so that {@link verifyRlm} and {@link verifyMalformed} can then judge each
+ * citation synchronously, without a promise per citation.
+ */
+export async function prepareArtifacts(citations: readonly RlmParsed[], artifacts: ArtifactCache): Promise<void> {
+  const paths = new Set<string>();
+  for (const citation of citations) {
+    const normalised = normaliseArtifactPath(citation.id);
+    if (normalised.ok) paths.add(normalised.path);
+  }
+  await artifacts.loadAll(paths);
+  const mismatched: Promise<string | null>[] = [];
+  for (const citation of citations) {
+    if (citation.hash === null) continue;
+    const normalised = normaliseArtifactPath(citation.id);
+    if (!normalised.ok) continue;
+    const found = artifacts.peek(normalised.path);
+    if (found?.kind === 'file' && found.hash !== citation.hash) mismatched.push(artifacts.replacementHash(normalised.path));
+  }
+  if (mismatched.length > 0) await Promise.all(mismatched);
+}
+
+/**
+ * Verifies a citation against the artifact it names, after {@link prepareArtifacts}. Returns
+ * `null` for a bare `[name]` that names no existing file: that is plain text, not a citation.
  */
 export async function verifyRlm(citation: RlmCitation, file: string, artifacts: ArtifactCache): Promise<Finding | null> {
-  const verdict = await judge(citation, artifacts);
+  await prepareArtifacts([citation], artifacts);
+  return judgeCitation(citation, file, artifacts, await replacementOf(citation, artifacts));
+}
+
+/** The synchronous half of {@link verifyRlm}; the artifact must already be loaded. */
+export function judgeCitation(
+  citation: RlmCitation,
+  file: string,
+  artifacts: ArtifactCache,
+  replacement: ReplacementLookup = () => null,
+): Finding | null {
+  const verdict = judge(citation, artifacts, replacement);
   if (verdict === null) return null;
   return {
     file,
@@ -48,8 +81,19 @@ export async function verifyRlm(citation: RlmCitation, file: string, artifacts: 
 
 /** Reports a near-miss, with the verdict its normalised form would get. */
 export async function verifyMalformed(nearMiss: RlmNearMiss, file: string, artifacts: ArtifactCache): Promise<Finding> {
+  await prepareArtifacts([nearMiss.normalised], artifacts);
+  return judgeMalformed(nearMiss, file, artifacts, await replacementOf(nearMiss.normalised, artifacts));
+}
+
+/** The synchronous half of {@link verifyMalformed}. */
+export function judgeMalformed(
+  nearMiss: RlmNearMiss,
+  file: string,
+  artifacts: ArtifactCache,
+  replacement: ReplacementLookup = () => null,
+): Finding {
   const normalisedText = formatCitation(nearMiss.normalised);
-  const verdict = await judge(nearMiss.normalised, artifacts);
+  const verdict = judge(nearMiss.normalised, artifacts, replacement);
   const label = verdict === null ? 'MISSING' : (RLM_LABELS[verdict.status] ?? verdict.status.toUpperCase());
   const severity: Severity = RULES['rlm/malformed'].severity;
   return {
@@ -70,14 +114,25 @@ export async function verifyMalformed(nearMiss: RlmNearMiss, file: string, artif
   };
 }
 
-async function judge(citation: RlmParsed, artifacts: ArtifactCache): Promise<Verdict | null> {
+/** Looks up a prepared UTF-8 replacement hash for an artifact path (see {@link prepareArtifacts}). */
+export type ReplacementLookup = (path: string) => string | null;
+
+async function replacementOf(citation: RlmParsed, artifacts: ArtifactCache): Promise<ReplacementLookup> {
+  const normalised = normaliseArtifactPath(citation.id);
+  if (!normalised.ok || citation.hash === null) return () => null;
+  const replacement = await artifacts.replacementHash(normalised.path);
+  return () => replacement;
+}
+
+function judge(citation: RlmParsed, artifacts: ArtifactCache, replacement: ReplacementLookup): Verdict | null {
   const normalised = normaliseArtifactPath(citation.id);
   if (!normalised.ok) {
     if (citation.needsExistingFile) return null;
     return outside(citation.id, normalised.reason);
   }
   const artifact = normalised.path;
-  const found = await artifacts.get(artifact);
+  const found = artifacts.peek(artifact);
+  if (found === undefined) throw new Error(`artifact \`${artifact}\` was not prepared before judging`);
   if (found.kind !== 'file') {
     if (citation.needsExistingFile) return null;
     return unreachable(artifact, found);
@@ -95,7 +150,7 @@ async function judge(citation: RlmParsed, artifacts: ArtifactCache): Promise<Ver
       currentHash: found.hash,
     };
   }
-  const routine = await matchingRoutine(citation.hash, found, artifacts);
+  const routine = citation.hash === found.hash ? 'raw-bytes' : replacement(artifact) === citation.hash ? 'utf8-replacement' : null;
   if (routine === null) {
     if (structural !== null) return rangeVerdict(artifact, citation.lines as LineRange, found, structural);
     return {
@@ -118,16 +173,6 @@ async function judge(citation: RlmParsed, artifacts: ArtifactCache): Promise<Ver
     currentHash: found.hash,
     hashRoutine: routine,
   };
-}
-
-async function matchingRoutine(
-  cited: string,
-  found: Extract<Artifact, { kind: 'file' }>,
-  artifacts: ArtifactCache,
-): Promise<'raw-bytes' | 'utf8-replacement' | null> {
-  if (cited === found.hash) return 'raw-bytes';
-  const replacement = await replacementContentHash(found.bytes, artifacts.sha256);
-  return replacement === cited ? 'utf8-replacement' : null;
 }
 
 function structuralRangeProblem(lines: LineRange | null): 'zero' | 'reversed' | null {
