@@ -10,6 +10,7 @@ export const RULES = {
   'rlm/outside-root': { severity: 'error', summary: 'the cited path is absolute or leaves the project root' },
   'rlm/range': { severity: 'error', summary: 'the cited line range cannot exist in the cited file' },
   'rlm/malformed': { severity: 'warning', summary: 'a near-miss of the citation grammar' },
+  'rlm/unknown-hash': { severity: 'error', summary: 'the cited hash matches no version of the file in git history' },
 } as const satisfies Record<string, { severity: Severity; summary: string }>;
 
 /** A rule id known to the core. Other packages may report rules of their own. */
