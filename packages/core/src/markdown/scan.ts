@@ -51,7 +51,10 @@ export interface ScanOptions {
 const FENCE = /^(?:>[ \t]?)*[ \t]*(`{3,}|~{3,})(.*)$/;
 const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$/;
 const LIST_ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
-const DEFINITION = /^ {0,3}\[((?:[^\\\]]|\\.){1,999})\]:[ \t]*(?:\S|$)/;
+const CONTAINER_PREFIX = /^(?: {0,3}>[ \t]?)*(?:[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)?/;
+/** A link reference definition on one line: label, destination, optional title (CommonMark §4.7). */
+const DEFINITION =
+  /^ {0,3}\[((?:[^\\\]]|\\.){1,999})\]:[ \t]*(?:<[^<>\n]*>|[^\s<]\S*)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*\r?$/;
 const HTML_TYPE_1 = /^ {0,3}<(script|pre|style|textarea)(?:[\s>]|$)/i;
 const HTML_TYPE_6 =
   /^ {0,3}<\/?(address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:\s|\/?>|$)/i;
@@ -176,9 +179,12 @@ export function scanMarkdown(input: string, options: ScanOptions = {}): ScannedD
       continue;
     }
 
-    if (paragraphStart === -1) {
-      const definition = DEFINITION.exec(content);
+    const startsBlock = paragraphStart === -1 || LIST_ITEM.test(content) || /^ {0,3}>/.test(content);
+    if (startsBlock) {
+      const definition = DEFINITION.exec(content.replace(CONTAINER_PREFIX, ''));
       if (definition !== null) {
+        if (LIST_ITEM.test(content)) inList = true;
+        closeParagraph(line);
         definitions.add(normaliseLabel(definition[1] as string));
         push('definition', line, line);
         line += 1;
