@@ -12,4 +12,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'check the citations in markdown files (default: every markdown file git does not ignore)',
     load: async () => (await import('./check.ts')).check,
   },
+  init: {
+    summary: 'install the commit hook: husky, lint-staged or a plain git pre-commit hook',
+    load: async () => (await import('./init.ts')).init,
+  },
 };

@@ -1,0 +1,99 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '@aiwg-cite/test-utils';
+import { describe, expect, it } from 'vitest';
+import {
+  addHookBlock,
+  addLintStagedEntry,
+  addLintStagedToPackageJson,
+  BLOCK_END,
+  BLOCK_START,
+  HOOK_BLOCK,
+  LINT_STAGED_COMMAND,
+  parseJsonWithOffsets,
+  unifiedDiff,
+} from './init.ts';
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+describe('addHookBlock', () => {
+  it('creates a husky v9 hook as plain sh and a git hook with a shebang', () => {
+    expect(addHookBlock(null, true)).toBe(`${HOOK_BLOCK}\n`);
+    expect(addHookBlock(null, false)).toBe(`#!/bin/sh\n${HOOK_BLOCK}\n`);
+    expect(addHookBlock(null, true)).not.toMatch(/#!|husky\.sh/);
+  });
+
+  it('adds the block after the shebang of an existing hook and keeps every other byte', () => {
+    const existing = '#!/usr/bin/env bash\nset -e\nnpm test\nexit 0\n';
+    const after = addHookBlock(existing, false);
+    expect(after).toBe(`#!/usr/bin/env bash\n${HOOK_BLOCK}\nset -e\nnpm test\nexit 0\n`);
+    expect(after.replace(`${HOOK_BLOCK}\n`, '')).toBe(existing);
+  });
+
+  it('is idempotent and refreshes an older block in place', () => {
+    const once = addHookBlock('npx lint-staged\n', true);
+    expect(addHookBlock(once, true)).toBe(once);
+    expect(count(once, BLOCK_START)).toBe(1);
+    const old = `npx lint-staged\n${BLOCK_START}\naiwg-cite check --staged\n${BLOCK_END}\necho done\n`;
+    expect(addHookBlock(old, true)).toBe(`npx lint-staged\n${HOOK_BLOCK}\necho done\n`);
+  });
+
+  it('keeps CRLF line endings', () => {
+    const after = addHookBlock('#!/bin/sh\r\necho hi\r\n', false);
+    expect(after).toBe(`#!/bin/sh\r\n${HOOK_BLOCK.split('\n').join('\r\n')}\r\necho hi\r\n`);
+  });
+
+  it('ships the same block in hooks/', () => {
+    for (const file of ['hooks/pre-commit', 'hooks/husky-pre-commit']) {
+      const text = readFileSync(join(PROJECT_ROOT, file), 'utf8');
+      expect(text).toContain(HOOK_BLOCK);
+      expect(statSync(join(PROJECT_ROOT, file)).mode & 0o111).not.toBe(0);
+    }
+    expect(readFileSync(join(PROJECT_ROOT, 'hooks/husky-pre-commit'), 'utf8')).not.toMatch(/^#!|^\. .*husky\.sh/m);
+    expect(JSON.parse(readFileSync(join(PROJECT_ROOT, 'hooks/lint-staged.json'), 'utf8'))).toEqual({ '*.md': LINT_STAGED_COMMAND });
+  });
+});
+
+describe('lint-staged configuration, edited by byte range', () => {
+  const command = JSON.stringify(LINT_STAGED_COMMAND);
+
+  it('adds the *.md entry in the file’s own indentation, leaving the rest untouched', () => {
+    const text = '{\n    "name": "x",\n    "lint-staged": {\n        "*.ts": ["biome check"]\n    },\n    "private": true\n}\n';
+    const after = addLintStagedToPackageJson(text, 'package.json');
+    expect(after).toBe(
+      `{\n    "name": "x",\n    "lint-staged": {\n        "*.ts": ["biome check"],\n        "*.md": ${command}\n    },\n    "private": true\n}\n`,
+    );
+    expect(addLintStagedToPackageJson(after, 'package.json')).toBe(after);
+  });
+
+  it('adds to an existing *.md command or list of commands', () => {
+    expect(addLintStagedEntry('{ "*.md": "prettier --check" }', [], 'x')).toBe(`{ "*.md": ["prettier --check", ${command}] }`);
+    expect(addLintStagedEntry('{"*.md": ["a", "b"]}', [], 'x')).toBe(`{"*.md": ["a", "b", ${command}]}`);
+    expect(addLintStagedEntry('{"*.md": []}', [], 'x')).toBe(`{"*.md": [${command}]}`);
+    expect(addLintStagedEntry('{"*.md": "aiwg-cite check"}', [], 'x')).toBe('{"*.md": "aiwg-cite check"}');
+  });
+
+  it('fills an empty object and creates the package.json key when absent', () => {
+    expect(addLintStagedEntry('{}\n', [], '.lintstagedrc')).toBe(`{\n  "*.md": ${command}\n}\n`);
+    expect(addLintStagedToPackageJson('{\n  "name": "x"\n}\n', 'package.json')).toBe(
+      `{\n  "name": "x",\n  "lint-staged": { "*.md": ${command} }\n}\n`,
+    );
+  });
+
+  it('refuses invalid JSON with one line naming the file', () => {
+    expect(() => parseJsonWithOffsets('{"a": 1,}', 'package.json')).toThrow(/^package\.json: not valid JSON/);
+    expect(() => addLintStagedEntry('{"*.md": 3}', [], '.lintstagedrc')).toThrow(/\.lintstagedrc: the lint-staged "\*\.md" entry/);
+    expect(parseJsonWithOffsets('{"a": [1, "b\\n", {"c": null}]}', 'x').type).toBe('object');
+  });
+});
+
+describe('unifiedDiff', () => {
+  it('shows an insertion with three lines of context and correct hunk ranges', () => {
+    const before = 'a\nb\nc\nd\ne\nf\ng\n';
+    const after = 'a\nb\nc\nd\nNEW\ne\nf\ng\n';
+    expect(unifiedDiff('x', before, after)).toBe(
+      ['--- a/x', '+++ b/x', '@@ -2,6 +2,7 @@', ' b', ' c', ' d', '+NEW', ' e', ' f', ' g'].join('\n'),
+    );
+    expect(unifiedDiff('new', null, 'one\n')).toBe(['--- /dev/null', '+++ b/new', '@@ -0,0 +1,1 @@', '+one'].join('\n'));
+  });
+});

@@ -1,0 +1,270 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI_ENTRY, GIT_ENV, type GitRepo, gitRepo, PROJECT_ROOT, runCli, sha16, tempDir } from '@aiwg-cite/test-utils';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// Real `git commit`s in temporary repositories, through the hook `aiwg-cite init` installs. The
+// hook finds `aiwg-cite` on PATH: a wrapper around this repository's built CLI (build it first).
+
+const CODE = 'export const one = 1;\nexport const two = 2;\n';
+const GOOD = `Cites [src/a.ts@${sha16(CODE)}, L1-2].\n`;
+const BROKEN = 'Cites [src/missing.ts, L1].\n';
+
+let binDir = '';
+
+beforeAll(() => {
+  if (!existsSync(CLI_ENTRY)) throw new Error(`build the CLI first: cd packages/cli && node build.mjs (${CLI_ENTRY} is missing)`);
+});
+
+/** A PATH with `aiwg-cite` on it, pointing at the built CLI. */
+function pathWithCli(): string {
+  if (binDir === '' || !existsSync(binDir)) {
+    binDir = tempDir('aiwg-cite-bin-');
+    const wrapper = join(binDir, 'aiwg-cite');
+    writeFileSync(wrapper, `#!/bin/sh\nexec "${process.execPath}" "${CLI_ENTRY}" "$@"\n`);
+    chmodSync(wrapper, 0o755);
+  }
+  return `${binDir}:${process.env.PATH ?? ''}`;
+}
+
+interface Run {
+  readonly code: number;
+  readonly output: string;
+}
+
+/** Runs git in the repository with the hook's PATH and a clean husky/strict environment. */
+function git(repo: GitRepo, args: readonly string[], extra: Record<string, string> = {}): Run {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, PATH: pathWithCli(), NO_COLOR: '1', ...extra };
+  for (const key of ['HUSKY', 'AIWG_CITE_STRICT', 'GIT_INDEX_FILE', 'GIT_DIR']) if (!(key in extra)) delete env[key];
+  const result = spawnSync('git', [...args], { cwd: repo.dir, env, encoding: 'utf8' });
+  return { code: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
+}
+
+const commit = (repo: GitRepo, message: string, ...flags: string[]) => git(repo, ['commit', '-q', '-m', message, ...flags]);
+const headMessage = (repo: GitRepo) => repo.git('log', '-1', '--format=%s');
+
+function init(repo: GitRepo, ...args: string[]) {
+  const run = runCli(['init', ...args], { cwd: repo.dir, env: { PATH: pathWithCli() } });
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  return run.stdout;
+}
+
+describe('plain git hook', () => {
+  it('blocks a commit with a missing citation, explains it, and lets the fixed commit through', () => {
+    const repo = gitRepo({ 'src/a.ts': CODE });
+    const dry = init(repo, '--dry-run');
+    expect(dry).toContain('+# AIWG-CITE');
+    expect(existsSync(join(repo.dir, '.git/hooks/pre-commit'))).toBe(false);
+    init(repo);
+    const hook = join(repo.dir, '.git/hooks/pre-commit');
+    expect(statSync(hook).mode & 0o111).not.toBe(0);
+    const installed = readFileSync(hook, 'utf8');
+    expect(init(repo)).toContain('unchanged');
+    expect(readFileSync(hook, 'utf8')).toBe(installed);
+
+    repo.write({ 'docs/new.md': BROKEN });
+    repo.git('add', 'docs/new.md');
+    const blocked = commit(repo, 'broken');
+    expect(blocked.code).not.toBe(0);
+    expect(blocked.output).toContain('docs/new.md:1:7');
+    expect(blocked.output).toContain('`src/missing.ts` does not exist');
+    expect(blocked.output).toContain('fix:');
+    expect(blocked.output).toContain('git commit --no-verify');
+    expect(headMessage(repo)).toBe('initial');
+
+    repo.write({ 'docs/new.md': GOOD });
+    repo.git('add', 'docs/new.md');
+    const passed = commit(repo, 'fixed');
+    expect(passed.output).toContain('PASS (0 errors, 0 warnings)');
+    expect(passed.output).not.toContain('--no-verify');
+    expect(passed.code).toBe(0);
+    expect(headMessage(repo)).toBe('fixed');
+  });
+
+  it('checks the staged version: a staged fix passes over a broken work tree, and the reverse is refused', () => {
+    const repo = gitRepo({ 'src/a.ts': CODE });
+    init(repo);
+    repo.write({ 'docs/new.md': GOOD });
+    repo.git('add', 'docs/new.md');
+    repo.write({ 'docs/new.md': BROKEN });
+    expect(commit(repo, 'staged fix').code).toBe(0);
+    expect(readFileSync(join(repo.dir, 'docs/new.md'), 'utf8')).toBe(BROKEN);
+
+    repo.git('add', 'docs/new.md');
+    repo.write({ 'docs/new.md': GOOD });
+    const refused = commit(repo, 'staged breakage');
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toContain('docs/new.md:1:7');
+    expect(headMessage(repo)).toBe('staged fix');
+  });
+
+  it('is bypassed by --no-verify', () => {
+    const repo = gitRepo({ 'src/a.ts': CODE });
+    init(repo);
+    repo.write({ 'docs/new.md': BROKEN });
+    repo.git('add', 'docs/new.md');
+    expect(commit(repo, 'bypass', '--no-verify').code).toBe(0);
+    expect(headMessage(repo)).toBe('bypass');
+  });
+
+  it('sees `git commit -a` (a temporary GIT_INDEX_FILE): deleting a cited file is refused, changing it warns', () => {
+    const repo = gitRepo({ 'src/a.ts': CODE, 'docs/cites.md': GOOD });
+    init(repo);
+    writeFileSync(join(repo.dir, 'src/a.ts'), `${CODE}// more\n`);
+    const warned = commit(repo, 'change a', '-a');
+    expect(warned.code).toBe(0);
+    expect(warned.output).toContain('docs/cites.md:1:7');
+    expect(warned.output).toContain('this commit makes 1 citation stale');
+
+    // Deleted in the work tree only: `commit -a` stages the deletion in its temporary index.
+    rmSync(join(repo.dir, 'src/a.ts'));
+    const refused = commit(repo, 'delete a', '-a');
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toMatch(/docs\/cites\.md:1:7\s+error\s+rlm\/missing/);
+    expect(headMessage(repo)).toBe('change a');
+  });
+
+  it('keeps an existing hook’s other lines', () => {
+    const repo = gitRepo({ 'src/a.ts': CODE });
+    const hook = join(repo.dir, '.git/hooks/pre-commit');
+    writeFileSync(hook, '#!/bin/sh\necho "existing hook ran"\n');
+    chmodSync(hook, 0o755);
+    init(repo);
+    expect(readFileSync(hook, 'utf8')).toMatch(/^#!\/bin\/sh\n# AIWG-CITE\n[\s\S]*# END AIWG-CITE\necho "existing hook ran"\n$/);
+    repo.write({ 'docs/new.md': GOOD });
+    repo.git('add', 'docs/new.md');
+    expect(commit(repo, 'ok').output).toContain('existing hook ran');
+  });
+});
+
+/** A repository set up the way a husky v9 project is: package.json, `husky` run, `.husky/pre-commit`. */
+function huskyRepo(files: Record<string, string>): GitRepo {
+  const repo = gitRepo({
+    'package.json': '{\n  "name": "demo",\n  "private": true,\n  "devDependencies": {\n    "husky": "^9.1.7"\n  }\n}\n',
+    ...files,
+  });
+  const husky = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules/husky/bin.js')], {
+    cwd: repo.dir,
+    env: { ...process.env, ...GIT_ENV, HUSKY: '' },
+    encoding: 'utf8',
+  });
+  expect(husky.status).toBe(0);
+  expect(repo.git('config', 'core.hooksPath')).toBe('.husky/_');
+  return repo;
+}
+
+describe('husky', () => {
+  it('installs into .husky/pre-commit, blocks with the HUSKY=0 hint, and HUSKY=0 skips', () => {
+    const repo = huskyRepo({ 'src/a.ts': CODE });
+    const out = init(repo);
+    expect(out).toContain('husky');
+    const hook = readFileSync(join(repo.dir, '.husky/pre-commit'), 'utf8');
+    expect(hook.startsWith('# AIWG-CITE\n')).toBe(true);
+    expect(hook).not.toMatch(/^#!|husky\.sh/m);
+
+    repo.write({ 'docs/new.md': BROKEN });
+    repo.git('add', 'docs/new.md');
+    const blocked = commit(repo, 'broken');
+    expect(blocked.code).not.toBe(0);
+    expect(blocked.output).toContain('docs/new.md:1:7');
+    expect(blocked.output).toContain('HUSKY=0');
+    expect(headMessage(repo)).toBe('initial');
+
+    const skipped = git(repo, ['commit', '-q', '-m', 'skipped'], { HUSKY: '0' });
+    expect(skipped.code).toBe(0);
+    expect(headMessage(repo)).toBe('skipped');
+  });
+
+  it('with lint-staged, a partially staged file is checked as staged', () => {
+    const lintStaged = join(PROJECT_ROOT, 'node_modules/.bin/lint-staged');
+    const repo = huskyRepo({ 'src/a.ts': CODE, 'docs/page.md': '# Page\n\nIntro.\n' });
+    const pkg = JSON.parse(readFileSync(join(repo.dir, 'package.json'), 'utf8'));
+    writeFileSync(join(repo.dir, 'package.json'), `${JSON.stringify({ ...pkg, 'lint-staged': {} }, null, 2)}\n`);
+    writeFileSync(join(repo.dir, '.husky/pre-commit'), `${lintStaged}\n`);
+    repo.git('add', '-A');
+    repo.git('commit', '-q', '--no-verify', '-m', 'lint-staged');
+    init(repo);
+    const config = JSON.parse(readFileSync(join(repo.dir, 'package.json'), 'utf8'));
+    expect(config['lint-staged']).toEqual({ '*.md': 'aiwg-cite check --staged' });
+    expect(readFileSync(join(repo.dir, '.husky/pre-commit'), 'utf8')).toContain(`# END AIWG-CITE\n${lintStaged}\n`);
+    repo.git('add', 'package.json', '.husky/pre-commit');
+    expect(commit(repo, 'init').code).toBe(0);
+
+    // Staged: a good citation. Unstaged, in the same file: a broken one. lint-staged hides the
+    // unstaged hunk while it runs; both checks see only what is committed.
+    const staged = `# Page\n\nIntro.\n\n${GOOD}`;
+    writeFileSync(join(repo.dir, 'docs/page.md'), staged);
+    repo.git('add', 'docs/page.md');
+    writeFileSync(join(repo.dir, 'docs/page.md'), `${staged}\n${BROKEN}`);
+    const direct = spawnSync(lintStaged, [], { cwd: repo.dir, env: { ...process.env, ...GIT_ENV, PATH: pathWithCli() }, encoding: 'utf8' });
+    expect(direct.status).toBe(0);
+    const passed = commit(repo, 'partial');
+    expect(passed.code).toBe(0);
+    expect(headMessage(repo)).toBe('partial');
+    expect(readFileSync(join(repo.dir, 'docs/page.md'), 'utf8')).toBe(`${staged}\n${BROKEN}`);
+
+    // The reverse: the broken hunk staged, the fix only in the work tree.
+    repo.git('add', 'docs/page.md');
+    writeFileSync(join(repo.dir, 'docs/page.md'), staged);
+    const lintOnly = spawnSync(lintStaged, ['--quiet'], {
+      cwd: repo.dir,
+      env: { ...process.env, ...GIT_ENV, PATH: pathWithCli() },
+      encoding: 'utf8',
+    });
+    expect(lintOnly.status).not.toBe(0);
+    expect(`${lintOnly.stdout}${lintOnly.stderr}`).toContain('src/missing.ts');
+    const refused = commit(repo, 'broken partial');
+    expect(refused.code).not.toBe(0);
+    expect(headMessage(repo)).toBe('partial');
+    expect(readFileSync(join(repo.dir, 'docs/page.md'), 'utf8')).toBe(staged);
+  });
+});
+
+describe('check --staged as a command', () => {
+  it('exits 2 outside git and on an unmerged index, with one line naming the problem', () => {
+    const outside = tempDir();
+    const notGit = runCli(['check', '--staged'], { cwd: outside, env: { GIT_CEILING_DIRECTORIES: outside } });
+    expect(notGit.code).toBe(2);
+    expect(notGit.stderr).toMatch(/^aiwg-cite: .*--staged needs a git repository/);
+
+    const repo = gitRepo({ 'docs/a.md': 'base\n' });
+    repo.git('checkout', '-q', '-b', 'other');
+    repo.write({ 'docs/a.md': 'other\n' });
+    repo.commit('other');
+    repo.git('checkout', '-q', 'main');
+    repo.write({ 'docs/a.md': 'main\n' });
+    repo.commit('main');
+    expect(git(repo, ['merge', '-q', 'other']).code).not.toBe(0);
+    const unmerged = runCli(['check', '--staged'], { cwd: repo.dir });
+    expect(unmerged.code).toBe(2);
+    expect(unmerged.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unmerged.stderr).toContain('docs/a.md');
+  });
+
+  it('AIWG_CITE_STRICT=1 makes staged warnings block', () => {
+    const repo = gitRepo({ 'src/a.ts': CODE });
+    init(repo);
+    repo.write({ 'docs/new.md': 'Un-versioned [src/a.ts, L1].\n' });
+    repo.git('add', 'docs/new.md');
+    expect(git(repo, ['commit', '-q', '-m', 'strict'], { AIWG_CITE_STRICT: '1' }).code).not.toBe(0);
+    expect(commit(repo, 'lenient').code).toBe(0);
+  });
+
+  it('writes SARIF, GitHub annotations and JUnit for the staged check', () => {
+    const repo = gitRepo({ 'src/a.ts': CODE });
+    repo.write({ 'docs/new.md': BROKEN });
+    repo.git('add', 'docs/new.md');
+    const sarif = runCli(['check', '--staged', '--format', 'sarif'], { cwd: repo.dir });
+    expect(sarif.code).toBe(1);
+    const log = JSON.parse(sarif.stdout);
+    expect(log.version).toBe('2.1.0');
+    expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe('docs/new.md');
+    const github = runCli(['check', '--staged', '--format', 'github'], { cwd: repo.dir });
+    expect(github.stdout.split('\n')[0]).toMatch(/^::error file=docs\/new\.md,line=1,col=7,/);
+    const junit = runCli(['check', '--staged', '--format', 'junit'], { cwd: repo.dir });
+    expect(junit.stdout).toContain('<testsuite name="docs/new.md" tests="1" failures="1"');
+    expect(github.stdout + junit.stdout).not.toContain('--no-verify');
+  });
+});
