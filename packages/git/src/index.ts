@@ -1,7 +1,15 @@
+export type { BlobHashes } from './blob-hash-cache.ts';
+export { BlobHashCache } from './blob-hash-cache.ts';
 export type { GitObject } from './cat-file.ts';
 export { CatFileBatch } from './cat-file.ts';
 export type { CitationIndexOptions, CitingEntry, IndexedBlob } from './citation-index.ts';
 export { extractBlob, findCitingEntries, isMarkdownName } from './citation-index.ts';
+export type { ArtifactVersion, ChangeStatus, CommitInfo, HistoryScope } from './history.ts';
+export { GitHistory, hashBytes, parseRawLog } from './history.ts';
+export type { BlameDetail, BlameDrift, BlameEntry, BlameInput, CurrentArtifact, PinSource } from './history-blame.ts';
+export { blameCitation } from './history-blame.ts';
+export type { UnknownHashOptions } from './history-unknown.ts';
+export { markUnknownHashes } from './history-unknown.ts';
 export type { IndexEntry, IndexSnapshot, StagedChange } from './index-entries.ts';
 export { isRegularFileMode, parseLsFilesStage, parseRawDiff, readIndex, readStagedChanges } from './index-entries.ts';
 export type { IndexReaderOptions } from './index-reader.ts';

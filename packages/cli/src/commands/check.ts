@@ -35,6 +35,8 @@ Options:
   --max-warnings N     fail when there are more than N warnings
   --rlm                RLM code citations only
   --include-code       also check citations inside code blocks and code spans
+  --no-history         skip the git history pass that turns fabricated hashes of stale citations into
+                       unknown-hash errors
   -h, --help           show this help
 
 Exit codes: 0 pass, 1 fail, 2 usage or tool error.
@@ -53,6 +55,7 @@ export const check: Command = {
       'max-warnings': { type: 'string' },
       rlm: { type: 'boolean' },
       'include-code': { type: 'boolean' },
+      'no-history': { type: 'boolean' },
       staged: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -79,11 +82,22 @@ export const check: Command = {
       options,
       checkers: [rlmChecker],
     });
+    const final = values['no-history'] === true ? report : await markUnknownHashes(report, workspace.root, options, context);
 
-    context.stdout.write(render(report, format, context));
-    return report.verdict === 'PASS' ? 0 : 1;
+    context.stdout.write(render(final, format, context));
+    return final.verdict === 'PASS' ? 0 : 1;
   },
 };
+
+/**
+ * The fabricated-hash pass (issue #6): only when some citation is stale, and only then is the git
+ * history module loaded, so a clean check pays nothing for it.
+ */
+async function markUnknownHashes(report: Report, root: string, options: CheckOptions, context: CliContext): Promise<Report> {
+  if (!report.citations.some((finding) => finding.kind === 'rlm' && finding.status === 'stale')) return report;
+  const git = await import('@aiwg-cite/git');
+  return git.markUnknownHashes(report, { root, options, env: { ...context.env } });
+}
 
 function render(report: Report, format: (typeof FORMATS)[number], context: CliContext): string {
   switch (format) {

@@ -16,4 +16,12 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'install the commit hook: husky, lint-staged or a plain git pre-commit hook',
     load: async () => (await import('./init.ts')).init,
   },
+  blame: {
+    summary: 'name the commits that staled each stale citation, and how its lines drifted',
+    load: async () => (await import('./blame.ts')).blame,
+  },
+  stamp: {
+    summary: 'pin un-versioned citations; re-pin stale ones whose lines only moved or changed whitespace',
+    load: async () => (await import('./stamp.ts')).stamp,
+  },
 };

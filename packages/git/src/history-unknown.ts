@@ -1,0 +1,68 @@
+import { applyOverrides, buildReport, type CheckOptions, type Finding, historyMessages, type Report, RULES } from '@aiwg-cite/core';
+import { GitHistory } from './history.ts';
+
+/** Options of {@link markUnknownHashes}. */
+export interface UnknownHashOptions {
+  /** The check root (absolute). */
+  readonly root: string;
+  /** The options the report was built with, so verdict, strictness and overrides stay the same. */
+  readonly options?: CheckOptions;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The fabricated-hash pass of `check` (issue #6): a STALE citation whose hash matches no version
+ * the artifact ever had (any ref, the index, the working tree) becomes `unknown-hash`, an error.
+ * It runs after the core report and only over stale findings, so a clean tree costs nothing.
+ * Outside git, in a shallow clone or before the first commit it changes nothing and says so in
+ * the coverage notes; a file git never tracked is left stale (there is no history to search).
+ */
+export async function markUnknownHashes(report: Report, input: UnknownHashOptions): Promise<Report> {
+  const stale = report.citations.filter(isStaleVersioned);
+  if (stale.length === 0) return report;
+  const history = GitHistory.open(input.root, input.env);
+  if (history === null) return withNote(report, historyMessages.notGit(), input.options);
+  if (history.isShallow) return withNote(report, historyMessages.shallow(), input.options);
+  if (!history.hasCommits()) return withNote(report, historyMessages.noCommits(), input.options);
+
+  const known = new Map<string, Set<string> | null>();
+  const replaced = new Map<Finding, Finding>();
+  let untracked = 0;
+  try {
+    for (const finding of stale) {
+      const artifact = finding.artifact as string;
+      if (!known.has(artifact)) known.set(artifact, await history.knownHashes(artifact));
+      const hashes = known.get(artifact) ?? null;
+      if (hashes === null) {
+        untracked += 1;
+        continue;
+      }
+      if (hashes.has(finding.hash as string)) continue;
+      const currentHash = typeof finding.currentHash === 'string' ? finding.currentHash : null;
+      replaced.set(finding, {
+        ...finding,
+        status: 'unknown-hash',
+        severity: RULES['rlm/unknown-hash'].severity,
+        rule: 'rlm/unknown-hash',
+        message: historyMessages.unknownHash(artifact, finding.hash as string),
+        fix: historyMessages.unknownHashFix(artifact, currentHash),
+      });
+    }
+  } finally {
+    await history.close();
+  }
+  const notes = untracked > 0 ? [historyMessages.untracked(untracked)] : [];
+  if (replaced.size === 0 && notes.length === 0) return report;
+  const changed = applyOverrides([...replaced.values()], input.options?.severityOverrides);
+  const findings = report.citations.filter((finding) => !replaced.has(finding)).concat(changed);
+  const coverage = { ...report.coverage, notes: [...report.coverage.notes, ...notes] };
+  return buildReport(findings, report.summary.files, coverage, input.options);
+}
+
+function isStaleVersioned(finding: Finding): boolean {
+  return finding.kind === 'rlm' && finding.status === 'stale' && typeof finding.hash === 'string' && typeof finding.artifact === 'string';
+}
+
+function withNote(report: Report, note: string, options: CheckOptions | undefined): Report {
+  return buildReport(report.citations, report.summary.files, { ...report.coverage, notes: [...report.coverage.notes, note] }, options);
+}

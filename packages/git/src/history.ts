@@ -1,0 +1,270 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { relative, resolve, sep } from 'node:path';
+import { AiwgCiteError, contentHash, replacementContentHash, type Sha256 } from '@aiwg-cite/core';
+import { BlobHashCache, type BlobHashes } from './blob-hash-cache.ts';
+import { CatFileBatch, type GitObject } from './cat-file.ts';
+
+/** A commit as blame reports it. */
+export interface CommitInfo {
+  readonly sha: string;
+  readonly author: string;
+  /** Author date, strict ISO 8601. */
+  readonly date: string;
+  readonly subject: string;
+}
+
+/** How a commit touched the artifact (git-diff(1) "--diff-filter" letters). */
+export type ChangeStatus = 'A' | 'M' | 'D' | 'R' | 'C' | 'T';
+
+/** One commit that changed an artifact, and the artifact's blob after it. */
+export interface ArtifactVersion {
+  readonly commit: CommitInfo;
+  readonly status: ChangeStatus;
+  /** The artifact's path in that commit, relative to the git top level. */
+  readonly path: string;
+  /** For a rename or copy, the path before it. */
+  readonly previousPath: string | null;
+  /** The blob after the commit; `null` when the commit deleted the artifact. */
+  readonly blob: string | null;
+}
+
+/** Which history to walk: the current branch (`HEAD`) or every ref (`--all`). */
+export type HistoryScope = 'head' | 'all';
+
+const nodeSha256: Sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * The git history of cited artifacts, read cheaply: one `git log --follow --raw` per artifact and
+ * scope (never one git call per commit), blobs through one `git cat-file --batch`, and each blob's
+ * content hash computed once and cached under the git directory (see {@link BlobHashCache}).
+ * Paths given to its methods are relative to the check root, which may sit below the top level.
+ */
+export class GitHistory {
+  /** The git top level, native path. */
+  readonly topLevel: string;
+  /** The absolute git directory. */
+  readonly gitDir: string;
+  /** True in a shallow clone: history is incomplete, so an absent hash proves nothing. */
+  readonly isShallow: boolean;
+  readonly #prefix: string;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #cache: BlobHashCache;
+  readonly #logs = new Map<string, ArtifactVersion[]>();
+  #catFile: CatFileBatch | null = null;
+
+  private constructor(topLevel: string, gitDir: string, isShallow: boolean, root: string, env: NodeJS.ProcessEnv) {
+    this.topLevel = topLevel;
+    this.gitDir = gitDir;
+    this.isShallow = isShallow;
+    const prefix = relative(topLevel, root).split(sep).join('/');
+    this.#prefix = prefix === '' ? '' : `${prefix}/`;
+    this.#env = env;
+    this.#cache = new BlobHashCache(gitDir);
+  }
+
+  /** Opens the history of the repository that contains `root`, or returns `null` outside git. */
+  static open(root: string, env: NodeJS.ProcessEnv = process.env): GitHistory | null {
+    const probe = spawnSync('git', ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--is-shallow-repository'], {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+    });
+    if (probe.error !== undefined) {
+      throw new AiwgCiteError('GIT_UNAVAILABLE', `git cannot be run (${probe.error.message}); install git or pass --no-history`, {
+        cause: probe.error,
+      });
+    }
+    if (probe.status !== 0) return null;
+    const [topLevel, gitDir, shallow] = probe.stdout.split('\n');
+    if (topLevel === undefined || topLevel === '' || gitDir === undefined || gitDir === '') return null;
+    return new GitHistory(resolve(topLevel), gitDir, shallow === 'true', resolve(root), env);
+  }
+
+  /** A root-relative path as git names it (relative to the top level). */
+  gitPath(path: string): string {
+    return this.#prefix + path;
+  }
+
+  /** True when HEAD names a commit (false in a repository with no commits yet). */
+  hasCommits(): boolean {
+    return this.#run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], true) !== null;
+  }
+
+  /**
+   * The commits that changed an artifact, newest first, following renames (`--follow -M`).
+   * Merges are diffed against their first parent, so a merge that changed the file contributes
+   * its result blob. One git process per artifact and scope, cached for the life of this object.
+   */
+  versions(path: string, scope: HistoryScope): readonly ArtifactVersion[] {
+    const key = `${scope}\0${path}`;
+    const cached = this.#logs.get(key);
+    if (cached !== undefined) return cached;
+    if (!this.hasCommits()) {
+      this.#logs.set(key, []);
+      return [];
+    }
+    const out = this.#run([
+      '--literal-pathspecs',
+      'log',
+      '--date-order',
+      '--follow',
+      '-M',
+      '--raw',
+      '-z',
+      '--no-abbrev',
+      '--no-color',
+      '--diff-merges=first-parent',
+      '--format=%x1e%H%x00%an%x00%aI%x00%s',
+      ...(scope === 'all' ? ['--all'] : ['HEAD']),
+      '--',
+      this.gitPath(path),
+    ]) as string;
+    const versions = parseRawLog(out);
+    this.#logs.set(key, versions);
+    return versions;
+  }
+
+  /** Commits reachable from HEAD but not from `sha` that changed the path (no rename following), newest first. */
+  commitsSince(sha: string, path: string): string[] {
+    const out = this.#run(['--literal-pathspecs', 'rev-list', '--date-order', 'HEAD', `^${sha}`, '--', this.gitPath(path)]) as string;
+    return out.split('\n').filter((line) => line !== '');
+  }
+
+  /** Information on one commit. */
+  commit(sha: string): CommitInfo {
+    const out = this.#run(['show', '-s', '--format=%H%x00%an%x00%aI%x00%s', sha]) as string;
+    const [full, author, date, subject] = out.replace(/\n$/, '').split('\0');
+    return { sha: full ?? sha, author: author ?? '', date: date ?? '', subject: subject ?? '' };
+  }
+
+  /** Where a deleting commit renamed the path to, if it did (`git show -M --name-status`). */
+  renamedTo(sha: string, path: string): string | null {
+    const out = this.#run(['show', '--format=', '-M', '--name-status', '-z', '--diff-merges=first-parent', sha], true);
+    if (out === null) return null;
+    const fields = out.split('\0');
+    for (let at = 0; at < fields.length; at += 1) {
+      const status = fields[at] as string;
+      if (/^[RC]\d*$/.test(status.trim())) {
+        if (fields[at + 1] === this.gitPath(path)) return this.#fromGitPath(fields[at + 2] ?? '');
+        at += 2;
+      } else {
+        at += 1;
+      }
+    }
+    return null;
+  }
+
+  /** Reads a blob (or any object name git accepts) through the shared `cat-file --batch` process. */
+  read(object: string): Promise<GitObject | null> {
+    this.#catFile ??= new CatFileBatch(this.topLevel, this.#env);
+    return this.#catFile.read(object);
+  }
+
+  /** The artifact's stage-0 index entry, or `null` when it is not in the index. */
+  readIndex(path: string): Promise<GitObject | null> {
+    return this.read(`:${this.gitPath(path)}`);
+  }
+
+  /** The content hashes of blobs: from the cache when known, else read once and hashed. */
+  async hashBlobs(oids: Iterable<string>): Promise<Map<string, BlobHashes>> {
+    const out = new Map<string, BlobHashes>();
+    const pending: Promise<void>[] = [];
+    for (const oid of new Set(oids)) {
+      const known = this.#cache.get(oid);
+      if (known !== undefined) {
+        out.set(oid, known);
+        continue;
+      }
+      pending.push(
+        this.read(oid).then(async (object) => {
+          if (object === null) return;
+          const hashes = await hashBytes(object.bytes);
+          this.#cache.set(oid, hashes);
+          out.set(oid, hashes);
+        }),
+      );
+    }
+    await Promise.all(pending);
+    return out;
+  }
+
+  /**
+   * Every content hash the artifact ever had in the repository (every ref, plus the index), by
+   * both routines of SPEC §2.4; `null` when git has never tracked it, so there is nothing to compare.
+   */
+  async knownHashes(path: string): Promise<Set<string> | null> {
+    const versions = this.versions(path, 'all');
+    const oids = versions.flatMap((version) => (version.blob === null ? [] : [version.blob]));
+    const index = await this.readIndex(path);
+    if (oids.length === 0 && index === null) return null;
+    if (index !== null) oids.push(index.oid);
+    const hashes = await this.hashBlobs(oids);
+    const known = new Set<string>();
+    for (const hash of hashes.values()) {
+      known.add(hash.raw);
+      if (hash.replacement !== null) known.add(hash.replacement);
+    }
+    return known;
+  }
+
+  /** Saves new blob hashes to the cache and ends the `cat-file` process. */
+  async close(): Promise<void> {
+    this.#cache.save();
+    await this.#catFile?.close();
+    this.#catFile = null;
+  }
+
+  #fromGitPath(path: string): string {
+    return this.#prefix !== '' && path.startsWith(this.#prefix) ? path.slice(this.#prefix.length) : path;
+  }
+
+  #run(args: readonly string[], allowFailure = false): string | null {
+    const result = spawnSync('git', args, { cwd: this.topLevel, env: this.#env, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+    if (result.error !== undefined) {
+      throw new AiwgCiteError('GIT_UNAVAILABLE', `git cannot be run (${result.error.message})`, { cause: result.error });
+    }
+    if (result.status !== 0) {
+      if (allowFailure) return null;
+      throw new AiwgCiteError('GIT_FAILED', `git ${args.filter((arg) => !arg.startsWith('--')).join(' ')} failed: ${result.stderr.trim()}`);
+    }
+    return result.stdout;
+  }
+}
+
+/** The content hashes of bytes by both routines of SPEC §2.4. */
+export async function hashBytes(bytes: Uint8Array): Promise<BlobHashes> {
+  return { raw: await contentHash(bytes, nodeSha256), replacement: await replacementContentHash(bytes, nodeSha256) };
+}
+
+/**
+ * Parses `git log --raw -z --format=%x1e%H%x00%an%x00%aI%x00%s` (git-log(1) "RAW OUTPUT FORMAT"
+ * with `-z`): a record separator, NUL-separated header fields, then per changed path
+ * `:<mode> <mode> <oid> <oid> <status>` NUL `<path>` NUL, with a second path for renames and copies.
+ */
+export function parseRawLog(out: string): ArtifactVersion[] {
+  const versions: ArtifactVersion[] = [];
+  for (const record of out.split('\x1e')) {
+    if (record === '') continue;
+    const fields = record.split('\0');
+    const [sha, author, date, subject] = fields;
+    if (sha === undefined || author === undefined || date === undefined || subject === undefined) continue;
+    const commit: CommitInfo = { sha, author, date, subject };
+    for (let at = 4; at < fields.length; at += 1) {
+      const header = (fields[at] as string).replace(/^\n/, '');
+      const raw = /^:\d+ \d+ ([0-9a-f]+) ([0-9a-f]+) ([ACDMRTUX])\d*$/.exec(header);
+      if (raw === null) continue;
+      const status = raw[3] as ChangeStatus;
+      const blob = /^0+$/.test(raw[2] as string) ? null : (raw[2] as string);
+      if (status === 'R' || status === 'C') {
+        versions.push({ commit, status, previousPath: fields[at + 1] ?? null, path: fields[at + 2] ?? '', blob });
+        at += 2;
+      } else {
+        versions.push({ commit, status, previousPath: null, path: fields[at + 1] ?? '', blob: status === 'D' ? null : blob });
+        at += 1;
+      }
+      break;
+    }
+  }
+  return versions;
+}
