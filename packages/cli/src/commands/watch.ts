@@ -1,0 +1,164 @@
+import { type CheckOptions, rlmChecker } from '@aiwg-cite/core';
+import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace, runGit } from '@aiwg-cite/node';
+import { parseCommandArgs, parseCount } from '../args.ts';
+import { shouldColor } from '../color.ts';
+import type { CliContext, Command } from '../context.ts';
+
+const HELP = `Usage: aiwg-cite watch [paths...] [options]
+
+Keeps every citation verified while files change and shows the counts live. With no paths,
+every markdown file under the root that git does not ignore. On a terminal it draws a
+dashboard (keys: ↑/↓ or j/k, Enter details, f status filter, / path filter, a re-verify all,
+? help, q quit); without one (--no-tui, a pipe, or CI set) it prints one line per change of
+verdict: \`file:line:col OLD -> NEW citation\`.
+
+Options:
+  --root DIR           project root (default: the git top level, else the current directory)
+  --no-tui             plain lines even on a terminal
+  --strict             warnings (stale, un-versioned, malformed) count as errors; also AIWG_CITE_STRICT=1
+  --include-code       also check citations inside code blocks and code spans
+  --debounce MS        quiet time that ends a burst of file events (default 100)
+  --poll               poll instead of native file events (network file systems)
+  -h, --help           show this help
+
+Stops on q, Ctrl-C, SIGINT or SIGTERM with exit code 0; a second Ctrl-C while stopping exits 130.
+`;
+
+/** `aiwg-cite watch`: the daemon, with the ink dashboard on a terminal and plain lines otherwise. */
+export const watch: Command = {
+  summary: 'keep citations verified as files change, with a live dashboard',
+  async run(args: readonly string[], context: CliContext): Promise<number> {
+    const { values, positionals } = parseCommandArgs('watch', args, {
+      root: { type: 'string' },
+      'no-tui': { type: 'boolean' },
+      strict: { type: 'boolean' },
+      'include-code': { type: 'boolean' },
+      debounce: { type: 'string' },
+      poll: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      context.stdout.write(HELP);
+      return 0;
+    }
+    const debounceMs = parseCount('watch', 'debounce', values.debounce) ?? 100;
+    const options: CheckOptions = {
+      strict: values.strict === true || isTruthy(context.env.AIWG_CITE_STRICT),
+      includeCode: values['include-code'] === true,
+    };
+    const workspace = resolveWorkspace(context.cwd, values.root);
+    // Validate explicit paths now: a bad path is a usage error before anything starts.
+    discoverDocuments(workspace, context.cwd, positionals);
+    const useTui =
+      values['no-tui'] !== true &&
+      context.stdout.isTTY === true &&
+      context.stdin?.isTTY === true &&
+      (context.env.CI === undefined || context.env.CI === '' || context.env.CI === 'false');
+
+    // The daemon and its watcher load only here, never on `check`'s path.
+    const tui = await import('@aiwg-cite/tui');
+    const engine = new tui.WatchEngine({
+      reader: createNodeReader(workspace.root),
+      sha256: nodeSha256,
+      check: options,
+      checkers: [rlmChecker],
+    });
+    const gitDir = workspace.isGit ? runGit(workspace.root, ['rev-parse', '--absolute-git-dir'])?.trim() : undefined;
+
+    let finish: (code: number) => void = () => undefined;
+    const finished = new Promise<number>((resolve) => {
+      finish = resolve;
+    });
+    let stopping = false;
+    let dashboard: import('@aiwg-cite/tui').DashboardHandle | null = null;
+    let store: import('@aiwg-cite/tui').DashboardStore | null = null;
+
+    const daemon = new tui.WatchDaemon({
+      root: workspace.root,
+      engine,
+      discover: () => discoverDocuments(workspace, context.cwd, positionals),
+      ...(gitDir === undefined || gitDir === '' ? {} : { gitIndexPath: `${gitDir}/index` }),
+      debounceMs,
+      usePolling: values.poll === true,
+      onBusy: () => store?.dispatch({ type: 'busy' }),
+      onProblem: (message) => {
+        if (store !== null) store.dispatch({ type: 'problem', message });
+        else context.stderr.write(`aiwg-cite watch: ${message}\n`);
+      },
+      onUpdate: (update) => {
+        const snapshot = engine.snapshot();
+        if (store !== null) {
+          store.dispatch({
+            type: 'snapshot',
+            snapshot,
+            update: { clock: clockOf(update.startedAt), durationMs: update.durationMs, rechecked: update.rechecked },
+          });
+          return;
+        }
+        if (update.reason === 'load') {
+          context.stdout.write(`${tui.formatSummaryLine(snapshot, update)}\n`);
+          for (const skipped of snapshot.skipped)
+            context.stderr.write(`aiwg-cite watch: ${tui.watchMessages.skippedDocument(skipped.file, skipped.reason)}\n`);
+          return;
+        }
+        if (update.changes.length === 0) return;
+        context.stdout.write(`${update.changes.map(tui.formatVerdictChange).join('\n')}\n`);
+        context.stdout.write(`${tui.formatSummaryLine(snapshot, update)}\n`);
+      },
+    });
+
+    const stop = async (code: number): Promise<void> => {
+      if (stopping) {
+        // A second interrupt while stopping: give up waiting (SPEC §12: exit 130).
+        finish(130);
+        return;
+      }
+      stopping = true;
+      await daemon.close();
+      await dashboard?.stop();
+      finish(code);
+    };
+    const onSignal = () => void stop(0);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+
+    try {
+      if (useTui) {
+        const { createDashboardStore, mountDashboard } = await tui.loadDashboard();
+        const columns = context.stdout.columns ?? 80;
+        const rows = context.stdout.rows ?? 24;
+        store = createDashboardStore(tui.initialDashboardState({ rows, columns, color: shouldColor(context.stdout, context.env) }));
+        dashboard = mountDashboard(
+          {
+            store,
+            onQuit: () => void stop(0),
+            onReverify: () => {
+              daemon.reverifyAll().catch((error: unknown) => store?.dispatch({ type: 'problem', message: String(error) }));
+            },
+          },
+          { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr },
+        );
+      } else {
+        context.stderr.write(`${tui.watchMessages.watching(workspace.root)}\n`);
+      }
+      // Quitting while the first check still runs must not wait for the watcher to get ready.
+      await Promise.race([daemon.start(), finished]);
+      return await finished;
+    } catch (error) {
+      await daemon.close();
+      await dashboard?.stop();
+      throw error;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  },
+};
+
+function clockOf(epochMs: number): string {
+  return new Date(epochMs).toTimeString().slice(0, 8);
+}
+
+function isTruthy(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}

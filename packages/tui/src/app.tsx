@@ -1,0 +1,139 @@
+import { render, useApp, useInput, useStdout } from 'ink';
+import { type ReactElement, useEffect, useSyncExternalStore } from 'react';
+import { type DashboardAction, type DashboardState, reduceDashboard, type StatusFilter } from './state.ts';
+import { Dashboard } from './view.tsx';
+
+/** Holds the dashboard state outside React, so the daemon can dispatch from its callbacks. */
+export interface DashboardStore {
+  getState(): DashboardState;
+  dispatch(action: DashboardAction): void;
+  subscribe(listener: () => void): () => void;
+}
+
+/** A store over {@link reduceDashboard}. */
+export function createDashboardStore(initial: DashboardState): DashboardStore {
+  let state = initial;
+  const listeners = new Set<() => void>();
+  return {
+    getState: () => state,
+    dispatch(action) {
+      const next = reduceDashboard(state, action);
+      if (next === state) return;
+      state = next;
+      for (const listener of listeners) listener();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/** Props of {@link WatchApp}. */
+export interface WatchAppProps {
+  readonly store: DashboardStore;
+  /** `a`: re-verify every document. */
+  readonly onReverify: () => void;
+  /** `q` or Ctrl-C. */
+  readonly onQuit: () => void;
+}
+
+const NUMBER_FILTERS: Readonly<Record<string, StatusFilter>> = {
+  '0': 'all',
+  '1': 'all',
+  '2': 'stale',
+  '3': 'unversioned',
+  '4': 'missing',
+  '5': 'malformed',
+};
+
+/** The live dashboard: the store's state painted by {@link Dashboard}, keys turned into actions. */
+export function WatchApp({ store, onReverify, onQuit }: WatchAppProps): ReactElement {
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const { stdout } = useStdout();
+  const { exit } = useApp();
+
+  useEffect(() => {
+    const onResize = () => store.dispatch({ type: 'resize', rows: stdout.rows ?? 24, columns: stdout.columns ?? 80 });
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout, store]);
+
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') {
+      exit();
+      onQuit();
+      return;
+    }
+    const mode = store.getState().mode;
+    if (mode === 'path') {
+      if (key.return) store.dispatch({ type: 'path-commit' });
+      else if (key.escape) store.dispatch({ type: 'path-cancel' });
+      else if (key.backspace || key.delete) store.dispatch({ type: 'path-backspace' });
+      else if (input !== '' && !key.ctrl && !key.meta) store.dispatch({ type: 'path-input', text: input });
+      return;
+    }
+    if (mode === 'help') {
+      if (input === 'q') {
+        exit();
+        onQuit();
+      } else store.dispatch({ type: 'back' });
+      return;
+    }
+    if (input === 'q') {
+      exit();
+      onQuit();
+    } else if (key.upArrow || input === 'k') store.dispatch({ type: 'move', delta: -1 });
+    else if (key.downArrow || input === 'j') store.dispatch({ type: 'move', delta: 1 });
+    else if (key.pageUp) store.dispatch({ type: 'move', delta: -10 });
+    else if (key.pageDown) store.dispatch({ type: 'move', delta: 10 });
+    else if (key.home || input === 'g') store.dispatch({ type: 'move-to', where: 'first' });
+    else if (key.end || input === 'G') store.dispatch({ type: 'move-to', where: 'last' });
+    else if (key.return) store.dispatch({ type: mode === 'details' ? 'back' : 'open' });
+    else if (key.escape) store.dispatch({ type: 'back' });
+    else if (input === 'f') store.dispatch({ type: 'cycle-filter' });
+    else if (input === '/' || input === 'p') store.dispatch({ type: 'path-start' });
+    else if (input === '?') store.dispatch({ type: 'help' });
+    else if (input === 'a') onReverify();
+    else if (input in NUMBER_FILTERS) store.dispatch({ type: 'set-filter', filter: NUMBER_FILTERS[input] as StatusFilter });
+  });
+
+  return <Dashboard state={state} />;
+}
+
+/** Streams the live dashboard needs. */
+export interface DashboardStreams {
+  readonly stdout: NodeJS.WriteStream;
+  readonly stdin: NodeJS.ReadStream;
+  readonly stderr: NodeJS.WriteStream;
+}
+
+/** A mounted dashboard. */
+export interface DashboardHandle {
+  /** Unmounts and restores the terminal (raw mode off, cursor shown). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Mounts the dashboard. Ink's own Ctrl-C handling is off (the app quits through `onQuit` so the
+ * daemon closes first); frames are capped at 12 per second and drawn incrementally.
+ */
+export function mountDashboard(props: WatchAppProps, streams: DashboardStreams): DashboardHandle {
+  const instance = render(<WatchApp {...props} />, {
+    stdout: streams.stdout,
+    stdin: streams.stdin,
+    stderr: streams.stderr,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    maxFps: 12,
+    incrementalRendering: true,
+  });
+  return {
+    async stop() {
+      instance.unmount();
+      await instance.waitUntilExit().catch(() => undefined);
+    },
+  };
+}

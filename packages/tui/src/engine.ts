@@ -1,0 +1,494 @@
+import {
+  ArtifactCache,
+  type ArtifactReader,
+  buildReport,
+  type CheckOptions,
+  type Coverage,
+  checkDocument,
+  type DocumentChecker,
+  decodeDocument,
+  type Finding,
+  type Report,
+  rlmChecker,
+  type Sha256,
+  type Summary,
+} from '@aiwg-cite/core';
+import { watchMessages } from './messages.ts';
+
+/** Options of a {@link WatchEngine}. */
+export interface WatchEngineOptions {
+  /** Reads documents and artifacts, confined to the root. */
+  readonly reader: ArtifactReader;
+  readonly sha256?: Sha256;
+  /** The same options `check` takes (strict, include-code, overrides). */
+  readonly check?: CheckOptions;
+  /** The checks to run. @default [rlmChecker] */
+  readonly checkers?: readonly DocumentChecker[];
+  /** Documents larger than this many bytes are reported and skipped. @default 8388608 (8 MiB) */
+  readonly maxDocumentBytes?: number;
+  /** Milliseconds since the epoch; injected so tests need no real clock. @default Date.now */
+  readonly clock?: () => number;
+  /** How many documents a full load checks at once. @default 32 */
+  readonly concurrency?: number;
+}
+
+/** A document that is in scope but could not be checked. */
+export interface SkippedDocument {
+  readonly file: string;
+  readonly reason: string;
+}
+
+/** A citation whose status changed, appeared (`before` null) or disappeared (`after` null). */
+export interface VerdictChange {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly kind: string;
+  readonly text: string;
+  readonly before: string | null;
+  readonly after: string | null;
+}
+
+/** What one batch did to the engine's state. */
+export interface EngineUpdate {
+  /** `load` for a full (re)check, `change` for a batch of file events. */
+  readonly reason: 'load' | 'change';
+  readonly changes: readonly VerdictChange[];
+  /** Documents checked again in this update. */
+  readonly rechecked: number;
+  /** Paths reported changed in the batch. */
+  readonly paths: number;
+  /** Whether the set of documents or of cited artifacts changed (the watcher may need new paths). */
+  readonly scopeChanged: boolean;
+  /** When the update started, milliseconds since the epoch. */
+  readonly startedAt: number;
+  readonly durationMs: number;
+}
+
+/** A batch of file-system changes, as root-relative POSIX paths. */
+export interface ChangeBatch {
+  /** Files that were added, changed or removed (any of them, the engine re-reads). */
+  readonly paths: Iterable<string>;
+  /** Directories that were added, removed or renamed: everything known below them is re-read. */
+  readonly directories?: Iterable<string>;
+  /** The complete new set of documents in scope, when the caller re-discovered it. */
+  readonly documents?: readonly string[];
+}
+
+/** Sizes of the engine's retained state, for the soak test: they track the data, never the history. */
+export interface EngineStats {
+  readonly documents: number;
+  readonly findings: number;
+  /** Distinct artifact paths in the artifact → documents index. */
+  readonly artifacts: number;
+  /** Document → artifact edges in the index. */
+  readonly edges: number;
+  readonly skipped: number;
+}
+
+/** A consistent view for the dashboard: the summary and the citations that need attention. */
+export interface EngineSnapshot {
+  readonly summary: Summary;
+  readonly verdict: 'PASS' | 'FAIL';
+  /** Findings whose severity is not `ok`, ordered by document then position. */
+  readonly attention: readonly Finding[];
+  readonly documents: number;
+  readonly skipped: readonly SkippedDocument[];
+}
+
+interface DocumentState {
+  /** The document's own report: findings escalated and sorted, and its summary. */
+  readonly report: Report;
+  /** The raw findings, as `checkDocument` returned them (for the whole-run report). */
+  readonly findings: readonly Finding[];
+  readonly artifacts: ReadonlySet<string>;
+  readonly skippedInCode: number;
+  readonly suppressed: number;
+}
+
+const DEFAULT_MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+/** Like git, look for a NUL byte in the first 8000 bytes to call a file binary. */
+const BINARY_SNIFF_BYTES = 8000;
+const EMPTY_COVERAGE: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
+
+/**
+ * Keeps a set of documents verified as files change. It holds each document's findings and an
+ * index from every artifact a document asked for (cited, or looked up for a bare `[name]`) to
+ * the documents that asked, so a changed source file re-verifies only the documents citing it,
+ * and a changed document is re-extracted alone. Hashes are shared through one
+ * {@link ArtifactCache}, invalidated per path. No terminal, no watcher: tested on real files.
+ */
+export class WatchEngine {
+  readonly #reader: ArtifactReader;
+  readonly #sha256: Sha256 | undefined;
+  readonly #options: CheckOptions;
+  readonly #checkers: readonly DocumentChecker[];
+  readonly #maxBytes: number;
+  readonly #clock: () => number;
+  readonly #concurrency: number;
+  #cache: ArtifactCache;
+  readonly #documents = new Map<string, DocumentState>();
+  readonly #skipped = new Map<string, string>();
+  readonly #citedBy = new Map<string, Set<string>>();
+  #order: string[] | null = null;
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(options: WatchEngineOptions) {
+    this.#reader = options.reader;
+    this.#sha256 = options.sha256;
+    this.#options = options.check ?? {};
+    this.#checkers = options.checkers ?? [rlmChecker];
+    this.#maxBytes = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+    this.#clock = options.clock ?? Date.now;
+    this.#concurrency = options.concurrency ?? 32;
+    this.#cache = new ArtifactCache(this.#reader, this.#sha256);
+  }
+
+  /**
+   * Checks every document from scratch with a fresh hash cache: the first load, and `a`
+   * (re-verify all). Changes are reported against the previous state.
+   */
+  load(documents: readonly string[]): Promise<EngineUpdate> {
+    return this.#exclusive(async () => {
+      const startedAt = this.#clock();
+      const before = this.#captureAll();
+      this.#cache = new ArtifactCache(this.#reader, this.#sha256);
+      this.#documents.clear();
+      this.#skipped.clear();
+      this.#citedBy.clear();
+      this.#order = null;
+      const unique = [...new Set(documents)];
+      await forEachLimited(unique, this.#concurrency, (file) => this.#recheck(file));
+      const changes = diffAll(before, this.#captureAll());
+      return {
+        reason: 'load',
+        changes,
+        rechecked: unique.length,
+        paths: 0,
+        scopeChanged: true,
+        startedAt,
+        durationMs: this.#clock() - startedAt,
+      };
+    });
+  }
+
+  /** Applies a batch of file-system changes and re-verifies only what they affect. */
+  apply(batch: ChangeBatch): Promise<EngineUpdate> {
+    return this.#exclusive(async () => {
+      const startedAt = this.#clock();
+      const affected = new Set<string>();
+      let paths = 0;
+      for (const path of batch.paths) {
+        paths += 1;
+        this.#cache.invalidate(path);
+        if (this.#documents.has(path) || this.#skipped.has(path)) affected.add(path);
+        for (const document of this.#citedBy.get(path) ?? []) affected.add(document);
+      }
+      for (const directory of batch.directories ?? []) {
+        paths += 1;
+        const prefix = directory === '' ? '' : `${directory}/`;
+        for (const [artifact, citing] of this.#citedBy) {
+          if (artifact !== directory && !artifact.startsWith(prefix)) continue;
+          this.#cache.invalidate(artifact);
+          for (const document of citing) affected.add(document);
+        }
+        for (const document of this.#allDocuments()) if (document.startsWith(prefix)) affected.add(document);
+      }
+      let scopeChanged = false;
+      const removed: string[] = [];
+      if (batch.documents !== undefined) {
+        const next = new Set(batch.documents);
+        for (const document of this.#allDocuments()) if (!next.has(document)) removed.push(document);
+        for (const document of next) {
+          if (!this.#documents.has(document) && !this.#skipped.has(document)) affected.add(document);
+        }
+      }
+      const touched = [...new Set([...affected, ...removed])];
+      const before = new Map(touched.map((file) => [file, this.#capture(file)]));
+      for (const document of removed) {
+        affected.delete(document);
+        scopeChanged = this.#forget(document) || scopeChanged;
+      }
+      for (const document of affected) {
+        scopeChanged = (await this.#recheck(document)) || scopeChanged;
+      }
+      const changes: VerdictChange[] = [];
+      for (const file of touched.sort()) changes.push(...diffDocument(before.get(file) ?? [], this.#capture(file)));
+      return {
+        reason: 'change',
+        changes,
+        rechecked: affected.size,
+        paths,
+        scopeChanged,
+        startedAt,
+        durationMs: this.#clock() - startedAt,
+      };
+    });
+  }
+
+  /** Whether a path is a document in scope (checked or skipped). */
+  hasDocument(path: string): boolean {
+    return this.#documents.has(path) || this.#skipped.has(path);
+  }
+
+  /** Whether any document cites (or looked up) this artifact path. */
+  isCited(path: string): boolean {
+    return this.#citedBy.has(path);
+  }
+
+  /** The documents in scope, sorted. */
+  documents(): string[] {
+    return [...this.#allDocuments()].sort();
+  }
+
+  /** Every artifact path some document asked for. */
+  artifacts(): string[] {
+    return [...this.#citedBy.keys()];
+  }
+
+  /** The documents that cite an artifact. */
+  citing(artifact: string): string[] {
+    return [...(this.#citedBy.get(artifact) ?? [])].sort();
+  }
+
+  /** The same report `check --format json` builds for the same tree (skipped documents noted). */
+  report(): Report {
+    const findings: Finding[] = [];
+    const coverage: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
+    for (const state of this.#documents.values()) {
+      findings.push(...state.findings);
+      coverage.skippedInCode += state.skippedInCode;
+      coverage.suppressed += state.suppressed;
+    }
+    for (const [file, reason] of [...this.#skipped].sort()) coverage.notes.push(watchMessages.skippedDocument(file, reason));
+    return buildReport(findings, this.#documents.size, coverage, this.#options);
+  }
+
+  /** Summary and attention list, assembled from per-document reports without re-sorting everything. */
+  snapshot(): EngineSnapshot {
+    const summary = emptySummary();
+    const attention: Finding[] = [];
+    for (const file of this.#sortedDocuments()) {
+      const state = this.#documents.get(file);
+      if (state === undefined) continue;
+      addSummary(summary, state.report.summary);
+      for (const finding of state.report.citations) if (finding.severity !== 'ok') attention.push(finding);
+    }
+    summary.files = this.#documents.size;
+    const failed = summary.errors > 0 || summary.warnings > (this.#options.maxWarnings ?? Number.POSITIVE_INFINITY);
+    const skipped = [...this.#skipped].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, reason]) => ({ file, reason }));
+    return { summary, verdict: failed ? 'FAIL' : 'PASS', attention, documents: this.#documents.size, skipped };
+  }
+
+  /** Sizes of the retained state. */
+  stats(): EngineStats {
+    let findings = 0;
+    let edges = 0;
+    for (const state of this.#documents.values()) {
+      findings += state.findings.length;
+      edges += state.artifacts.size;
+    }
+    return { documents: this.#documents.size, findings, artifacts: this.#citedBy.size, edges, skipped: this.#skipped.size };
+  }
+
+  /** Runs one state change at a time, in call order. */
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(work, work);
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  *#allDocuments(): Iterable<string> {
+    yield* this.#documents.keys();
+    yield* this.#skipped.keys();
+  }
+
+  #sortedDocuments(): string[] {
+    if (this.#order === null) this.#order = [...this.#documents.keys()].sort();
+    return this.#order;
+  }
+
+  /** Reads and checks one document again; returns whether its document or artifact set changed. */
+  async #recheck(file: string): Promise<boolean> {
+    const read = await this.#reader.read(file);
+    if (read.kind === 'missing' || read.kind === 'outside-root') return this.#forget(file);
+    let reason: string | null = null;
+    if (read.kind === 'directory') reason = watchMessages.documentIsDirectory();
+    else if (read.kind === 'unreadable') reason = watchMessages.documentUnreadable(read.reason);
+    else if (read.bytes.length > this.#maxBytes) reason = watchMessages.documentTooLarge(read.bytes.length, this.#maxBytes);
+    else if (read.bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) reason = watchMessages.documentBinary();
+    if (reason !== null || read.kind !== 'file') {
+      this.#forget(file);
+      this.#skipped.set(file, reason ?? read.kind);
+      return true;
+    }
+    const seen = new Set<string>();
+    const artifacts = recordingArtifacts(this.#cache, seen);
+    const result = await checkDocument(file, decodeDocument(read.bytes), artifacts, this.#options, this.#checkers);
+    const previous = this.#documents.get(file);
+    const wasSkipped = this.#skipped.delete(file);
+    const report = buildReport(result.findings, 1, EMPTY_COVERAGE, this.#options);
+    this.#documents.set(file, {
+      report,
+      findings: result.findings,
+      artifacts: seen,
+      skippedInCode: result.skippedInCode,
+      suppressed: result.suppressed,
+    });
+    if (previous === undefined) this.#order = null;
+    const indexChanged = this.#reindex(file, previous?.artifacts ?? new Set(), seen);
+    return previous === undefined || wasSkipped || indexChanged;
+  }
+
+  /** Drops a document and its index edges; returns whether anything was known about it. */
+  #forget(file: string): boolean {
+    const previous = this.#documents.get(file);
+    const wasSkipped = this.#skipped.delete(file);
+    if (previous === undefined) return wasSkipped;
+    this.#documents.delete(file);
+    this.#order = null;
+    this.#reindex(file, previous.artifacts, new Set());
+    return true;
+  }
+
+  /** Moves a document's index edges from `before` to `after`; an artifact nobody cites leaves the cache. */
+  #reindex(file: string, before: ReadonlySet<string>, after: ReadonlySet<string>): boolean {
+    let changed = false;
+    for (const artifact of before) {
+      if (after.has(artifact)) continue;
+      const citing = this.#citedBy.get(artifact);
+      citing?.delete(file);
+      if (citing !== undefined && citing.size === 0) {
+        this.#citedBy.delete(artifact);
+        this.#cache.invalidate(artifact);
+        changed = true;
+      }
+    }
+    for (const artifact of after) {
+      if (before.has(artifact)) continue;
+      let citing = this.#citedBy.get(artifact);
+      if (citing === undefined) {
+        citing = new Set();
+        this.#citedBy.set(artifact, citing);
+        changed = true;
+      }
+      citing.add(file);
+    }
+    return changed;
+  }
+
+  #capture(file: string): readonly Finding[] {
+    return this.#documents.get(file)?.report.citations ?? [];
+  }
+
+  #captureAll(): Map<string, readonly Finding[]> {
+    const out = new Map<string, readonly Finding[]>();
+    for (const [file, state] of this.#documents) out.set(file, state.report.citations);
+    return out;
+  }
+}
+
+/**
+ * The shared cache seen through one document: every path the document's checks ask about is
+ * recorded, which is how the engine learns what a document depends on, including bare `[name]`
+ * lookups of files that do not exist yet. A proxy rather than a subclass, so every method the
+ * cache has or gains (`get`, `peek`, `loadAll`, …) reaches the one shared instance: a method's
+ * path argument (a string, or an iterable of strings) is recorded before the call.
+ */
+function recordingArtifacts(shared: ArtifactCache, seen: Set<string>): ArtifactCache {
+  return new Proxy(shared, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        recordPaths(args[0], seen);
+        return (value as (...inner: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+function recordPaths(argument: unknown, seen: Set<string>): void {
+  if (typeof argument === 'string') {
+    seen.add(argument);
+    return;
+  }
+  if (typeof argument !== 'object' || argument === null || !(Symbol.iterator in argument)) return;
+  // Copying an iterable may consume it (a generator); only arrays and sets are read here.
+  if (Array.isArray(argument) || argument instanceof Set) {
+    for (const item of argument) if (typeof item === 'string') seen.add(item);
+  }
+}
+
+/** The identity of a citation inside its document that survives lines moving: text and occurrence. */
+function keysOf(findings: readonly Finding[]): Map<string, Finding> {
+  const seen = new Map<string, number>();
+  const out = new Map<string, Finding>();
+  for (const finding of findings) {
+    const base = `${finding.kind}\u0000${finding.text}`;
+    const occurrence = seen.get(base) ?? 0;
+    seen.set(base, occurrence + 1);
+    out.set(`${base}\u0000${occurrence}`, finding);
+  }
+  return out;
+}
+
+function diffDocument(before: readonly Finding[], after: readonly Finding[]): VerdictChange[] {
+  if (before === after) return [];
+  const old = keysOf(before);
+  const next = keysOf(after);
+  const changes: VerdictChange[] = [];
+  for (const [key, finding] of next) {
+    const previous = old.get(key);
+    if (previous?.status === finding.status) continue;
+    changes.push(toChange(finding, previous?.status ?? null, finding.status));
+  }
+  for (const [key, finding] of old) if (!next.has(key)) changes.push(toChange(finding, finding.status, null));
+  return changes.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+function diffAll(before: Map<string, readonly Finding[]>, after: Map<string, readonly Finding[]>): VerdictChange[] {
+  const files = [...new Set([...before.keys(), ...after.keys()])].sort();
+  return files.flatMap((file) => diffDocument(before.get(file) ?? [], after.get(file) ?? []));
+}
+
+function toChange(finding: Finding, before: string | null, after: string | null): VerdictChange {
+  return { file: finding.file, line: finding.line, column: finding.column, kind: finding.kind, text: finding.text, before, after };
+}
+
+function emptySummary(): Summary {
+  return {
+    files: 0,
+    citations: 0,
+    errors: 0,
+    warnings: 0,
+    infos: 0,
+    rlm: { total: 0, fresh: 0, stale: 0, unversioned: 0, missing: 0, malformed: 0, invalidRange: 0 },
+    kinds: {},
+  };
+}
+
+function addSummary(total: Summary, part: Summary): void {
+  total.citations += part.citations;
+  total.errors += part.errors;
+  total.warnings += part.warnings;
+  total.infos += part.infos;
+  for (const key of Object.keys(total.rlm) as (keyof Summary['rlm'])[]) total.rlm[key] += part.rlm[key];
+  for (const [kind, statuses] of Object.entries(part.kinds)) {
+    const into = total.kinds[kind] ?? {};
+    for (const [status, count] of Object.entries(statuses)) into[status] = (into[status] ?? 0) + count;
+    total.kinds[kind] = into;
+  }
+}
+
+async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next] as T;
+      next += 1;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}

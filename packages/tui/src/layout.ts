@@ -1,0 +1,233 @@
+import type { Finding } from '@aiwg-cite/core';
+import { watchMessages } from './messages.ts';
+import { countCells, statusLabel } from './plain.ts';
+import { type DashboardState, findingKey, visibleFindings } from './state.ts';
+
+/** A colour a segment may take; dropped entirely when colour is off. */
+export type Tone = 'green' | 'yellow' | 'red' | 'cyan' | 'gray';
+
+/** A run of text with one style. */
+export interface Segment {
+  readonly text: string;
+  readonly tone?: Tone;
+  readonly bold?: boolean;
+  readonly inverse?: boolean;
+}
+
+/** One screen row: segments whose total width never exceeds the terminal width. */
+export type ScreenLine = readonly Segment[];
+
+const FILTER_LABELS: Readonly<Record<DashboardState['filter'], string>> = {
+  all: 'all problems',
+  stale: 'stale',
+  unversioned: 'un-versioned',
+  missing: 'missing',
+  malformed: 'malformed',
+  other: 'other',
+};
+
+/**
+ * Lays the dashboard out as at most `rows − 1` lines of at most `columns` characters, so Ink
+ * never draws a frame taller than the terminal (which would make it clear and replay the
+ * screen on every update). The list is virtualised around the selection with `… N above` and
+ * `… N more` lines. Pure: the view only paints these lines.
+ */
+export function layoutDashboard(state: DashboardState): ScreenLine[] {
+  const budget = Math.max(1, state.rows - 1);
+  const width = Math.max(10, state.columns);
+  const header = headerLines(state);
+  const footer = footerLine(state);
+  const bodyHeight = Math.max(0, budget - header.length - 1);
+  let body: ScreenLine[];
+  switch (state.mode) {
+    case 'help':
+      body = watchMessages.help.map((text) => [{ text }]);
+      break;
+    case 'details':
+      body = detailLines(state, width);
+      break;
+    default:
+      body = listLines(state, bodyHeight);
+  }
+  const lines = [...header, ...body.slice(0, bodyHeight), footer].slice(0, budget);
+  return lines.map((line) => truncateLine(line, width));
+}
+
+/** The text of a laid-out screen, without styles (what a terminal without colour shows). */
+export function plainText(lines: readonly ScreenLine[]): string {
+  return lines.map((line) => line.map((segment) => segment.text).join('')).join('\n');
+}
+
+function headerLines(state: DashboardState): ScreenLine[] {
+  const lines: ScreenLine[] = [];
+  const counts: Segment[] = [{ text: 'aiwg-cite watch', bold: true }];
+  if (state.summary !== null) {
+    for (const cell of countCells(state.summary, state.attention)) {
+      const tone: Tone | undefined =
+        cell.count === 0
+          ? undefined
+          : cell.tone === 'good'
+            ? 'green'
+            : cell.tone === 'warn'
+              ? 'yellow'
+              : cell.tone === 'bad'
+                ? 'red'
+                : undefined;
+      counts.push({ text: `  ${cell.label} ` }, { text: String(cell.count), bold: true, ...(tone === undefined ? {} : { tone }) });
+    }
+  }
+  lines.push(counts);
+  const status: Segment[] = [];
+  if (state.busy) status.push({ text: watchMessages.waiting(), tone: 'cyan' });
+  if (state.lastUpdate !== null) {
+    const { clock, durationMs, rechecked } = state.lastUpdate;
+    status.push({
+      text: `${status.length > 0 ? '  ' : ''}updated ${clock} in ${Math.round(durationMs)} ms (${rechecked} ${rechecked === 1 ? 'document' : 'documents'} checked)`,
+      tone: 'gray',
+    });
+    status.push({ text: `  ${state.documents} ${state.documents === 1 ? 'document' : 'documents'}`, tone: 'gray' });
+  }
+  if (state.filter !== 'all') status.push({ text: `  filter: ${FILTER_LABELS[state.filter]}`, tone: 'cyan' });
+  if (state.pathFilter !== '' && state.mode !== 'path') status.push({ text: `  path: ${state.pathFilter}`, tone: 'cyan' });
+  lines.push(status.length === 0 ? [{ text: ' ' }] : status);
+  if (state.skipped.length > 0) {
+    const first = state.skipped[0] as { file: string; reason: string };
+    const rest = state.skipped.length > 1 ? ` (+${state.skipped.length - 1} more)` : '';
+    lines.push([{ text: watchMessages.skippedDocument(first.file, first.reason) + rest, tone: 'yellow' }]);
+  }
+  for (const problem of state.problems) lines.push([{ text: problem, tone: 'red' }]);
+  return lines;
+}
+
+function footerLine(state: DashboardState): ScreenLine {
+  if (state.mode === 'path') return [{ text: watchMessages.pathPrompt(state.pathFilter), tone: 'cyan' }];
+  if (state.mode === 'details') return [{ text: watchMessages.detailsFooter(), tone: 'gray' }];
+  if (state.mode === 'help') return [{ text: watchMessages.helpFooter(), tone: 'gray' }];
+  return [{ text: watchMessages.footer(), tone: 'gray' }];
+}
+
+type Row = { readonly kind: 'file'; readonly file: string } | { readonly kind: 'item'; readonly finding: Finding; readonly index: number };
+
+function listLines(state: DashboardState, height: number): ScreenLine[] {
+  if (height <= 0) return [];
+  if (state.summary === null) return [[{ text: watchMessages.waiting(), tone: 'cyan' }]];
+  const visible = visibleFindings(state);
+  if (visible.length === 0) {
+    return [[{ text: state.attention.length === 0 ? watchMessages.noAttention() : watchMessages.noMatch(), tone: 'green' }]];
+  }
+  const rows: Row[] = [];
+  let selectedRow = 0;
+  visible.forEach((finding, index) => {
+    const previous = visible[index - 1];
+    if (previous === undefined || previous.file !== finding.file) rows.push({ kind: 'file', file: finding.file });
+    if (index === state.cursor) selectedRow = rows.length;
+    rows.push({ kind: 'item', finding, index });
+  });
+  const window = chooseWindow(rows.length, selectedRow, height);
+  const itemsIn = (from: number, to: number) => rows.slice(from, to).filter((row) => row.kind === 'item').length;
+  const lines: ScreenLine[] = [];
+  if (window.start > 0) lines.push([{ text: watchMessages.above(itemsIn(0, window.start)), tone: 'gray' }]);
+  for (const row of rows.slice(window.start, window.end)) lines.push(rowLine(row, state));
+  if (window.end < rows.length) lines.push([{ text: watchMessages.more(itemsIn(window.end, rows.length)), tone: 'gray' }]);
+  return lines;
+}
+
+/** The slice of rows to show: the selection stays visible, with room for the `above`/`more` lines. */
+function chooseWindow(total: number, selected: number, height: number): { start: number; end: number } {
+  if (total <= height) return { start: 0, end: total };
+  if (height <= 2) {
+    const start = Math.min(selected, total - 1);
+    return { start, end: start + 1 };
+  }
+  if (selected < height - 1) return { start: 0, end: height - 1 };
+  if (selected >= total - (height - 1)) return { start: total - (height - 1), end: total };
+  const size = height - 2;
+  const start = selected - size + 1;
+  return { start, end: start + size };
+}
+
+function rowLine(row: Row, state: DashboardState): ScreenLine {
+  if (row.kind === 'file') return [{ text: row.file, bold: true }];
+  const { finding } = row;
+  const selected = row.index === state.cursor && state.selectedKey === findingKey(finding);
+  const label = statusLabel(finding.kind, finding.status);
+  return [
+    { text: selected ? '› ' : '  ', bold: selected },
+    { text: `${finding.line}:${finding.column}`.padEnd(9), ...(selected ? { inverse: true } : {}) },
+    { text: label.padEnd(14), tone: toneOf(finding), ...(selected ? { inverse: true } : {}) },
+    { text: finding.text, ...(selected ? { inverse: true } : {}) },
+    { text: `  ${finding.message.replace(/`/g, '')}`, tone: 'gray' },
+  ];
+}
+
+function toneOf(finding: Finding): Tone {
+  if (finding.severity === 'error') return 'red';
+  if (finding.severity === 'warning') return 'yellow';
+  if (finding.severity === 'ok') return 'green';
+  return 'cyan';
+}
+
+function detailLines(state: DashboardState, width: number): ScreenLine[] {
+  const finding = visibleFindings(state)[state.cursor];
+  if (finding === undefined) return [];
+  const label = statusLabel(finding.kind, finding.status);
+  const lines: ScreenLine[] = [
+    [{ text: `${finding.file}:${finding.line}:${finding.column}`, bold: true }],
+    [
+      { text: label, tone: toneOf(finding), bold: true },
+      { text: `  ${finding.severity}  ${finding.rule}`, tone: 'gray' },
+    ],
+    [{ text: finding.text }],
+    [{ text: ' ' }],
+  ];
+  for (const text of wrap(finding.message, width)) lines.push([{ text }]);
+  if (finding.fix !== null) for (const text of wrap(`fix: ${finding.fix}`, width)) lines.push([{ text, tone: 'cyan' }]);
+  const facts: string[] = [];
+  if (typeof finding.artifact === 'string') facts.push(`artifact ${finding.artifact}`);
+  if (typeof finding.lines === 'string') facts.push(`lines ${finding.lines}`);
+  if (typeof finding.hash === 'string') facts.push(`cited hash ${finding.hash}`);
+  if (typeof finding.currentHash === 'string') facts.push(`current hash ${finding.currentHash}`);
+  if (facts.length > 0) {
+    lines.push([{ text: ' ' }]);
+    for (const text of wrap(facts.join('  '), width)) lines.push([{ text, tone: 'gray' }]);
+  }
+  return lines;
+}
+
+/** Wraps at spaces to `width` columns; a word longer than the width is cut. */
+export function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const candidate = line === '' ? word : `${line} ${word}`;
+    if (candidate.length <= width) {
+      line = candidate;
+      continue;
+    }
+    if (line !== '') out.push(line);
+    line = word;
+    while (line.length > width) {
+      out.push(line.slice(0, width));
+      line = line.slice(width);
+    }
+  }
+  if (line !== '' || out.length === 0) out.push(line);
+  return out;
+}
+
+function truncateLine(line: ScreenLine, width: number): ScreenLine {
+  const out: Segment[] = [];
+  let used = 0;
+  for (const segment of line) {
+    if (used >= width) break;
+    const room = width - used;
+    if (segment.text.length <= room) {
+      out.push(segment);
+      used += segment.text.length;
+    } else {
+      out.push({ ...segment, text: room > 1 ? `${segment.text.slice(0, room - 1)}…` : segment.text.slice(0, room) });
+      used = width;
+    }
+  }
+  return out.length === 0 ? [{ text: ' ' }] : out;
+}

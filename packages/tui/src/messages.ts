@@ -1,0 +1,47 @@
+/**
+ * Every user-facing sentence of `aiwg-cite watch`, in one place. Views add only colour and
+ * layout. Citation messages and fixes come from the core (`rlmMessages`).
+ */
+export const watchMessages = {
+  skippedDocument: (file: string, reason: string) => `${file}: skipped (${reason})`,
+  documentIsDirectory: () => 'a directory, not a file',
+  documentUnreadable: (reason: string) => `cannot be read: ${reason}`,
+  documentTooLarge: (size: number, limit: number) => `${formatBytes(size)} is larger than the ${formatBytes(limit)} limit`,
+  documentBinary: () => 'binary content, not markdown',
+  watcherError: (detail: string) => `watcher: ${detail}`,
+  discoveryFailed: (detail: string) => `could not list the documents again (${detail}); keeping the previous list`,
+  /** The summary line of the plain (non-TTY) mode. */
+  summaryLine: (label: string, counts: string, documents: number, durationMs: number) =>
+    `${label}: ${counts} in ${documents} ${documents === 1 ? 'document' : 'documents'} (${Math.round(durationMs)} ms)`,
+  watching: (root: string) => `watching ${root} (Ctrl-C to stop)`,
+  stopped: () => 'stopped',
+  noAttention: () => 'Nothing needs attention.',
+  noMatch: () => 'No citation matches the filter.',
+  more: (count: number) => `… ${count} more`,
+  above: (count: number) => `… ${count} above`,
+  waiting: () => 'checking…',
+  footer: () => '↑↓/jk move  Enter details  f filter  / path  a re-verify all  ? help  q quit',
+  detailsFooter: () => 'Esc/Enter back  q quit',
+  helpFooter: () => 'any key: back',
+  pathPrompt: (draft: string) => `path: ${draft}▏  (Enter keep, Esc clear)`,
+  blameLoading: () => 'staling commit: looking it up…',
+  blameNone: () => 'staling commit: not found in history',
+  help: [
+    'aiwg-cite watch: keys',
+    '',
+    '  ↑ ↓  j k      move through the citations that need attention',
+    '  Enter        details: citation, message, fix (Esc to go back)',
+    '  f            cycle the status filter: all, stale, un-versioned, missing, malformed, other',
+    '  2-5          show only stale, un-versioned, missing or malformed (1 or 0: all)',
+    '  /            filter by path (type-ahead; Enter keeps it, Esc clears it)',
+    '  a            re-verify every document from scratch',
+    '  ?            this help',
+    '  q  Ctrl-C    quit',
+  ],
+} as const;
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} B`;
+}

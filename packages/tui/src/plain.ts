@@ -1,0 +1,69 @@
+import { type Finding, RLM_LABELS, type Summary } from '@aiwg-cite/core';
+import type { EngineSnapshot, EngineUpdate, VerdictChange } from './engine.ts';
+import { watchMessages } from './messages.ts';
+
+/** The display label of a status (`FRESH`, `UN-VERSIONED`, …), or `(none)` for a citation that appeared or went away. */
+export function statusLabel(kind: string, status: string | null): string {
+  if (status === null) return '(none)';
+  return (kind === 'rlm' ? RLM_LABELS[status] : undefined) ?? status.toUpperCase();
+}
+
+/** One log line per change of verdict: `file:line:col OLD -> NEW citation`. */
+export function formatVerdictChange(change: VerdictChange): string {
+  return `${change.file}:${change.line}:${change.column} ${statusLabel(change.kind, change.before)} -> ${statusLabel(change.kind, change.after)} ${change.text}`;
+}
+
+/** A header count: a label followed by its number. */
+export interface CountCell {
+  readonly label: string;
+  readonly count: number;
+  /** What colour the count takes when it is above zero. */
+  readonly tone: 'good' | 'warn' | 'bad' | 'neutral';
+}
+
+/**
+ * The header counts: `Fresh`, `Stale`, `Un-versioned`, `Missing` always; `Malformed` and
+ * `Invalid range` when above zero; and, when other kinds of citation are checked, their errors
+ * and warnings.
+ */
+export function countCells(summary: Summary, attention: readonly Finding[]): CountCell[] {
+  const { rlm } = summary;
+  const cells: CountCell[] = [
+    { label: 'Fresh', count: rlm.fresh, tone: 'good' },
+    { label: 'Stale', count: rlm.stale, tone: 'warn' },
+    { label: 'Un-versioned', count: rlm.unversioned, tone: 'warn' },
+    { label: 'Missing', count: rlm.missing, tone: 'bad' },
+  ];
+  if (rlm.malformed > 0) cells.push({ label: 'Malformed', count: rlm.malformed, tone: 'warn' });
+  if (rlm.invalidRange > 0) cells.push({ label: 'Invalid range', count: rlm.invalidRange, tone: 'bad' });
+  const otherKinds = Object.keys(summary.kinds).some((kind) => kind !== 'rlm');
+  if (otherKinds) {
+    let errors = 0;
+    let warnings = 0;
+    for (const finding of attention) {
+      if (finding.kind === 'rlm') continue;
+      if (finding.severity === 'error') errors += 1;
+      else if (finding.severity === 'warning') warnings += 1;
+    }
+    cells.push({ label: 'Other errors', count: errors, tone: 'bad' });
+    cells.push({ label: 'Other warnings', count: warnings, tone: 'warn' });
+  }
+  return cells;
+}
+
+/** The counts as one plain string: `Fresh 12  Stale 3  Un-versioned 1  Missing 0`. */
+export function formatCounts(summary: Summary, attention: readonly Finding[]): string {
+  return countCells(summary, attention)
+    .map((cell) => `${cell.label} ${cell.count}`)
+    .join('  ');
+}
+
+/** The plain-mode summary line printed at start and after `a`. */
+export function formatSummaryLine(snapshot: EngineSnapshot, update: EngineUpdate): string {
+  return watchMessages.summaryLine(
+    snapshot.verdict,
+    formatCounts(snapshot.summary, snapshot.attention),
+    snapshot.documents,
+    update.durationMs,
+  );
+}
