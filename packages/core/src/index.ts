@@ -40,6 +40,45 @@ export {
   toHex,
   webCryptoSha256,
 } from './hash.ts';
+export type { AggregateOptions, AggregatePolicy, AggregateResult, QuoteCheck, QuoteOutcome } from './interop/aggregate.ts';
+export { aggregateBundles, aggregateCandidates, enforceQuotes } from './interop/aggregate.ts';
+export type { BlockKind, ChunkOptions, ChunkSegment, MarkdownBlock, MarkdownChunk, OffsetRole } from './interop/chunk.ts';
+export { chunkMarkdown, DEFAULT_MAX_TOKENS, estimateTokens, mapChunkOffset, mapChunkSpan, splitBlocks } from './interop/chunk.ts';
+export { interopMessages } from './interop/messages.ts';
+export type { OffsetIndex } from './interop/offsets.ts';
+export { createOffsetIndex } from './interop/offsets.ts';
+export type { Annotated, AnnotateMode, AnnotationMark } from './interop/render.ts';
+export { annotateMarkdown, marksFromAggregate, marksFromFindings, REPORT_MARKER, sortMarks } from './interop/render.ts';
+export type {
+  AggregatedVerdict,
+  AggregateInput,
+  ChunkPayload,
+  Claim,
+  ClaimType,
+  DroppedCandidate,
+  Evidence,
+  SentenceSpan,
+  SourceCheckClaimType,
+  SourceCheckVerdict,
+  Validated,
+  Verdict,
+  VerdictBundle,
+  VerdictLabel,
+} from './interop/schema.ts';
+export {
+  CLAIM_TYPES,
+  isSourceCheckVerdict,
+  isVerdictLabel,
+  labelOfSourceCheck,
+  SOURCE_CHECK_CLAIM_TYPES,
+  SOURCE_CHECK_VERDICTS,
+  validateAggregateInput,
+  validateAggregateOutput,
+  VERDICT_LABELS,
+} from './interop/schema.ts';
+export type { SourceCheckDocument, SourceCheckResult } from './interop/source-check.ts';
+export { toSourceCheck, toSourceCheckDocument } from './interop/source-check.ts';
+export type { FindingVerdicts } from './interop/verdict-model.ts';
 export type { Range, Region, RegionKind, ScannedDocument, ScanOptions, Suppression } from './markdown/scan.ts';
 export { createRegionCursor, isEscaped, lineOf, normaliseLabel, positionOf, scanMarkdown } from './markdown/scan.ts';
 export type { MemoryEntry, MemoryFileSystemOptions } from './memory-fs.ts';

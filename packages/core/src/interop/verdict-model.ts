@@ -1,0 +1,143 @@
+/**
+ * One verdict model (SPEC §9.1): every finding aiwg-cite emits maps onto a source-check verdict
+ * and a citation-auditor label, so deterministic findings and model verdicts sit in one report.
+ * Code citations (`rlm`) and @-mentions point into the user's own project, which is source-check's
+ * `private` context: they are GROUNDED or not, never VERIFIED.
+ */
+import type { Finding, Severity } from '../report.ts';
+import { labelOfSourceCheck, type SourceCheckClaimType, type SourceCheckVerdict, type VerdictLabel } from './schema.ts';
+
+/** The verdicts of one finding, as carried in `check --format json` (`verdicts`). */
+export interface FindingVerdicts {
+  readonly sourceCheck: SourceCheckVerdict;
+  readonly citationAuditor: VerdictLabel;
+  readonly claimType: SourceCheckClaimType;
+}
+
+type Factual = 'VERIFIED' | 'CONTRADICTED' | 'PARTIALLY_VERIFIED' | 'INSUFFICIENT_EVIDENCE';
+
+/**
+ * The mapping of every status in SPEC §1.1. Statuses not listed here (footnotes, statutes, kinds
+ * added later) fall back to their severity (see {@link verdictOfSeverity}).
+ */
+export const STATUS_VERDICTS: Readonly<Record<string, Readonly<Record<string, Factual>>>> = {
+  rlm: {
+    fresh: 'VERIFIED',
+    stale: 'PARTIALLY_VERIFIED',
+    unversioned: 'PARTIALLY_VERIFIED',
+    'unknown-hash': 'PARTIALLY_VERIFIED',
+    malformed: 'PARTIALLY_VERIFIED',
+    missing: 'CONTRADICTED',
+    'invalid-range': 'CONTRADICTED',
+    'outside-root': 'CONTRADICTED',
+    'not-a-file': 'CONTRADICTED',
+  },
+  mention: { found: 'VERIFIED', missing: 'CONTRADICTED', unresolvable: 'INSUFFICIENT_EVIDENCE' },
+  ref: { found: 'VERIFIED', 'not-in-corpus': 'CONTRADICTED' },
+  doi: {
+    verified: 'VERIFIED',
+    unverified: 'INSUFFICIENT_EVIDENCE',
+    malformed: 'CONTRADICTED',
+    placeholder: 'CONTRADICTED',
+    fabricated: 'CONTRADICTED',
+    retracted: 'CONTRADICTED',
+    misattributed: 'CONTRADICTED',
+  },
+  arxiv: {
+    verified: 'VERIFIED',
+    unverified: 'INSUFFICIENT_EVIDENCE',
+    malformed: 'CONTRADICTED',
+    placeholder: 'CONTRADICTED',
+    fabricated: 'CONTRADICTED',
+    retracted: 'CONTRADICTED',
+    misattributed: 'CONTRADICTED',
+  },
+  url: { alive: 'VERIFIED', dead: 'CONTRADICTED', unconfirmed: 'INSUFFICIENT_EVIDENCE' },
+  'author-year': {
+    found: 'VERIFIED',
+    'author-not-in-corpus': 'INSUFFICIENT_EVIDENCE',
+    'year-mismatch': 'PARTIALLY_VERIFIED',
+    'implausible-year': 'CONTRADICTED',
+  },
+  quote: { found: 'VERIFIED', 'not-found': 'CONTRADICTED', uncheckable: 'INSUFFICIENT_EVIDENCE' },
+  statistic: { unsourced: 'INSUFFICIENT_EVIDENCE' },
+  pages: { 'invalid-pages': 'CONTRADICTED' },
+  grade: { ok: 'VERIFIED', overclaim: 'PARTIALLY_VERIFIED', unassessed: 'INSUFFICIENT_EVIDENCE' },
+};
+
+/** Kinds whose citations point into the user's own project: source-check's `private` type. */
+const PRIVATE_KINDS: ReadonlySet<string> = new Set(['rlm', 'mention']);
+const SCIENTIFIC_KINDS: ReadonlySet<string> = new Set(['grade', 'statistic']);
+
+/** The fallback for a status the table does not know: ok → VERIFIED, error → CONTRADICTED, and so on. */
+export function verdictOfSeverity(severity: Severity): Factual {
+  switch (severity) {
+    case 'ok':
+      return 'VERIFIED';
+    case 'error':
+      return 'CONTRADICTED';
+    case 'warning':
+      return 'PARTIALLY_VERIFIED';
+    default:
+      return 'INSUFFICIENT_EVIDENCE';
+  }
+}
+
+/** The source-check claim type of a finding's kind. */
+export function claimTypeOf(kind: string): SourceCheckClaimType {
+  if (PRIVATE_KINDS.has(kind)) return 'private';
+  if (SCIENTIFIC_KINDS.has(kind)) return 'scientific';
+  return 'factual_citation';
+}
+
+/**
+ * The verdicts of a finding. A finding downgraded to `info` (say, no corpus to look in) is never
+ * CONTRADICTED: info never fails a run, so it reads as insufficient evidence.
+ */
+export function verdictsOf(finding: Pick<Finding, 'kind' | 'status' | 'severity'>): FindingVerdicts {
+  let factual = STATUS_VERDICTS[finding.kind]?.[finding.status] ?? verdictOfSeverity(finding.severity);
+  if (finding.severity === 'info' && factual === 'CONTRADICTED') factual = 'INSUFFICIENT_EVIDENCE';
+  const claimType = claimTypeOf(finding.kind);
+  const sourceCheck = claimType === 'private' ? toPrivate(factual) : factual;
+  return { sourceCheck, citationAuditor: labelOfSourceCheck(sourceCheck), claimType };
+}
+
+function toPrivate(verdict: Factual): SourceCheckVerdict {
+  if (verdict === 'VERIFIED') return 'GROUNDED';
+  if (verdict === 'CONTRADICTED') return 'UNGROUNDED';
+  return 'PARTIALLY_GROUNDED';
+}
+
+/** The source-check verdict a bare citation-auditor label stands for. */
+export function sourceCheckOfLabel(label: VerdictLabel): SourceCheckVerdict {
+  if (label === 'verified') return 'VERIFIED';
+  if (label === 'contradicted') return 'CONTRADICTED';
+  return 'INSUFFICIENT_EVIDENCE';
+}
+
+/** The badge icon of a verdict (seed 001's headline UX; ⚠️ also stands for a partial grounding). */
+export const VERDICT_ICONS: Readonly<Record<SourceCheckVerdict, string>> = {
+  VERIFIED: '✅',
+  PARTIALLY_VERIFIED: '⚠️',
+  CONTRADICTED: '❌',
+  INSUFFICIENT_EVIDENCE: '🔵',
+  GROUNDED: '🔒',
+  UNGROUNDED: '🔓',
+  PARTIALLY_GROUNDED: '⚠️',
+};
+
+/** The short word of seed 001's headline: `verified`, `partial`, `contradicted`, … */
+export const VERDICT_WORDS: Readonly<Record<SourceCheckVerdict, string>> = {
+  VERIFIED: 'verified',
+  PARTIALLY_VERIFIED: 'partial',
+  CONTRADICTED: 'contradicted',
+  INSUFFICIENT_EVIDENCE: 'insufficient',
+  GROUNDED: 'grounded in your context',
+  UNGROUNDED: 'not grounded in your context',
+  PARTIALLY_GROUNDED: 'partly grounded in your context',
+};
+
+/** Adds `verdicts: { sourceCheck, citationAuditor, claimType }` to every finding; nothing is renamed. */
+export function withVerdicts<T extends Finding>(findings: readonly T[]): (T & { verdicts: FindingVerdicts })[] {
+  return findings.map((finding) => ({ ...finding, verdicts: verdictsOf(finding) }));
+}
