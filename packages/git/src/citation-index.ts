@@ -1,16 +1,34 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { decodeDocument, extractRlm, normaliseArtifactPath, type RlmCitation, type Suppression, scanMarkdown } from '@aiwg-cite/core';
+import {
+  decodeDocument,
+  extractRlm,
+  normaliseArtifactPath,
+  parseLineRange,
+  type RlmCitation,
+  type RlmForm,
+  type Suppression,
+  scanMarkdown,
+} from '@aiwg-cite/core';
 import type { CatFileBatch } from './cat-file.ts';
 import { type IndexSnapshot, isRegularFileMode } from './index-entries.ts';
 
 /** Bumped whenever the stored shape or the extraction changes, so old files are rebuilt. */
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
+
+/**
+ * One citation as stored: `[artifact, id, hash, line, column, offset, text, lines, form]`, with
+ * the artifact path already normalised so that a lookup is a string comparison. Tuples keep the
+ * file small: it is read on every commit that changes a cited file.
+ */
+type StoredCitation = [string, string, string | null, number, number, number, string, string | null, RlmForm];
 
 /** What the index keeps of one markdown blob: its well-formed RLM citations and its suppressions. */
 export interface IndexedBlob {
-  readonly citations: readonly RlmCitation[];
-  readonly suppressions: readonly Suppression[];
+  /** Citations, each with its normalised artifact path. */
+  readonly c: readonly StoredCitation[];
+  /** Suppressions as `[line, rules]`. */
+  readonly s: readonly [number, readonly string[]][];
 }
 
 /** A citation of a changed artifact, found through the index. */
@@ -91,11 +109,10 @@ export async function findCitingEntries(
     if (excludeDocuments.has(document)) continue;
     const blob = blobs[oid];
     if (blob === undefined) continue;
-    for (const citation of blob.citations) {
-      const normalised = normaliseArtifactPath(citation.id);
-      if (normalised.ok && artifacts.has(normalised.path)) {
-        out.push({ document, artifact: normalised.path, citation, suppressions: blob.suppressions });
-      }
+    for (const stored of blob.c) {
+      if (!artifacts.has(stored[0])) continue;
+      const suppressions = blob.s.map(([line, rules]) => ({ line, rules }));
+      out.push({ document, artifact: stored[0], citation: toCitation(stored), suppressions });
     }
   }
   return out;
@@ -104,8 +121,20 @@ export async function findCitingEntries(
 /** The citations a markdown text holds, as the index keeps them. */
 export function extractBlob(text: string, includeCode: boolean): IndexedBlob {
   const document = scanMarkdown(text, includeCode ? { includeCode: true } : {});
-  const citations = extractRlm(document).citations.filter((citation) => !citation.needsExistingFile);
-  return { citations, suppressions: document.suppressions };
+  const c: StoredCitation[] = [];
+  for (const citation of extractRlm(document).citations) {
+    if (citation.needsExistingFile) continue;
+    const normalised = normaliseArtifactPath(citation.id);
+    if (!normalised.ok) continue;
+    const { id, hash, line, column, offset, text: raw, lines, form } = citation;
+    c.push([normalised.path, id, hash, line, column, offset, raw, lines?.text ?? null, form]);
+  }
+  return { c, s: document.suppressions.map((suppression): [number, readonly string[]] => [suppression.line, suppression.rules]) };
+}
+
+function toCitation(stored: StoredCitation): RlmCitation {
+  const [, id, hash, line, column, offset, text, lines, form] = stored;
+  return { id, hash, line, column, offset, text, lines: lines === null ? null : parseLineRange(lines), form, needsExistingFile: false };
 }
 
 function loadIndex(file: string, includeCode: boolean): StoredIndex {
@@ -129,7 +158,7 @@ function loadIndex(file: string, includeCode: boolean): StoredIndex {
       return empty;
     }
     for (const blob of Object.values(parsed.blobs)) {
-      if (typeof blob !== 'object' || blob === null || !Array.isArray(blob.citations) || !Array.isArray(blob.suppressions)) return empty;
+      if (typeof blob !== 'object' || blob === null || !Array.isArray(blob.c) || !Array.isArray(blob.s)) return empty;
     }
     return parsed as StoredIndex;
   } catch {

@@ -37,15 +37,24 @@ export function isRegularFileMode(mode: string): boolean {
 export function parseLsFilesStage(output: Buffer): IndexSnapshot {
   const entries = new Map<string, IndexEntry>();
   const unmerged = new Set<string>();
-  for (const record of splitNul(output)) {
-    const tab = record.indexOf('\t');
-    const [mode, oid, stage] = record.slice(0, tab).split(' ');
-    const path = record.slice(tab + 1);
-    if (tab === -1 || mode === undefined || oid === undefined || stage === undefined) {
-      throw new AiwgCiteError('GIT_FAILED', `git ls-files: unexpected entry \`${record}\``);
+  const text = output.toString('utf8');
+  // Hand-rolled: this runs over every entry of a large index on each commit.
+  for (let at = 0; at < text.length; ) {
+    let end = text.indexOf('\0', at);
+    if (end === -1) end = text.length;
+    const firstSpace = text.indexOf(' ', at);
+    const secondSpace = text.indexOf(' ', firstSpace + 1);
+    const tab = text.indexOf('\t', secondSpace + 1);
+    if (firstSpace === -1 || secondSpace === -1 || tab === -1 || tab > end) {
+      throw new AiwgCiteError('GIT_FAILED', `git ls-files: unexpected entry \`${text.slice(at, end)}\``);
     }
-    if (stage === '0') entries.set(path, { mode, oid });
-    else unmerged.add(path);
+    const path = text.slice(tab + 1, end);
+    if (tab - secondSpace === 2 && text.charCodeAt(secondSpace + 1) === 48) {
+      entries.set(path, { mode: text.slice(at, firstSpace), oid: text.slice(firstSpace + 1, secondSpace) });
+    } else {
+      unmerged.add(path);
+    }
+    at = end + 1;
   }
   return { entries, unmerged: [...unmerged].sort() };
 }

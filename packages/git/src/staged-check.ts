@@ -68,10 +68,9 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
   const { root, env } = input;
   const options = input.options ?? {};
   const explicit = input.files !== undefined && input.files.length > 0;
-  const [snapshot, changes, gitDir] = await Promise.all([
+  const [snapshot, changes] = await Promise.all([
     readIndex(root, env),
     explicit ? Promise.resolve<StagedChange[]>([]) : readStagedChanges(root, env),
-    explicit ? Promise.resolve('') : runGitAsync(root, ['rev-parse', '--absolute-git-dir'], env === undefined ? {} : { env }),
   ]);
   if (snapshot.unmerged.length > 0) {
     throw new AiwgCiteError('UNMERGED_INDEX', stagedMessages.unmerged(snapshot.unmerged), { data: { paths: snapshot.unmerged } });
@@ -93,7 +92,8 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
     if (explicit) return { report: direct, stagedChange: { stale: 0, missing: 0 } };
 
     const reverse = await findStagedChangeFindings({
-      gitDir: gitDir.toString('utf8').trim(),
+      root,
+      ...(env === undefined ? {} : { env }),
       snapshot,
       changes,
       batch,
@@ -144,7 +144,8 @@ function selectExplicit(snapshot: IndexSnapshot, files: readonly string[]): stri
 }
 
 interface ReverseInput {
-  readonly gitDir: string;
+  readonly root: string;
+  readonly env?: NodeJS.ProcessEnv;
   readonly snapshot: IndexSnapshot;
   readonly changes: readonly StagedChange[];
   readonly batch: CatFileBatch;
@@ -167,9 +168,13 @@ async function findStagedChangeFindings(input: ReverseInput): Promise<Finding[]>
     if (change.status === 'M' || change.status === 'T' || change.status === 'D') touched.set(change.path, change);
   }
   if (touched.size === 0) return [];
+  // Only now is the git dir needed: a commit that changes no tracked file pays nothing for it.
+  const gitDir = (await runGitAsync(input.root, ['rev-parse', '--absolute-git-dir'], input.env === undefined ? {} : { env: input.env }))
+    .toString('utf8')
+    .trim();
   const citing = await findCitingEntries(
     {
-      file: citationIndexPath(input.gitDir),
+      file: citationIndexPath(gitDir),
       snapshot: input.snapshot,
       batch: input.batch,
       includeCode: input.options.includeCode === true,

@@ -73,7 +73,7 @@ export const check: Command = {
     };
 
     const workspace = resolveWorkspace(context.cwd, values.root);
-    if (values.staged === true) return runStaged(workspace, positionals, options, format, context);
+    if (values.staged === true) return runStaged(workspace, values.root !== undefined, positionals, options, format, context);
     const documents = discoverDocuments(workspace, context.cwd, positionals);
     const report = await checkDocuments({
       reader: createNodeReader(workspace.root),
@@ -120,15 +120,17 @@ function render(report: Report, format: (typeof FORMATS)[number], context: CliCo
  */
 async function runStaged(
   workspace: Workspace,
+  hasRootOption: boolean,
   positionals: readonly string[],
   options: CheckOptions,
   format: (typeof FORMATS)[number],
   context: CliContext,
 ): Promise<number> {
   const git = await import('@aiwg-cite/git');
-  const top = workspace.isGit ? gitTopLevel(workspace.root) : null;
-  if (top === null) throw new AiwgCiteError('NOT_A_REPOSITORY', git.stagedMessages.notARepository(context.cwd));
-  if (toPosix(realpathSync.native(top)) !== workspace.root) {
+  if (!workspace.isGit) throw new AiwgCiteError('NOT_A_REPOSITORY', git.stagedMessages.notARepository(context.cwd));
+  // Without --root the workspace root is the top level already; with it, it must be.
+  const top = hasRootOption ? gitTopLevel(workspace.root) : workspace.root;
+  if (top === null || toPosix(realpathSync.native(top)) !== workspace.root) {
     throw new AiwgCiteError('USAGE', `check: --staged reads the whole index, so --root must be the repository top level (${top})`);
   }
   const files = positionals.map((path) => git.toRootRelative(workspace.root, context.cwd, path));

@@ -151,6 +151,9 @@ export function detectSetup(cwd: string): HookSetup {
     const gitPath = runGit(root, ['rev-parse', '--git-path', 'hooks'])?.trim() ?? '.git/hooks';
     hookPath = toPosix(relative(root, join(root, gitPath, 'pre-commit')));
   }
+  if (!isHusky && packageJson !== null) {
+    notes.push('package.json found but no husky: installed a plain git hook (with husky, run init again to use .husky/pre-commit)');
+  }
   if (hookPath.startsWith('..')) {
     throw new AiwgCiteError(
       'CONFIG_INVALID',
