@@ -100,7 +100,7 @@ describe('aiwg-cite blame', () => {
 
   it('--line on a fresh citation says so; on a line without one it is a usage error', () => {
     const { repo } = staleRepo();
-    const hash = sha16(repo.git('show', 'HEAD:a.ts') + '\n');
+    const hash = sha16(`${repo.git('show', 'HEAD:a.ts')}\n`);
     repo.write({ 'fresh.md': `[a.ts@${hash}, L1]\n` });
     const fresh = runCli(['blame', 'fresh.md', '--line', '1'], { cwd: repo.dir });
     expect(fresh.code).toBe(0);
@@ -119,6 +119,25 @@ describe('aiwg-cite blame', () => {
     const bad = runCli(['blame', '--bogus'], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^aiwg-cite: blame: Unknown option '--bogus'/);
+  });
+
+  it('works with --root below the git top level (artifact paths relative to the root)', () => {
+    const repo = gitRepo({ 'site/src/a.ts': text(numbered(3)) });
+    const hash = sha16(text(numbered(3)));
+    repo.write({ 'site/src/a.ts': text(['top', ...numbered(3)]) });
+    const staling = repo.commit('prepend');
+    repo.write({ 'site/doc.md': `[src/a.ts@${hash}, L2]\n` });
+    const run = runCli(['blame', '--root', 'site', '--format', 'json'], { cwd: repo.dir });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([
+      expect.objectContaining({
+        file: 'doc.md',
+        artifact: 'src/a.ts',
+        staling: expect.objectContaining({ sha: staling }),
+        drift: 'moved',
+        newLines: 'L3',
+      }),
+    ]);
   });
 
   it('says deleted and names the deleting commit', () => {

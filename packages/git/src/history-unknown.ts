@@ -29,8 +29,23 @@ export async function markUnknownHashes(report: Report, input: UnknownHashOption
   const replaced = new Map<Finding, Finding>();
   let untracked = 0;
   try {
+    // First pass: every blob of every stale artifact under its current name, from one git log.
+    const byPath = history.blobsByPath([...new Set(stale.map((finding) => finding.artifact as string))]);
+    const quick = await history.hashBlobs([...byPath.values()].flatMap((oids) => [...oids]));
+    const quickHashes = (artifact: string): Set<string> => {
+      const hashes = new Set<string>();
+      for (const oid of byPath.get(artifact) ?? []) {
+        const hash = quick.get(oid);
+        if (hash === undefined) continue;
+        hashes.add(hash.raw);
+        if (hash.replacement !== null) hashes.add(hash.replacement);
+      }
+      return hashes;
+    };
     for (const finding of stale) {
       const artifact = finding.artifact as string;
+      if (quickHashes(artifact).has(finding.hash as string)) continue;
+      // Only a hash the first pass cannot explain pays for the full walk (renames, the index).
       if (!known.has(artifact)) known.set(artifact, await history.knownHashes(artifact));
       const hashes = known.get(artifact) ?? null;
       if (hashes === null) {

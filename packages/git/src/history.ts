@@ -52,6 +52,7 @@ export class GitHistory {
   readonly #cache: BlobHashCache;
   readonly #logs = new Map<string, ArtifactVersion[]>();
   #catFile: CatFileBatch | null = null;
+  #hasCommits: boolean | undefined;
 
   private constructor(topLevel: string, gitDir: string, isShallow: boolean, root: string, env: NodeJS.ProcessEnv) {
     this.topLevel = topLevel;
@@ -88,7 +89,8 @@ export class GitHistory {
 
   /** True when HEAD names a commit (false in a repository with no commits yet). */
   hasCommits(): boolean {
-    return this.#run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], true) !== null;
+    this.#hasCommits ??= this.#run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], true) !== null;
+    return this.#hasCommits;
   }
 
   /**
@@ -206,6 +208,40 @@ export class GitHistory {
       if (hash.replacement !== null) known.add(hash.replacement);
     }
     return known;
+  }
+
+  /**
+   * The blobs each path had in any commit of any ref, by name only (no rename following), from one
+   * `git log --all --raw` over all the paths at once: the cheap first pass of the fabricated-hash
+   * check, which needs {@link knownHashes} only for the rare hash this does not explain.
+   */
+  blobsByPath(paths: readonly string[]): Map<string, Set<string>> {
+    const out = new Map<string, Set<string>>(paths.map((path) => [path, new Set<string>()]));
+    if (paths.length === 0 || !this.hasCommits()) return out;
+    const byGitPath = new Map(paths.map((path) => [this.gitPath(path), path]));
+    const log = this.#run([
+      '--literal-pathspecs',
+      'log',
+      '--all',
+      '--no-renames',
+      '--raw',
+      '-z',
+      '--no-abbrev',
+      '--no-color',
+      '--diff-merges=first-parent',
+      '--format=%x1e',
+      '--',
+      ...byGitPath.keys(),
+    ]) as string;
+    const fields = log.split('\0');
+    for (let at = 0; at < fields.length; at += 1) {
+      const raw = /:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [ACDMRTUX]\d*$/.exec(fields[at] as string);
+      if (raw === null) continue;
+      const path = byGitPath.get(fields[at + 1] ?? '');
+      at += 1;
+      if (path !== undefined && !/^0+$/.test(raw[1] as string)) out.get(path)?.add(raw[1] as string);
+    }
+    return out;
   }
 
   /** Saves new blob hashes to the cache and ends the `cat-file` process. */

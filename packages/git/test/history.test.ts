@@ -321,6 +321,25 @@ describe('fabricated hashes in check (markUnknownHashes)', () => {
     expect(marked.summary.kinds.rlm).toEqual({ stale: 2, 'unknown-hash': 1 });
   });
 
+  it('a hash from before a rename-with-edit is found by following the rename, after the one-log first pass misses it', async () => {
+    const repo = gitRepo({ 'old.ts': text(numbered(12)) });
+    repo.git('mv', 'old.ts', 'new.ts');
+    repo.write({ 'new.ts': text([...numbered(11), 'edited']) });
+    repo.commit('rename and edit');
+    repo.write({ 'new.ts': text([...numbered(11), 'edited again']) });
+    repo.commit('edit again');
+    const history = open(repo.dir);
+    const byPath = history.blobsByPath(['new.ts']);
+    await history.close();
+    expect(byPath.get('new.ts')?.size).toBe(2);
+    const current = sha16(text([...numbered(11), 'edited again']));
+    const marked = await markUnknownHashes(reportOf([staleFinding('new.ts', sha16(text(numbered(12))), current)]), {
+      root: repo.dir,
+      env: ENV,
+    });
+    expect(marked.citations[0]?.status).toBe('stale');
+  });
+
   it('a hash of the staged version is not fabricated', async () => {
     const repo = gitRepo({ 'a.ts': 'v1\n' });
     repo.write({ 'a.ts': 'staged\n' });
