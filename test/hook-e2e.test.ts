@@ -139,6 +139,21 @@ describe('plain git hook', () => {
   });
 });
 
+describe('core.hooksPath', () => {
+  it('installs into the configured hooks directory, and init --dry-run writes nothing', () => {
+    const repo = gitRepo({ 'src/a.ts': CODE, 'githooks/.keep': '' });
+    repo.git('config', 'core.hooksPath', 'githooks');
+    const dry = init(repo, '--dry-run');
+    expect(dry).toContain('would create githooks/pre-commit');
+    expect(existsSync(join(repo.dir, 'githooks/pre-commit'))).toBe(false);
+    init(repo);
+    expect(readFileSync(join(repo.dir, 'githooks/pre-commit'), 'utf8')).toContain('# AIWG-CITE');
+    repo.write({ 'docs/new.md': BROKEN });
+    repo.git('add', 'docs/new.md');
+    expect(commit(repo, 'broken').code).not.toBe(0);
+  });
+});
+
 /** A repository set up the way a husky v9 project is: package.json, `husky` run, `.husky/pre-commit`. */
 function huskyRepo(files: Record<string, string>): GitRepo {
   const repo = gitRepo({

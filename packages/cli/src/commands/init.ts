@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { AiwgCiteError, applyEdits, type TextEdit } from '@aiwg-cite/core';
 import { gitTopLevel, runGit, toPosix, writeFileAtomic } from '@aiwg-cite/node';
 import { parseCommandArgs } from '../args.ts';
@@ -146,10 +146,10 @@ export function detectSetup(cwd: string): HookSetup {
     if (!hooksPath.startsWith('.husky'))
       notes.push('husky is not active yet: run `npx husky` (or add `"prepare": "husky"` and `npm install`)');
   } else if (hooksPath !== '') {
-    hookPath = toPosix(relative(root, join(root, hooksPath, 'pre-commit')));
+    hookPath = toPosix(relative(root, resolve(root, hooksPath, 'pre-commit')));
   } else {
     const gitPath = runGit(root, ['rev-parse', '--git-path', 'hooks'])?.trim() ?? '.git/hooks';
-    hookPath = toPosix(relative(root, join(root, gitPath, 'pre-commit')));
+    hookPath = toPosix(relative(root, resolve(root, gitPath, 'pre-commit')));
   }
   if (!isHusky && packageJson !== null) {
     notes.push('package.json found but no husky: installed a plain git hook (with husky, run init again to use .husky/pre-commit)');
