@@ -55,6 +55,8 @@ export interface BlameDetail {
   readonly renamedTo: string | null;
   /** True when git has never tracked the artifact. */
   readonly untracked: boolean;
+  /** The cited line range as written (`L3-5`), or `null` for a whole-file citation. */
+  readonly citedLines: string | null;
 }
 
 const decoder = new TextDecoder('utf-8');
@@ -86,6 +88,7 @@ export async function blameCitation(history: GitHistory, input: BlameInput, curr
       currentHash: current?.hash ?? null,
       renamedTo: null,
       untracked: false,
+      citedLines: input.lines?.text ?? null,
     };
   }
 
@@ -107,6 +110,7 @@ export async function blameCitation(history: GitHistory, input: BlameInput, curr
     currentHash: current?.hash ?? null,
     renamedTo: null,
     untracked,
+    citedLines: input.lines?.text ?? null,
   };
 }
 
@@ -140,6 +144,7 @@ async function explainPinned(
       currentHash: null,
       renamedTo: deletion === null ? null : history.renamedTo(deletion.sha, input.artifact),
       untracked: false,
+      citedLines: input.lines?.text ?? null,
     };
   }
 
@@ -159,6 +164,7 @@ async function explainPinned(
     currentHash: current.hash,
     renamedTo: null,
     untracked: false,
+    citedLines: input.lines?.text ?? null,
   };
 }
 

@@ -31,6 +31,8 @@ Exit codes: 0 done, 2 usage or tool error.
 `;
 
 const FORMATS = ['pretty', 'json'] as const;
+/** A region diff longer than this is cut in pretty output (JSON carries no diff). */
+const MAX_DIFF_LINES = 40;
 const decoder = new TextDecoder('utf-8');
 
 /** A citation of a document with its verdict from the core. */
@@ -177,7 +179,7 @@ export function formatBlame(detail: BlameDetail, palette: Palette): string[] {
   const row = (label: string, text: string): void => {
     out.push(`  ${palette.dim(label.padEnd(9))}${text}`);
   };
-  const oldLines = entry.text.match(/L\d+(?:-\d+)?/)?.[0] ?? null;
+  const oldLines = detail.citedLines;
   if (entry.pinned !== null) {
     const where = detail.pinSource === 'other-branch' ? `  (${blameMessages.pinnedOnOtherBranch()})` : '';
     row('pinned', `${palette.yellow(short(entry.pinned.sha))} ${day(entry.pinned.date)}  hash ${entry.hash}${where}`);
@@ -212,7 +214,7 @@ export function formatBlame(detail: BlameDetail, palette: Palette): string[] {
   row('drift', entry.drift === 'changed' ? palette.yellow(driftText) : palette.green(driftText));
   const diff = detail.classification?.regionDiff ?? [];
   if (entry.drift === 'changed' && diff.length > 0) {
-    for (const line of diff) {
+    for (const line of diff.slice(0, MAX_DIFF_LINES)) {
       const colour = line.startsWith('+')
         ? palette.green
         : line.startsWith('-')
@@ -222,6 +224,7 @@ export function formatBlame(detail: BlameDetail, palette: Palette): string[] {
             : (text: string) => text;
       out.push(`    ${colour(line)}`);
     }
+    if (diff.length > MAX_DIFF_LINES) out.push(`    ${palette.dim(blameMessages.diffTruncated(diff.length - MAX_DIFF_LINES))}`);
   }
   return out;
 }

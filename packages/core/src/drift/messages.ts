@@ -33,6 +33,7 @@ export const blameMessages = {
   staleInWorktree: () => 'no commit changed the file after the pinned version: the change is in the working tree (uncommitted)',
   regionInWorktree: () => 'no commit changed the cited lines: they changed in the working tree (uncommitted)',
   regionUnchanged: () => 'the cited lines themselves are unchanged',
+  diffTruncated: (more: number) => `… ${more} more diff ${more === 1 ? 'line' : 'lines'}`,
   driftLine: (drift: string, oldLines: string | null, newLines: string | null, intact: boolean) => {
     switch (drift) {
       case 'moved':
@@ -42,7 +43,8 @@ export const blameMessages = {
       case 'whitespace':
         return `whitespace: only whitespace changed in the cited lines${newLines === null ? '' : ` (now ${newLines})`}; \`aiwg-cite stamp\` re-pins them`;
       case 'changed':
-        return `changed: the cited lines' content changed${newLines === null ? ' and no longer maps to any lines' : ` (now around ${newLines})`}; review the claim, then \`aiwg-cite stamp --accept FILE:LINE\``;
+        if (oldLines === null) return "changed: the file's content changed; review the claim, then `aiwg-cite stamp --accept FILE:LINE`";
+        return `changed: the cited lines' content changed${newLines === null ? ' and they no longer map to any lines' : ` (now around ${newLines})`}; review the claim, then \`aiwg-cite stamp --accept FILE:LINE\``;
       case 'uncommitted':
         return `uncommitted${newLines === null ? '' : ` (cited lines now at ${newLines})`}`;
       default:
