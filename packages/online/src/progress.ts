@@ -1,0 +1,99 @@
+/**
+ * Progress of the online lookups: listr2 tasks (resolved / remaining per resolver) when stderr is
+ * a terminal, plain lines otherwise. listr2 is imported only here and only on a TTY, so plain runs
+ * and `check` without `--online` never load it.
+ */
+import type { LookupListener, ResolverName } from './resolvers.ts';
+
+/** A writable stream for progress output (stderr). */
+export interface ProgressStream {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+/** A running progress display. */
+export interface Progress {
+  readonly listener: LookupListener;
+  /** Ends the display; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+interface Counts {
+  seen: number;
+  done: number;
+  cached: number;
+}
+
+const RESOLVERS: readonly ResolverName[] = ['doi', 'arxiv', 'url'];
+
+/** Describes one resolver's counts: `doi: 3 resolved (1 from cache), 2 remaining`. */
+export function describeProgress(name: ResolverName, counts: Counts): string {
+  const cached = counts.cached > 0 ? ` (${counts.cached} from cache)` : '';
+  return `${name}: ${counts.done} resolved${cached}, ${counts.seen - counts.done} remaining`;
+}
+
+/** Plain lines: one per finished lookup, for logs and CI. */
+export function createPlainProgress(stream: ProgressStream): Progress {
+  const counts = new Map<ResolverName, Counts>(RESOLVERS.map((name) => [name, { seen: 0, done: 0, cached: 0 }]));
+  return {
+    listener(resolver, event, detail) {
+      const count = counts.get(resolver) as Counts;
+      if (event === 'start') count.seen += 1;
+      else {
+        count.done += 1;
+        if (detail.cached) count.cached += 1;
+        stream.write(`aiwg-cite online: ${describeProgress(resolver, count)}\n`);
+      }
+    },
+    async stop() {},
+  };
+}
+
+/** listr2 tasks on a terminal, one per resolver, retitled as lookups finish. */
+export async function createTtyProgress(stream: ProgressStream & NodeJS.WriteStream): Promise<Progress> {
+  const { Listr, ListrLogger, ProcessOutput } = await import('listr2');
+  const counts = new Map<ResolverName, Counts>(RESOLVERS.map((name) => [name, { seen: 0, done: 0, cached: 0 }]));
+  const titles = new Map<ResolverName, (title: string) => void>();
+  let finish: () => void = () => {};
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const list = new Listr(
+    RESOLVERS.map((name) => ({
+      title: `${name}: waiting`,
+      task: async (_context: unknown, task: { title: string }) => {
+        titles.set(name, (title) => {
+          task.title = title;
+        });
+        await finished;
+        const count = counts.get(name) as Counts;
+        task.title = count.seen === 0 ? `${name}: nothing to resolve` : describeProgress(name, count);
+      },
+    })),
+    {
+      concurrent: true,
+      exitOnError: false,
+      registerSignalListeners: false,
+      rendererOptions: { logger: new ListrLogger({ processOutput: new ProcessOutput(stream, stream) }) },
+    },
+  );
+  const running = list.run().catch(() => undefined);
+  let stopped = false;
+  return {
+    listener(resolver, event, detail) {
+      const count = counts.get(resolver) as Counts;
+      if (event === 'start') count.seen += 1;
+      else {
+        count.done += 1;
+        if (detail.cached) count.cached += 1;
+      }
+      titles.get(resolver)?.(describeProgress(resolver, count));
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      finish();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * One `--online` run: the HTTP client with its run budget, the cache, the resolvers and the
+ * progress display, configured from the environment. `close()` saves the cache and ends the
+ * progress display.
+ */
+import { isAbsolute, join } from 'node:path';
+import type { DocumentChecker } from '@aiwg-cite/core';
+import { ResultCache } from './cache.ts';
+import { createOnlineChecker } from './checker.ts';
+import { HttpClient } from './http.ts';
+import { onlineMessages } from './messages.ts';
+import { createPlainProgress, createTtyProgress, type Progress, type ProgressStream } from './progress.ts';
+import { type LookupListener, Resolvers, resolveServiceUrls, type ServiceUrls } from './resolvers.ts';
+
+/** Options of {@link openOnlineSession}. */
+export interface OnlineSessionOptions {
+  /** The project root; the cache lives in `<root>/.aiwg-cite/cache.jsonl` unless `AIWG_CITE_CACHE` says otherwise. */
+  readonly root: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** Read and write the cache. @default true */
+  readonly useCache?: boolean;
+  /** Where progress and warnings go (stderr). */
+  readonly stderr: ProgressStream;
+  /** Show progress. @default true */
+  readonly progress?: boolean;
+  /** The tool version, for the User-Agent. */
+  readonly version: string;
+  /** Service base URLs from configuration; the environment fills the rest. */
+  readonly urls?: Partial<Record<keyof ServiceUrls, string>>;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+}
+
+/** A running online session. */
+export interface OnlineSession {
+  readonly resolvers: Resolvers;
+  readonly client: HttpClient;
+  readonly cache: ResultCache | null;
+  /** The `--online` document checker. */
+  readonly checker: DocumentChecker;
+  /** Saves the cache, ends progress and the run budget, and returns the coverage note. */
+  close(): Promise<string>;
+}
+
+const DEFAULT_BUDGET_MS = 120_000;
+const ARXIV_HOST = 'export.arxiv.org';
+
+function numberFrom(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number): number {
+  const value = env[name];
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : fallback;
+}
+
+/** Opens an online session. */
+export async function openOnlineSession(options: OnlineSessionOptions): Promise<OnlineSession> {
+  const { env } = options;
+  const urls = resolveServiceUrls(env, options.urls);
+  const now = options.now ?? (() => new Date());
+  const budgetMs = numberFrom(env, 'AIWG_CITE_ONLINE_BUDGET_MS', DEFAULT_BUDGET_MS);
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(new Error(onlineMessages.deadline(budgetMs / 1000))), budgetMs);
+  timer.unref();
+  const arxivHost = new URL(urls.arxiv).host;
+  const crossrefHost = new URL(urls.crossref).host;
+  const mailto = env.AIWG_CITE_MAILTO;
+  const client = new HttpClient({
+    userAgent: `aiwg-cite/${options.version}${mailto === undefined || mailto === '' ? '' : ` (mailto:${mailto})`}`,
+    timeoutMs: numberFrom(env, 'AIWG_CITE_HTTP_TIMEOUT_MS', 10_000),
+    hostLimits: { [arxivHost]: 1, [ARXIV_HOST]: 1, [crossrefHost]: 3 },
+    hostIntervals: { [arxivHost]: numberFrom(env, 'AIWG_CITE_ARXIV_INTERVAL_MS', 3000) },
+    signal: budget.signal,
+  });
+  const cachePath =
+    env.AIWG_CITE_CACHE === undefined || env.AIWG_CITE_CACHE === '' ? join(options.root, '.aiwg-cite', 'cache.jsonl') : env.AIWG_CITE_CACHE;
+  const cache =
+    options.useCache === false
+      ? null
+      : ResultCache.load(isAbsolute(cachePath) ? cachePath : join(options.root, cachePath), {
+          warn: (message) => options.stderr.write(`aiwg-cite: warning: ${message}\n`),
+        });
+  let progress: Progress | null = null;
+  if (options.progress !== false) {
+    progress =
+      options.stderr.isTTY === true
+        ? await createTtyProgress(options.stderr as ProgressStream & NodeJS.WriteStream)
+        : createPlainProgress(options.stderr);
+  }
+  const listener: LookupListener = (resolver, event, detail) => progress?.listener(resolver, event, detail);
+  const resolvers = new Resolvers({
+    client,
+    cache,
+    urls,
+    now,
+    listener,
+    ...(env.AIWG_CITE_OPENALEX_KEY ? { openalexKey: env.AIWG_CITE_OPENALEX_KEY } : {}),
+  });
+  const date = now();
+  const checker = createOnlineChecker({ resolvers, now: { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1 } });
+  return {
+    resolvers,
+    client,
+    cache,
+    checker,
+    async close() {
+      clearTimeout(timer);
+      await progress?.stop();
+      try {
+        cache?.save();
+      } catch (error) {
+        options.stderr.write(`aiwg-cite: warning: cache not saved (${(error as Error).message})\n`);
+      }
+      const note = onlineMessages.coverage(client.requests, cache?.hits ?? 0);
+      return budget.signal.aborted ? `${note}; ${onlineMessages.deadline(budgetMs / 1000)}` : note;
+    },
+  };
+}
