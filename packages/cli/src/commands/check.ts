@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { AiwgCiteError, type CheckOptions, checkDocuments, type Report, rlmChecker } from '@aiwg-cite/core';
+import { AiwgCiteError, type CheckOptions, checkDocuments, type Report, rlmChecker, withVerdicts } from '@aiwg-cite/core';
 import {
   createNodeReader,
   discoverDocuments,
@@ -20,6 +20,7 @@ import { formatJson } from '../format/json.ts';
 import { formatJunit } from '../format/junit.ts';
 import { formatPretty } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
+import { formatSourceCheck } from '../format/source-check.ts';
 
 const HELP = `Usage: aiwg-cite check [paths...] [options]
 
@@ -28,7 +29,8 @@ that git does not ignore (outside git: every .md file outside node_modules).
 
 Options:
   --root DIR           project root (default: the git top level, else the current directory)
-  --format FORMAT      pretty (default), json, sarif (SARIF 2.1.0), github (Actions annotations) or junit
+  --format FORMAT      pretty (default), json, sarif (SARIF 2.1.0), github (Actions annotations), junit
+                       or source-check (one source-check verifier result per citation)
   --staged             check what the next commit contains: staged markdown and the artifacts it cites
                        as they are in the git index, plus committed documents the staged change breaks
   --strict             warnings (stale, un-versioned, malformed) fail the run; also AIWG_CITE_STRICT=1
@@ -42,7 +44,7 @@ Options:
 Exit codes: 0 pass, 1 fail, 2 usage or tool error.
 `;
 
-const FORMATS = ['pretty', 'json', 'sarif', 'github', 'junit'] as const;
+const FORMATS = ['pretty', 'json', 'sarif', 'github', 'junit', 'source-check'] as const;
 
 /** `aiwg-cite check`. */
 export const check: Command = {
@@ -102,7 +104,9 @@ async function markUnknownHashes(report: Report, root: string, options: CheckOpt
 function render(report: Report, format: (typeof FORMATS)[number], context: CliContext): string {
   switch (format) {
     case 'json':
-      return formatJson(report);
+      return formatJson({ ...report, citations: withVerdicts(report.citations) });
+    case 'source-check':
+      return formatSourceCheck(report);
     case 'sarif':
       return formatSarif(report, { version: packageJson.version });
     case 'github':

@@ -28,4 +28,16 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'pin un-versioned citations; re-pin stale ones whose lines only moved or changed whitespace',
     load: async () => (await import('./stamp.ts')).stamp,
   },
+  chunk: {
+    summary: 'split markdown into block-aligned chunks with an offset table (citation-auditor JSON)',
+    load: async () => (await import('./chunk.ts')).chunk,
+  },
+  aggregate: {
+    summary: 'combine verifier verdicts by authority, checking verbatim quotes (citation-auditor JSON)',
+    load: async () => (await import('./aggregate.ts')).aggregate,
+  },
+  annotate: {
+    summary: 'insert verdict badges and an audit report into a markdown file (byte-exact insertions)',
+    load: async () => (await import('./annotate.ts')).annotate,
+  },
 };

@@ -157,7 +157,7 @@ describe('annotate: badges (SPEC §8.3)', () => {
     };
     const out = annotateMarkdown(text, marksFromFindings(text, [finding]));
     expect(out.text.startsWith('\uFEFFIntro.\r\nSee [a.ts@0123456789abcdef, L1] **[⚠️ rlm/stale]** here.\r\n\r\n')).toBe(true);
-    expect(out.text).toContain('- Claim: `[a.ts@0123456789abcdef, L1]` at doc.md:2:5\r\n');
+    expect(out.text).toContain('- Claim: `[a.ts@0123456789abcdef, L1]` at doc.md:2\r\n');
     expect(out.text).toContain('- Verdict: ⚠️ PARTIALLY_GROUNDED (unknown)\r\n');
     expect(out.text.endsWith('\r\n')).toBe(true);
   });

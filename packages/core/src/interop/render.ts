@@ -26,7 +26,7 @@ export interface AnnotationMark {
   readonly isCitation: boolean;
   readonly rationale: string;
   readonly evidence: readonly { readonly url: string; readonly title?: string | null }[];
-  /** `file:line:column` of a finding. */
+  /** `file:line` of a finding (no column: badges earlier on the line would move it, and a re-run must not). */
   readonly location?: string;
 }
 
@@ -73,7 +73,7 @@ export function marksFromFindings(text: string, findings: readonly Finding[]): A
       isCitation: true,
       rationale: finding.fix === null ? finding.message : `${finding.message}. Fix: ${finding.fix}`,
       evidence: [],
-      location: `${finding.file}:${finding.line}:${finding.column}`,
+      location: `${finding.file}:${finding.line}`,
     });
   }
   return marks;

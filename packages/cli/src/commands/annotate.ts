@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import {
+  AiwgCiteError,
+  type AnnotationMark,
+  annotateMarkdown,
+  checkDocuments,
+  marksFromAggregate,
+  marksFromFindings,
+  rlmChecker,
+  validateAggregateOutput,
+} from '@aiwg-cite/core';
+import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace, writeFileAtomic } from '@aiwg-cite/node';
+import { parseChoice, parseCommandArgs } from '../args.ts';
+import type { CliContext, Command } from '../context.ts';
+import { decodeExact, parseJsonInput, readInput, usageError } from './interop-io.ts';
+
+const HELP = `Usage: aiwg-cite annotate FILE.md [options]
+
+Marks each checked claim or citation in a markdown file with a badge and appends an audit report:
+  ✅ verified   ⚠️ partial or warning   ❌ contradicted or error   🔵 insufficient evidence
+  🔒 grounded (code citations and @-mentions: the project is private context)   🔓 ungrounded
+The marks come from aiwg-cite's own check of FILE, from an aggregate file, or both merged.
+Only insertions are made: nothing of FILE is rewritten, so deleting the inserted text gives back
+the original bytes (BOM, CRLF and a missing final newline included). No badge goes inside a code
+fence, a > quote, front matter or HTML. Prints the result unless --write.
+
+Options:
+  --verdicts AGG.json  verifier verdicts from \`aiwg-cite aggregate\` (spans in code points of FILE)
+  --no-findings        leave out aiwg-cite's own findings (needs --verdicts)
+  --mode MODE          inline (default): a badge after every mark and a per-claim audit report;
+                       append: [Unverified] / [Partially Unverified] after failures only, and an
+                       appendix table
+  --write              write FILE in place (atomically; refused if FILE changed meanwhile);
+                       running it again changes nothing
+  --root DIR           project root for aiwg-cite's check (default: the git top level, else the cwd)
+  -h, --help           show this help
+
+Exit codes: 0 done, 2 usage or tool error.
+`;
+
+const MODES = ['inline', 'append'] as const;
+
+/** \`aiwg-cite annotate\`. */
+export const annotate: Command = {
+  summary: 'insert verdict badges and an audit report into a markdown file (byte-exact insertions)',
+  async run(args: readonly string[], context: CliContext): Promise<number> {
+    const { values, positionals } = parseCommandArgs('annotate', args, {
+      verdicts: { type: 'string' },
+      'no-findings': { type: 'boolean' },
+      mode: { type: 'string' },
+      write: { type: 'boolean' },
+      root: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      context.stdout.write(HELP);
+      return 0;
+    }
+    const [file, ...extra] = positionals;
+    if (file === undefined || extra.length > 0) throw usageError('annotate', 'takes exactly one markdown file');
+    const mode = parseChoice('annotate', 'mode', values.mode, MODES, 'inline');
+    const withFindings = values['no-findings'] !== true;
+    if (!withFindings && values.verdicts === undefined) throw usageError('annotate', '--no-findings needs --verdicts');
+
+    const bytes = await readInput(file, context);
+    const text = decodeExact(bytes, file);
+    const marks: AnnotationMark[] = [];
+    if (values.verdicts !== undefined) {
+      const aggregated = validateAggregateOutput(parseJsonInput(await readInput(values.verdicts, context), values.verdicts));
+      if (!aggregated.ok) {
+        throw new AiwgCiteError('INPUT_UNREADABLE', `${values.verdicts}: ${aggregated.problem}`, { data: { path: values.verdicts } });
+      }
+      marks.push(...marksFromAggregate(text, aggregated.value));
+    }
+    if (withFindings) {
+      const workspace = resolveWorkspace(context.cwd, values.root);
+      const documents = discoverDocuments(workspace, context.cwd, [file]);
+      const report = await checkDocuments({
+        reader: createNodeReader(workspace.root),
+        documents,
+        sha256: nodeSha256,
+        checkers: [rlmChecker],
+      });
+      marks.push(...marksFromFindings(text, report.citations));
+    }
+
+    const annotated = annotateMarkdown(text, marks, mode);
+    if (values.write !== true) {
+      context.stdout.write(annotated.text);
+      return 0;
+    }
+    const changed = writeFileAtomic(resolve(context.cwd, file), annotated.text, bytes, file);
+    const skipped = annotated.skipped > 0 ? `, ${annotated.skipped} without a badge (code, quote or HTML)` : '';
+    context.stdout.write(
+      changed
+        ? `${file}: ${marks.length} ${marks.length === 1 ? 'mark' : 'marks'}, ${annotated.badges} ${annotated.badges === 1 ? 'badge' : 'badges'}${skipped}; audit report ${annotated.replacedReport ? 'updated' : 'appended'}\n`
+        : `${file}: already annotated; nothing changed\n`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,40 @@
+import { chunkMarkdown, DEFAULT_MAX_TOKENS } from '@aiwg-cite/core';
+import { parseCommandArgs, parseCount } from '../args.ts';
+import type { CliContext, Command } from '../context.ts';
+import { decodeExact, readInput, usageError } from './interop-io.ts';
+
+const HELP = `Usage: aiwg-cite chunk FILE.md [--max-tokens N]
+
+Splits a markdown file into chunks of whole blocks for an LLM claim extractor, in the JSON of
+citation-auditor's \`chunk\`: {"chunks": [{index, text, segments: [{chunk_start, chunk_end,
+document_start, document_end}]}]}. Offsets are Unicode code points. A chunk restarts at the
+last paragraph of the previous one. FILE may be - for standard input.
+
+Options:
+  --max-tokens N       token budget of a chunk, tokens = ceil(characters / 4) (default ${DEFAULT_MAX_TOKENS})
+  -h, --help           show this help
+
+Exit codes: 0 done, 2 usage or tool error.
+`;
+
+/** \`aiwg-cite chunk\`. */
+export const chunk: Command = {
+  summary: 'split markdown into block-aligned chunks with an offset table (citation-auditor JSON)',
+  async run(args: readonly string[], context: CliContext): Promise<number> {
+    const { values, positionals } = parseCommandArgs('chunk', args, {
+      'max-tokens': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      context.stdout.write(HELP);
+      return 0;
+    }
+    const [file, ...extra] = positionals;
+    if (file === undefined || extra.length > 0) throw usageError('chunk', 'takes exactly one markdown file');
+    const maxTokens = parseCount('chunk', 'max-tokens', values['max-tokens']) ?? DEFAULT_MAX_TOKENS;
+    if (maxTokens < 1) throw usageError('chunk', '--max-tokens must be at least 1');
+    const text = decodeExact(await readInput(file, context), file);
+    context.stdout.write(`${JSON.stringify({ chunks: chunkMarkdown(text, { maxTokens }) }, null, 2)}\n`);
+    return 0;
+  },
+};
