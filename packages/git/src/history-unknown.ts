@@ -1,3 +1,5 @@
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
 import { applyOverrides, buildReport, type CheckOptions, type Finding, historyMessages, type Report, RULES } from '@aiwg-cite/core';
 import { GitHistory } from './history.ts';
 
@@ -44,6 +46,11 @@ export async function markUnknownHashes(report: Report, input: UnknownHashOption
     };
     for (const finding of stale) {
       const artifact = finding.artifact as string;
+      if (isSymlink(input.root, artifact)) {
+        // git stores a link's target path, not the content it leads to: there is nothing to compare.
+        untracked += 1;
+        continue;
+      }
       if (quickHashes(artifact).has(finding.hash as string)) continue;
       // Only a hash the first pass cannot explain pays for the full walk (renames, the index).
       if (!known.has(artifact)) known.set(artifact, await history.knownHashes(artifact));
@@ -72,6 +79,14 @@ export async function markUnknownHashes(report: Report, input: UnknownHashOption
   const findings = report.citations.filter((finding) => !replaced.has(finding)).concat(changed);
   const coverage = { ...report.coverage, notes: [...report.coverage.notes, ...notes] };
   return buildReport(findings, report.summary.files, coverage, input.options);
+}
+
+function isSymlink(root: string, artifact: string): boolean {
+  try {
+    return lstatSync(join(root, artifact)).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function isStaleVersioned(finding: Finding): boolean {

@@ -375,7 +375,18 @@ describe('fabricated hashes in check (markUnknownHashes)', () => {
       env: ENV,
     });
     expect(untracked.citations[0]?.status).toBe('stale');
-    expect(untracked.coverage.notes).toEqual(['1 stale citation names a file git does not track: not checked for fabricated hashes']);
+    expect(untracked.coverage.notes).toEqual([
+      '1 stale citation names a file whose content git has no history of (untracked, or a symlink): not checked for fabricated hashes',
+    ]);
+
+    repo.write({ 'target.ts': 'target\n', 'link.ts': { symlink: 'target.ts' } });
+    repo.commit('add a symlink');
+    const linked = await markUnknownHashes(reportOf([staleFinding('link.ts', 'fedcba9876543210', sha16('target\n'))]), {
+      root: repo.dir,
+      env: ENV,
+    });
+    expect(linked.citations[0]?.status).toBe('stale');
+    expect(linked.coverage.notes[0]).toMatch(/^1 stale citation names a file whose content git has no history of/);
   });
 });
 

@@ -13,7 +13,7 @@ export const historyMessages = {
   shallow: () => 'shallow clone: history is incomplete, so fabricated hashes (unknown-hash) were not checked (`git fetch --unshallow`)',
   noCommits: () => 'no commits yet: fabricated hashes (unknown-hash) were not checked',
   untracked: (count: number) =>
-    `${count} stale ${count === 1 ? 'citation names a file' : 'citations name files'} git does not track: not checked for fabricated hashes`,
+    `${count} stale ${count === 1 ? 'citation names a file' : 'citations name files'} whose content git has no history of (untracked, or a symlink): not checked for fabricated hashes`,
 } as const;
 
 /** Sentences of `aiwg-cite blame`. */
