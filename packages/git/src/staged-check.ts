@@ -19,6 +19,7 @@ import {
 } from '@aiwg-cite/core';
 import { CatFileBatch } from './cat-file.ts';
 import { findCitingEntries, isMarkdownName } from './citation-index.ts';
+import { markUnknownHashes } from './history-unknown.ts';
 import { type IndexSnapshot, isRegularFileMode, readIndex, readStagedChanges, type StagedChange } from './index-entries.ts';
 import { createIndexReader } from './index-reader.ts';
 import { runGitAsync } from './run-git.ts';
@@ -43,6 +44,11 @@ export interface StagedCheckInput {
   readonly workingTree?: ArtifactReader;
   /** Writes the citation index atomically; when absent it is rebuilt in memory on every run. */
   readonly writeFile?: (path: string, contents: string) => void;
+  /**
+   * Search git history for the hashes of stale citations in the staged documents, so that a hash
+   * no version ever had becomes an `unknown-hash` error (a fabricated pin). @default true
+   */
+  readonly history?: boolean;
 }
 
 /** What the staged change does to committed documents. */
@@ -81,7 +87,7 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
   try {
     const reader = createIndexReader({ snapshot, batch, ...(input.workingTree === undefined ? {} : { workingTree: input.workingTree }) });
     const artifacts = new ArtifactCache(reader, input.sha256);
-    const direct = await checkDocuments({
+    const checked = await checkDocuments({
       reader,
       documents,
       sha256: input.sha256,
@@ -89,6 +95,8 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
       artifacts,
       ...(input.checkers === undefined ? {} : { checkers: input.checkers }),
     });
+    const direct =
+      input.history === false ? checked : await markUnknownHashes(checked, { root, options, ...(env === undefined ? {} : { env }) });
     if (explicit) return { report: direct, stagedChange: { stale: 0, missing: 0 } };
 
     const reverse = await findStagedChangeFindings({

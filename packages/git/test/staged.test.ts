@@ -117,6 +117,19 @@ describe('check --staged reads the index', () => {
     expect(report.citations[0]?.fix).toContain('src/Auth.ts');
   });
 
+  it('turns a staged citation pinned to a hash the artifact never had into unknown-hash (a fabricated pin)', async () => {
+    const repo = gitRepo({ 'src/a.ts': CODE });
+    repo.write({ 'src/a.ts': `${CODE}four\n` });
+    repo.commit('grow');
+    repo.write({ 'docs/new.md': `Old [src/a.ts@${sha16(CODE)}].\nInvented [src/a.ts@0123456789abcdef].\n` });
+    repo.git('add', 'docs/new.md');
+    const { report } = await run(repo);
+    expect(brief(report.citations)).toEqual(['docs/new.md:1 stale', 'docs/new.md:2 unknown-hash']);
+    expect(report.verdict).toBe('FAIL');
+    const without = await run(repo, { history: false });
+    expect(brief(without.report.citations)).toEqual(['docs/new.md:1 stale', 'docs/new.md:2 stale']);
+  });
+
   it('honours GIT_INDEX_FILE: a custom index is what gets checked', async () => {
     const repo = gitRepo({ 'src/a.ts': CODE, 'docs/a.md': '# a\n' });
     const custom = join(repo.dir, '.git', 'custom-index');

@@ -75,7 +75,16 @@ export const check: Command = {
     };
 
     const workspace = resolveWorkspace(context.cwd, values.root);
-    if (values.staged === true) return runStaged(workspace, values.root !== undefined, positionals, options, format, context);
+    if (values.staged === true) {
+      return runStaged(
+        workspace,
+        { hasRootOption: values.root !== undefined, history: values['no-history'] !== true },
+        positionals,
+        options,
+        format,
+        context,
+      );
+    }
     const documents = discoverDocuments(workspace, context.cwd, positionals);
     const report = await checkDocuments({
       reader: createNodeReader(workspace.root),
@@ -124,7 +133,7 @@ function render(report: Report, format: (typeof FORMATS)[number], context: CliCo
  */
 async function runStaged(
   workspace: Workspace,
-  hasRootOption: boolean,
+  flags: { readonly hasRootOption: boolean; readonly history: boolean },
   positionals: readonly string[],
   options: CheckOptions,
   format: (typeof FORMATS)[number],
@@ -133,7 +142,7 @@ async function runStaged(
   const git = await import('@aiwg-cite/git');
   if (!workspace.isGit) throw new AiwgCiteError('NOT_A_REPOSITORY', git.stagedMessages.notARepository(context.cwd));
   // Without --root the workspace root is the top level already; with it, it must be.
-  const top = hasRootOption ? gitTopLevel(workspace.root) : workspace.root;
+  const top = flags.hasRootOption ? gitTopLevel(workspace.root) : workspace.root;
   if (top === null || toPosix(realpathSync.native(top)) !== workspace.root) {
     throw new AiwgCiteError('USAGE', `check: --staged reads the whole index, so --root must be the repository top level (${top})`);
   }
@@ -146,6 +155,7 @@ async function runStaged(
     options,
     checkers: [rlmChecker],
     workingTree: createNodeReader(workspace.root),
+    history: flags.history,
     writeFile: (path, contents) => {
       writeFileAtomic(path, contents);
     },
