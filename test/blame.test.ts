@@ -140,6 +140,18 @@ describe('aiwg-cite blame', () => {
     ]);
   });
 
+  it('reads the history of a symlinked artifact through its target', () => {
+    const repo = gitRepo({ 'real.ts': text(numbered(3)), 'alias.ts': { symlink: 'real.ts' } });
+    const hash = sha16(text(numbered(3)));
+    repo.write({ 'real.ts': text(['top', ...numbered(3)]) });
+    const staling = repo.commit('prepend');
+    repo.write({ 'doc.md': `[alias.ts@${hash}, L1]\n` });
+    const run = runCli(['blame', 'doc.md', '--format', 'json'], { cwd: repo.dir });
+    expect(JSON.parse(run.stdout)).toEqual([
+      expect.objectContaining({ artifact: 'alias.ts', staling: expect.objectContaining({ sha: staling }), drift: 'moved', newLines: 'L2' }),
+    ]);
+  });
+
   it('says deleted and names the deleting commit', () => {
     const repo = gitRepo({ 'old.ts': 'a\nb\n' });
     const hash = sha16('a\nb\n');

@@ -12,6 +12,8 @@ export interface BlameInput {
   readonly artifact: string;
   readonly hash: string;
   readonly lines: LineRange | null;
+  /** The path whose history to read when it differs from `artifact` (a symlink's target). */
+  readonly historyPath?: string;
 }
 
 /** The artifact as it is now in the working tree, or `null` when it is gone. */
@@ -69,7 +71,8 @@ const decoder = new TextDecoder('utf-8');
  * directly, not version to version, so merges and reverts cannot mislead the walk.
  */
 export async function blameCitation(history: GitHistory, input: BlameInput, current: CurrentArtifact | null): Promise<BlameDetail> {
-  const versions = history.versions(input.artifact, 'head');
+  const path = input.historyPath ?? input.artifact;
+  const versions = history.versions(path, 'head');
   const hashes = await history.hashBlobs(blobsOf(versions));
   const pinIndex = versions.findIndex((version) => version.blob !== null && matches(hashes.get(version.blob), input.hash));
   if (pinIndex !== -1) {
@@ -78,7 +81,7 @@ export async function blameCitation(history: GitHistory, input: BlameInput, curr
     return explainPinned(history, input, current, pin, later, 'head');
   }
 
-  const index = await history.readIndex(input.artifact);
+  const index = await history.readIndex(path);
   if (index !== null && matches((await history.hashBlobs([index.oid])).get(index.oid), input.hash)) {
     const classification = current === null ? null : classifyDrift(decoder.decode(index.bytes), decoder.decode(current.bytes), input.lines);
     return {
@@ -92,11 +95,11 @@ export async function blameCitation(history: GitHistory, input: BlameInput, curr
     };
   }
 
-  const everywhere = history.versions(input.artifact, 'all');
+  const everywhere = history.versions(path, 'all');
   const everywhereHashes = await history.hashBlobs(blobsOf(everywhere));
   const elsewhere = everywhere.find((version) => version.blob !== null && matches(everywhereHashes.get(version.blob), input.hash));
   if (elsewhere !== undefined) {
-    const since = new Set(history.commitsSince(elsewhere.commit.sha, input.artifact));
+    const since = new Set(history.commitsSince(elsewhere.commit.sha, path));
     const later = versions.filter((version) => since.has(version.commit.sha)).reverse();
     return explainPinned(history, input, current, elsewhere, later, 'other-branch');
   }
@@ -142,7 +145,7 @@ async function explainPinned(
       pinSource,
       classification: null,
       currentHash: null,
-      renamedTo: deletion === null ? null : history.renamedTo(deletion.sha, input.artifact),
+      renamedTo: deletion === null ? null : history.renamedTo(deletion.sha, input.historyPath ?? input.artifact),
       untracked: false,
       citedLines: input.lines?.text ?? null,
     };

@@ -1,3 +1,5 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import {
   AiwgCiteError,
   ArtifactCache,
@@ -77,6 +79,7 @@ export function isBlameable({ citation, finding }: CitationVerdict): boolean {
 export async function blameOne(
   history: GitHistory,
   artifacts: ArtifactCache,
+  root: string,
   file: string,
   verdict: CitationVerdict,
 ): Promise<BlameDetail> {
@@ -84,6 +87,7 @@ export async function blameOne(
   const artifact = String(finding.artifact);
   const found = await artifacts.get(artifact);
   const current = found.kind === 'file' ? { bytes: found.bytes, hash: found.hash } : null;
+  const historyPath = symlinkTarget(root, artifact);
   const { blameCitation } = await import('@aiwg-cite/git');
   return blameCitation(
     history,
@@ -95,9 +99,22 @@ export async function blameOne(
       artifact,
       hash: citation.hash as string,
       lines: citation.lines,
+      ...(historyPath === null ? {} : { historyPath }),
     },
     current,
   );
+}
+
+/** For a symlinked artifact, its target relative to the root (git keeps the link text, not the content); else `null`. */
+function symlinkTarget(root: string, artifact: string): string | null {
+  try {
+    const path = join(root, artifact);
+    if (!lstatSync(path).isSymbolicLink()) return null;
+    const target = relative(root, realpathSync(path)).split(sep).join('/');
+    return target.startsWith('..') || isAbsolute(target) ? null : target;
+  } catch {
+    return null;
+  }
 }
 
 /** Opens the git history of the workspace, or fails with exit 2 outside git. */
@@ -150,7 +167,7 @@ export const blame: Command = {
         return 0;
       }
       const details: BlameDetail[] = [];
-      for (const { file, verdict } of selected) details.push(await blameOne(history, artifacts, file, verdict));
+      for (const { file, verdict } of selected) details.push(await blameOne(history, artifacts, workspace.root, file, verdict));
       if (format === 'json') {
         context.stdout.write(
           `${JSON.stringify(

@@ -108,7 +108,7 @@ export const stamp: Command = {
         const text = withBom.decode(document.bytes);
         const base = text.charCodeAt(0) === 0xfeff ? 1 : 0;
         for (const verdict of document.citations) {
-          const decision = await decide(verdict, document.file, accepted, usedAccepts, artifacts, getHistory);
+          const decision = await decide(verdict, document.file, accepted, usedAccepts, artifacts, workspace.root, getHistory);
           if (decision === null) continue;
           if ('review' in decision) {
             reviews.push({ ...where(document.file, verdict), text: verdict.citation.text, reason: decision.review });
@@ -169,6 +169,7 @@ async function decide(
   accepted: ReadonlyMap<string, string>,
   usedAccepts: Set<string>,
   artifacts: ArtifactCache,
+  root: string,
   getHistory: () => Promise<GitHistory | null>,
 ): Promise<Decision | null> {
   const { citation, finding } = verdict;
@@ -179,7 +180,7 @@ async function decide(
   if (finding.status !== 'stale' || citation.hash === null || currentHash === null) return null;
   const history = await getHistory();
   if (history === null) return { review: stampMessages.needsHistory() };
-  const detail = await blameOne(history, artifacts, file, verdict);
+  const detail = await blameOne(history, artifacts, root, file, verdict);
   const classification = detail.classification;
   const key = `${file}:${citation.line}`;
   const isAccepted = accepted.has(key);
