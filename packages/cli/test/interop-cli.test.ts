@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir, writeTree } from '@aiwg-cite/test-utils';
+import { gitRepo, runCli, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 
 const HELLO_HASH = '5891b5b522d5df08';
@@ -185,6 +185,13 @@ describe('aiwg-cite annotate', () => {
     const second = runCli(['annotate', 'doc.md', '--write'], { cwd: dir });
     expect(second.stdout).toBe('doc.md: already annotated; nothing changed\n');
     expect(readFileSync(join(dir, 'doc.md'))).toEqual(once);
+  });
+
+  it('checks a file in another repository against that repository, whatever the cwd', () => {
+    const repo = gitRepo({ 'a.txt': 'hello\n', 'docs/doc.md': `See [a.txt@${HELLO_HASH}, L1].\n` });
+    const run = runCli(['annotate', join(repo.dir, 'docs/doc.md')], { cwd: tempDir() });
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith(`See [a.txt@${HELLO_HASH}, L1] **[🔒 rlm/fresh]**.\n`)).toBe(true);
   });
 
   it('merges an aggregate file with the findings; append mode marks only failures', () => {

@@ -44,7 +44,7 @@ Exit codes: 0 done, 2 usage or tool error (unreadable file, invalid JSON or sche
 
 const POLICIES = ['authority', 'prefer-definitive'] as const;
 
-/** \`aiwg-cite aggregate\`. */
+/** `aiwg-cite aggregate`. */
 export const aggregate: Command = {
   summary: 'combine verifier verdicts by authority, checking verbatim quotes (citation-auditor JSON)',
   async run(args: readonly string[], context: CliContext): Promise<number> {

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import {
   AiwgCiteError,
   type AnnotationMark,
@@ -9,7 +10,15 @@ import {
   rlmChecker,
   validateAggregateOutput,
 } from '@aiwg-cite/core';
-import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace, writeFileAtomic } from '@aiwg-cite/node';
+import {
+  createNodeReader,
+  discoverDocuments,
+  nodeSha256,
+  resolveWorkspace,
+  toPosix,
+  type Workspace,
+  writeFileAtomic,
+} from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
 import { decodeExact, parseJsonInput, readInput, usageError } from './interop-io.ts';
@@ -32,7 +41,8 @@ Options:
                        appendix table
   --write              write FILE in place (atomically; refused if FILE changed meanwhile);
                        running it again changes nothing
-  --root DIR           project root for aiwg-cite's check (default: the git top level, else the cwd)
+  --root DIR           project root for aiwg-cite's check (default: the git top level of FILE's
+                       directory, else that directory)
   -h, --help           show this help
 
 Exit codes: 0 done, 2 usage or tool error.
@@ -40,7 +50,7 @@ Exit codes: 0 done, 2 usage or tool error.
 
 const MODES = ['inline', 'append'] as const;
 
-/** \`aiwg-cite annotate\`. */
+/** `aiwg-cite annotate`. */
 export const annotate: Command = {
   summary: 'insert verdict badges and an audit report into a markdown file (byte-exact insertions)',
   async run(args: readonly string[], context: CliContext): Promise<number> {
@@ -73,7 +83,7 @@ export const annotate: Command = {
       marks.push(...marksFromAggregate(text, aggregated.value));
     }
     if (withFindings) {
-      const workspace = resolveWorkspace(context.cwd, values.root);
+      const workspace = annotateWorkspace(context.cwd, file, values.root);
       const documents = discoverDocuments(workspace, context.cwd, [file]);
       const report = await checkDocuments({
         reader: createNodeReader(workspace.root),
@@ -99,3 +109,17 @@ export const annotate: Command = {
     return 0;
   },
 };
+
+/**
+ * The root of aiwg-cite's check: `--root` when given; else the git top level of FILE's directory,
+ * so a file in another repository resolves its citations there; else the cwd, as `check` does,
+ * when FILE lies under it; else FILE's directory.
+ */
+function annotateWorkspace(cwd: string, file: string, root: string | undefined): Workspace {
+  if (root !== undefined) return resolveWorkspace(cwd, root);
+  const own = resolveWorkspace(dirname(resolve(cwd, file)), undefined);
+  if (own.isGit) return own;
+  const here = resolveWorkspace(cwd, undefined);
+  const inside = relative(here.root, toPosix(realpathSync.native(resolve(cwd, file))));
+  return inside.startsWith('..') || isAbsolute(inside) ? own : here;
+}

@@ -17,7 +17,7 @@ Options:
 Exit codes: 0 done, 2 usage or tool error.
 `;
 
-/** \`aiwg-cite chunk\`. */
+/** `aiwg-cite chunk`. */
 export const chunk: Command = {
   summary: 'split markdown into block-aligned chunks with an offset table (citation-auditor JSON)',
   async run(args: readonly string[], context: CliContext): Promise<number> {
