@@ -195,7 +195,7 @@ async function decide(
   }
   if (isAccepted && (classification !== null || detail.entry.drift === 'unknown-hash' || detail.entry.drift === 'shallow')) {
     const lines = citation.lines === null ? null : (classification?.newRange ?? null);
-    return { target: { hash: currentHash, lines }, reason: stampMessages.reasonAccepted() };
+    return { target: { hash: currentHash, lines }, reason: stampMessages.reasonAccepted(detail.entry.drift) };
   }
   return { review: stampMessages.needsReview(detail.entry.drift) };
 }

@@ -70,7 +70,7 @@ export const stampMessages = {
     oldLines !== null && newLines !== null && oldLines !== newLines
       ? `${drift}: re-pinned, ${oldLines} → ${newLines}`
       : `${drift === 'intact' ? 'unchanged lines' : drift}: re-pinned`,
-  reasonAccepted: () => 'changed: re-pinned as accepted',
+  reasonAccepted: (drift: string) => `${drift}: re-pinned as accepted`,
   needsReview: (drift: string) => `${drift}: left alone; review it, then \`aiwg-cite stamp --accept FILE:LINE\``,
   needsHistory: () => 'stale, but outside git the change cannot be classified: left alone',
   notUtf8: (file: string) => `${file}: not valid UTF-8; stamp does not edit it`,
