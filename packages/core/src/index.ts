@@ -2,6 +2,18 @@ export type { Artifact } from './artifacts.ts';
 export { ArtifactCache, countLines } from './artifacts.ts';
 export type { CheckerResult, CheckInput, CheckOptions, DocumentChecker, DocumentContext } from './check.ts';
 export { applyOverrides, checkDocument, checkDocuments, decodeDocument, rlmChecker } from './check.ts';
+export type { BibliographyEntry, BibliographyResult } from './corpus/bibliography.ts';
+export { parseBibtex, parseCslJson } from './corpus/bibliography.ts';
+export type { AuthorEntry, CorpusInput } from './corpus/corpus-index.ts';
+export { CorpusIndex } from './corpus/corpus-index.ts';
+export type { GradeLevel } from './corpus/grade.ts';
+export { findGradeMarker, GRADE_LABELS, parseGradeLevel } from './corpus/grade.ts';
+export type { RefMatch } from './corpus/ref-ids.ts';
+export { findRefIds, idsFromBasename, refStem } from './corpus/ref-ids.ts';
+export type { CorpusFile, CorpusSource } from './corpus/source.ts';
+export { normaliseSurname, parseCorpusSource, readFrontmatter } from './corpus/source.ts';
+export type { YamlValue } from './corpus/yaml.ts';
+export { parseYamlSubset } from './corpus/yaml.ts';
 export type { DriftClassification, RegionDrift } from './drift/classify.ts';
 export { classifyDrift, formatRange, normaliseWhitespace } from './drift/classify.ts';
 export type { DiffOp } from './drift/line-diff.ts';
@@ -13,6 +25,8 @@ export type { AppliedEdits, TextEdit } from './edits.ts';
 export { applyEdits, removeInsertions } from './edits.ts';
 export type { ErrorCode } from './errors.ts';
 export { AiwgCiteError, isAiwgCiteError } from './errors.ts';
+export type { FileFix, FixPlan } from './fix/plan.ts';
+export { planFixes } from './fix/plan.ts';
 export type {
   CertificateInput,
   CertificateItem,
@@ -98,6 +112,19 @@ export { judgeCitation, judgeMalformed, prepareArtifacts, verifyMalformed, verif
 export type { ReplacementLookup } from './rlm/verify.ts';
 export type { RuleId, SeverityOverride } from './rules.ts';
 export { RULES } from './rules.ts';
+export type { AuthorYearMatch } from './scholarly/author-year.ts';
+export { findAuthorYears } from './scholarly/author-year.ts';
+export type { ScholarlyKind, ScholarlyOptions } from './scholarly/checker.ts';
+export { createScholarlyChecker, SCHOLARLY_KINDS } from './scholarly/checker.ts';
+export type { ClaimTier } from './scholarly/hedging.ts';
+export { claimTier, findOpener, OPENER_FOR_LEVEL } from './scholarly/hedging.ts';
 export type { IdentifierMatch, YearMonth } from './scholarly/identifiers.ts';
 export { arxivProblem, doiProblem, findArxivIds, findDois, isPlaceholderDoi, trimDoi } from './scholarly/identifiers.ts';
+export type { MentionMatch, MentionResolution, MentionResolver, MentionTarget } from './scholarly/mentions.ts';
+export { findMentions } from './scholarly/mentions.ts';
+export { scholarlyMessages } from './scholarly/messages.ts';
 export { normaliseQuoteText, quoteOccursIn } from './scholarly/normalise-quote.ts';
+export type { ProseView, Sentence } from './scholarly/prose.ts';
+export { buildProseView, splitSentences } from './scholarly/prose.ts';
+export type { ScholarlyRuleId } from './scholarly/rules.ts';
+export { SCHOLARLY_RULES } from './scholarly/rules.ts';

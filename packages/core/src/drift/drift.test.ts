@@ -24,6 +24,32 @@ function replay(oldLines: string[], newLines: string[]) {
   return { a, b, ops };
 }
 
+/** Applies unified hunks (GNU patch semantics, exact context) to old lines. */
+function patch(oldLines: readonly string[], hunks: readonly string[]): string[] {
+  const out: string[] = [];
+  let cursor = 0;
+  for (const line of hunks) {
+    const header = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@$/.exec(line);
+    if (header !== null) {
+      const oldCount = header[2] === undefined ? 1 : Number(header[2]);
+      const start = oldCount === 0 ? Number(header[1]) : Number(header[1]) - 1;
+      expect(start).toBeGreaterThanOrEqual(cursor);
+      out.push(...oldLines.slice(cursor, start));
+      cursor = start;
+      expect(out.length).toBe(Number(header[4]) === 0 ? Number(header[3]) : Number(header[3]) - 1);
+      continue;
+    }
+    const body = line.slice(1);
+    if (line.startsWith('+')) out.push(body);
+    else {
+      expect(oldLines[cursor]).toBe(body);
+      if (line.startsWith(' ')) out.push(body);
+      cursor += 1;
+    }
+  }
+  return [...out, ...oldLines.slice(cursor)];
+}
+
 describe('line diff', () => {
   it('splits lines as SPEC §2.4 counts them', () => {
     expect(splitLines('')).toEqual([]);
@@ -66,6 +92,19 @@ describe('line diff', () => {
   it('prints unified hunks with real line numbers and no carriage returns', () => {
     const hunks = unifiedHunks(['a\r', 'b\r', 'c\r'], ['a\r', 'B\r', 'c\r']);
     expect(hunks).toEqual(['@@ -1,3 +1,3 @@', ' a', '-b', '+B', ' c']);
+  });
+
+  it('prints hunks that patch the old lines into the new ones, for many pseudo-random edits', () => {
+    let seed = 11;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    for (let round = 0; round < 200; round += 1) {
+      const oldLines = Array.from({ length: next() % 40 }, () => `l${next() % 8}`);
+      const newLines = oldLines.filter(() => next() % 5 !== 0).flatMap((line) => (next() % 6 === 0 ? [line, `n${next() % 8}`] : [line]));
+      expect(patch(oldLines, unifiedHunks(oldLines, newLines, next() % 4))).toEqual(newLines);
+    }
   });
 
   it('splits distant changes into separate hunks', () => {

@@ -1,0 +1,200 @@
+import { describe, expect, it } from 'vitest';
+import { parseBibtex, parseCslJson } from './bibliography.ts';
+import { CorpusIndex } from './corpus-index.ts';
+import { findGradeMarker, parseGradeLevel } from './grade.ts';
+import { findRefIds, idsFromBasename } from './ref-ids.ts';
+import { parseCorpusSource } from './source.ts';
+import { parseYamlSubset } from './yaml.ts';
+
+const REACT = `# REF-018: ReAct - Synergizing Reasoning and Acting in Language Models
+
+**Citation**: Yao, S., Zhao, J., Yu, D., Du, N., & Cao, Y. (2023). ReAct: Synergizing Reasoning and Acting. *ICLR*.
+
+**arXiv**: 2210.03629v3 [cs.CL]
+**Pages**: 33 pages total
+
+ReAct interleaves reasoning traces with actions.
+`;
+
+const GOTEL = `# REF-011: An Analysis of the Requirements Traceability Problem
+
+## Citation
+
+Gotel, O. C. Z., & Finkelstein, A. C. W. (1994). An analysis of the requirements traceability problem. *ICRE*, 94-101.
+
+**DOI**: [10.1109/ICRE.1994.292398](https://doi.org/10.1109/ICRE.1994.292398)
+**Year**: 1994 | **Authors**: Orlena C. Z. Gotel, Anthony C. W. Finkelstein | **Institution**: Imperial College London
+`;
+
+const FRONTMATTER = `---
+ref_id: REF-200
+title: "Küttler's Survey"
+authors:
+  - family: Küttler
+  - Jane Doe
+year: 2021
+identifiers:
+  doi: 10.5555/Survey.1
+quality_assessment:
+  final_grade: ⊕⊕○○
+---
+# Notes without an id in the heading
+`;
+
+function bibEntries(text: string) {
+  const result = parseBibtex('refs.bib', text);
+  if (!result.ok) throw new Error(result.problem);
+  return result.entries;
+}
+
+describe('REF ids (SPEC §3.1)', () => {
+  it('finds ids in prose, keeps suffixes, and marks malformed numbers', () => {
+    const found = findRefIds('See REF-018, REF-018-react and REF-SR-001; REF-7 and REF-0181 are malformed; PROF-P-alice too.');
+    expect(found.map((ref) => `${ref.id}:${ref.form}`)).toEqual([
+      'REF-018:valid',
+      'REF-018-react:valid',
+      'REF-SR-001:valid',
+      'REF-7:malformed',
+      'REF-0181:malformed',
+      'PROF-P-alice:valid',
+    ]);
+  });
+
+  it('ignores placeholders and ids that belong to a path, URL or mention', () => {
+    const text = 'REF-XXX, REF-NNN, {REF-018}, <REF-018>, docs/REF-018-x.md, REF-018.md, https://x.test/REF-018, @.aiwg/REF-018-a.md';
+    expect(findRefIds(text)).toEqual([]);
+  });
+
+  it('answers by basename prefix at a dash boundary only', () => {
+    expect(idsFromBasename('REF-018-react-reasoning.md')).toEqual(['REF-018', 'REF-018-react', 'REF-018-react-reasoning']);
+    expect(idsFromBasename('REF-0181.md')).toEqual(['REF-0181']);
+    expect(idsFromBasename('notes.md')).toEqual([]);
+  });
+});
+
+describe('corpus sources (SPEC §3.2)', () => {
+  it('reads the H1, the inline APA citation, arXiv and page count', () => {
+    const source = parseCorpusSource({ path: 'docs/references/REF-018-react.md', text: REACT });
+    expect(source?.ids).toContain('REF-018');
+    expect(source?.title).toBe('ReAct - Synergizing Reasoning and Acting in Language Models');
+    expect(source?.authors).toEqual(['Yao', 'Zhao', 'Yu', 'Du', 'Cao']);
+    expect(source?.year).toBe(2023);
+    expect(source?.arxiv).toEqual(['2210.03629']);
+    expect(source?.pageCount).toBe(33);
+    expect(source?.grade).toBeNull();
+  });
+
+  it('reads an APA line under ## Citation and bold fields sharing a line', () => {
+    const source = parseCorpusSource({ path: 'REF-011-traceability.md', text: GOTEL });
+    expect(source?.authors).toEqual(['Gotel', 'Finkelstein']);
+    expect(source?.year).toBe(1994);
+    expect(source?.dois).toEqual(['10.1109/icre.1994.292398']);
+  });
+
+  it('prefers YAML frontmatter, reads GRADE symbols, and resolves by frontmatter id', () => {
+    const source = parseCorpusSource({ path: 'findings/survey.md', text: FRONTMATTER });
+    expect(source?.ids).toEqual(['REF-200']);
+    expect(source?.title).toBe("Küttler's Survey");
+    expect(source?.authors).toEqual(['Küttler', 'Doe']);
+    expect(source?.dois).toEqual(['10.5555/survey.1']);
+    expect(source?.grade).toBe('low');
+  });
+
+  it('is not a source when nothing names a REF id', () => {
+    expect(parseCorpusSource({ path: 'docs/references/README.md', text: '# References\n' })).toBeNull();
+  });
+});
+
+describe('the corpus index', () => {
+  const index = new CorpusIndex({
+    roots: [{ path: 'docs/references', exists: true }],
+    files: [
+      { path: 'docs/references/REF-018-react.md', text: REACT },
+      { path: 'docs/references/REF-011-traceability.md', text: GOTEL },
+      { path: 'docs/references/survey.md', text: FRONTMATTER },
+    ],
+    assessments: [
+      {
+        path: '.aiwg/research/quality-assessments/REF-018-assessment.yaml',
+        text: 'reference_id: REF-018\nfinal_quality:\n  level: MODERATE\n',
+      },
+    ],
+    bibliography: bibEntries('@article{vaswani, author = {Vaswani, Ashish and Shazeer, Noam}, year = 2017, doi = {10.5555/Attention}}'),
+  });
+
+  it('resolves full ids, then the stem of a suffixed id, and never a longer number', () => {
+    expect(index.findRef('REF-018')?.path).toBe('docs/references/REF-018-react.md');
+    expect(index.findRef('REF-018-react')?.path).toBe('docs/references/REF-018-react.md');
+    expect(index.findRef('REF-018-summary')?.path).toBe('docs/references/REF-018-react.md');
+    expect(index.findRef('REF-0181')).toBeNull();
+    expect(index.findRef('REF-999')).toBeNull();
+  });
+
+  it('indexes DOIs, arXiv ids (any version), surnames (diacritics folded) and assessments', () => {
+    expect(index.findDoi('10.1109/ICRE.1994.292398')).toBe('docs/references/REF-011-traceability.md');
+    expect(index.findDoi('10.5555/attention')).toBe('refs.bib#vaswani');
+    expect(index.findArxiv('2210.03629v1')).toBe('docs/references/REF-018-react.md');
+    expect(index.findSurname('Kuttler').map((entry) => entry.path)).toEqual(['docs/references/survey.md']);
+    expect(index.findSurname('Shazeer')[0]?.year).toBe(2017);
+    expect(index.findRef('REF-018')?.grade).toBe('moderate');
+    expect(index.exists).toBe(true);
+  });
+});
+
+describe('GRADE levels (SPEC §4.1)', () => {
+  it('reads every spelling and symbol, and does not map letter grades', () => {
+    for (const [value, level] of [
+      ['HIGH', 'high'],
+      ['moderate', 'moderate'],
+      ['Very Low', 'very_low'],
+      ['VERY_LOW', 'very_low'],
+      ['very-low', 'very_low'],
+      ['⊕⊕⊕○', 'moderate'],
+      ['⊕○○○', 'very_low'],
+    ] as const) {
+      expect(parseGradeLevel(value)).toBe(level);
+    }
+    expect(parseGradeLevel('A')).toBeNull();
+    expect(findGradeMarker('Per REF-089 (GRADE: LOW, peer-review pending)')?.level).toBe('low');
+  });
+});
+
+describe('bibliographies', () => {
+  it('parses BibTeX with nested braces, quotes and arXiv eprints', () => {
+    const result = parseBibtex(
+      'refs.bib',
+      '@comment{ignored}\n@inproceedings{yao2023,\n  title = {{ReAct}: Reasoning},\n  author = "Yao, Shunyu and Zhao, Jeffrey",\n  year = 2023,\n  eprint = {2210.03629v2}, archivePrefix = {arXiv}\n}\n',
+    );
+    expect(result.ok && result.entries).toEqual([
+      {
+        path: 'refs.bib#yao2023',
+        key: 'yao2023',
+        title: 'ReAct: Reasoning',
+        authors: ['Yao', 'Zhao'],
+        year: 2023,
+        dois: [],
+        arxiv: ['2210.03629'],
+      },
+    ]);
+    expect(parseBibtex('bad.bib', '@article{x, title = {unclosed').ok).toBe(false);
+  });
+
+  it('parses CSL-JSON and rejects what is not', () => {
+    const result = parseCslJson(
+      'refs.csl.json',
+      JSON.stringify([{ id: 'a', DOI: '10.5555/X', author: [{ family: 'Lewis' }], issued: { 'date-parts': [[2020]] } }]),
+    );
+    expect(result.ok && result.entries[0]).toMatchObject({ dois: ['10.5555/x'], authors: ['Lewis'], year: 2020 });
+    expect(parseCslJson('bad.csl.json', '{').ok).toBe(false);
+  });
+});
+
+describe('the YAML subset', () => {
+  it('reads nested maps, block and flow lists, quotes and comments', () => {
+    expect(parseYamlSubset('a: 1\nb:\n  c: "x # y" # comment\n  d: [p, \'q\']\ne:\n  - one\n  - two\n')).toEqual({
+      a: 1,
+      b: { c: 'x # y', d: ['p', 'q'] },
+      e: ['one', 'two'],
+    });
+  });
+});

@@ -1,0 +1,616 @@
+import type { ArtifactCache } from '../artifacts.ts';
+import type { DocumentChecker } from '../check.ts';
+import type { CorpusIndex } from '../corpus/corpus-index.ts';
+import { findGradeMarker, GRADE_LABELS, type GradeLevel } from '../corpus/grade.ts';
+import { findRefIds } from '../corpus/ref-ids.ts';
+import type { CorpusSource } from '../corpus/source.ts';
+import { positionOf } from '../markdown/scan.ts';
+import { normaliseArtifactPath } from '../paths.ts';
+import type { Finding, Severity } from '../report.ts';
+import { findAuthorYears } from './author-year.ts';
+import { type ClaimTier, claimTier, findOpener, OPENER_FOR_LEVEL } from './hedging.ts';
+import { findArxivIds, findDois, isPlaceholderDoi, type YearMonth } from './identifiers.ts';
+import { findMentions, type MentionResolution, type MentionResolver } from './mentions.ts';
+import { scholarlyMessages as say } from './messages.ts';
+import { normaliseQuoteText, quoteOccursIn } from './normalise-quote.ts';
+import { buildProseView, type LinkSpan, type Sentence, sentenceAt, splitSentences } from './prose.ts';
+import { SCHOLARLY_RULES, type ScholarlyRuleId } from './rules.ts';
+
+/** The finding kinds of the scholarly checks. */
+export type ScholarlyKind = 'mention' | 'ref' | 'doi' | 'arxiv' | 'author-year' | 'quote' | 'statistic' | 'pages' | 'grade';
+
+/** Every scholarly kind, in report order. */
+export const SCHOLARLY_KINDS: readonly ScholarlyKind[] = [
+  'mention',
+  'ref',
+  'doi',
+  'arxiv',
+  'author-year',
+  'quote',
+  'statistic',
+  'pages',
+  'grade',
+];
+
+/** Options of {@link createScholarlyChecker}. */
+export interface ScholarlyOptions {
+  /** The corpus index, built once per run. */
+  readonly corpus: CorpusIndex;
+  /** The current year and month (arXiv future ids, implausible years); the core reads no clock. */
+  readonly now: YearMonth;
+  /** Resolves `@` mentions; by default through the checker's confined artifact reader, `$AIWG_ROOT` unresolvable. */
+  readonly resolveMention?: MentionResolver;
+  /** Extra placeholder DOIs from configuration. @default [] */
+  readonly doiPlaceholders?: readonly string[];
+  /** Keep corpus findings at full severity when no corpus root exists. @default false */
+  readonly requireCorpus?: boolean;
+  /** Only these kinds are reported. @default every kind */
+  readonly kinds?: readonly ScholarlyKind[];
+}
+
+const STATISTIC =
+  /(?<![\w.])\d+(?:\.\d+)?\s?%|(?<![\w.])\d+(?:\.\d+)?\s?(?:x|×)\s?(?:faster|slower|more|better|fewer|less|cheaper)\b|\b\d+(?:\.\d+)?\s+times\s+(?:faster|slower|more|better|fewer|less)\b|\b(?:studies|research)\s+(?:show|shows|showed|shown|suggests?|indicates?|finds|found)\b|\baccording to (?:(?:a|the|recent|several|many|one|some)\s+)?(?:stud(?:y|ies)|research|surveys?|reports?|data|experts?|analys[ie]s|benchmarks?)\b/i;
+/** What an arXiv id looks like at all; `arXiv: 89 papers` is prose, `arXiv:2613.00001` a malformed id. */
+const ARXIV_SHAPED = /^\d{4}\.\d+(?:v\d+)?$|^[a-z-]+(?:\.[A-Z]{2})?\/\d{5,}(?:v\d+)?$/i;
+/** Targets, thresholds and requirements are not empirical claims that need a source. */
+const REQUIREMENT =
+  /\b(?:targets?|thresholds?|SHALL|MUST|must|should|minimum|maximum|at least|at most|no more than|goals?|budgets?|default|limits?|coverage|weights?)\b|[<>≤≥~±]=?\s*\d|=\s*\d|\b\d+\s*\/\s*\d+\b/i;
+const PAGES = /(?<![\w.])(pp?)\.\s?(\d+)(?:\s?[-–]\s?(\d+))?/g;
+const QUOTE = /"([^"\n]+(?:\n(?![ \t]*\n)[^"\n]*)*)"|“([^”]+?)”/g;
+const FOOTNOTE_OR_RLM = /\[\^[^\]\n]+\]|\[[^\]\n]*(?:@[0-9a-f]{16}|,\s*L\d)[^\]\n]*\]/g;
+
+/** Findings whose outcome depends on the corpus: softened to info when no corpus root exists. */
+const CORPUS_DEPENDENT = new Set<string>([
+  'ref/missing',
+  'doi/unverified',
+  'arxiv/unverified',
+  'author-year/author-not-in-corpus',
+  'author-year/year-mismatch',
+  'quote/not-found',
+  'grade/overclaim',
+]);
+
+interface Cited {
+  readonly sources: CorpusSource[];
+  /** Each citation of a corpus source in the sentence, with its offset. */
+  readonly at: { readonly offset: number; readonly source: CorpusSource }[];
+  readonly first: { offset: number; text: string };
+}
+
+/**
+ * The research-corpus and scholarly checks (SPEC §3-§5) as one checker producing several kinds.
+ * Everything is read from prose only; the corpus is indexed once per run by the caller.
+ */
+export function createScholarlyChecker(options: ScholarlyOptions): DocumentChecker {
+  const kinds = new Set<ScholarlyKind>(options.kinds ?? SCHOLARLY_KINDS);
+  const { corpus, now } = options;
+  const soften = !corpus.exists && options.requireCorpus !== true;
+  const placeholders = options.doiPlaceholders ?? [];
+  const corpusRoots = corpus.roots.map((root) => root.path);
+  const absentRoots = corpus.roots.filter((root) => !root.exists).map((root) => root.path);
+  const latestYear = now.year + 1;
+
+  return {
+    name: 'scholarly',
+    async check({ file, document, artifacts }) {
+      const view = buildProseView(document);
+      const { lineStarts } = document;
+      const findings: Finding[] = [];
+      const make = (
+        offset: number,
+        kind: ScholarlyKind,
+        text: string,
+        status: string,
+        rule: ScholarlyRuleId,
+        message: string,
+        fix: string | null,
+        extra: Record<string, unknown> = {},
+        severity: Severity = SCHOLARLY_RULES[rule].severity,
+      ): Finding => {
+        const position = positionOf(lineStarts, offset);
+        const softened = soften && CORPUS_DEPENDENT.has(rule) && (severity === 'error' || severity === 'warning') ? 'info' : severity;
+        const finding: Finding = {
+          file,
+          line: position.line,
+          column: position.column,
+          kind,
+          text,
+          status,
+          severity: softened,
+          rule,
+          message,
+          fix,
+          ...extra,
+        };
+        findings.push(finding);
+        return finding;
+      };
+      const sentences = needsSentences(kinds) ? splitSentences(view.citable) : [];
+      const cited = new Map<number, Cited>();
+      const citedParagraphs = new Set<number>();
+      const markCitation = (offset: number, text: string, source: CorpusSource | null): void => {
+        const index = sentenceAt(sentences, offset);
+        if (index === -1) return;
+        citedParagraphs.add((sentences[index] as Sentence).paragraph);
+        let entry = cited.get(index);
+        if (entry === undefined) {
+          entry = { sources: [], at: [], first: { offset, text } };
+          cited.set(index, entry);
+        }
+        if (source !== null) {
+          entry.at.push({ offset, source });
+          if (!entry.sources.includes(source)) entry.sources.push(source);
+        }
+      };
+
+      // @-mentions (SPEC §3.3).
+      const mentions = findMentions(view.citable);
+      for (const mention of mentions) {
+        markCitation(mention.start, mention.text, null);
+        if (!kinds.has('mention')) continue;
+        await checkMention(mention.text, mention.path, mention.aiwgRoot, mention.start);
+      }
+
+      // REF ids (SPEC §3.1-§3.2).
+      for (const ref of findRefIds(view.citable)) {
+        const source = ref.form === 'valid' ? corpus.findRef(ref.id) : null;
+        markCitation(ref.start, ref.id, source);
+        if (!kinds.has('ref')) continue;
+        if (ref.form === 'malformed')
+          make(ref.start, 'ref', ref.id, 'malformed', 'ref/malformed', say.refMalformed(ref.id), say.refMalformedFix(ref.id));
+        else if (source !== null)
+          make(ref.start, 'ref', ref.id, 'found', 'ref/found', say.refFound(ref.id, source.path), null, { source: source.path });
+        else
+          make(
+            ref.start,
+            'ref',
+            ref.id,
+            'not-in-corpus',
+            'ref/missing',
+            say.refMissing(ref.id, corpusRoots, absentRoots),
+            say.refMissingFix(ref.id),
+          );
+      }
+
+      // DOIs and arXiv ids, also in link destinations (SPEC §5.1).
+      const links = view.links;
+      for (const doi of findDois(view.withDestinations)) {
+        const link = linkAt(links, doi.start);
+        if (
+          link !== null &&
+          doi.start >= link.destinationStart &&
+          view.text.slice(link.start, link.destinationStart).toLowerCase().includes(doi.key)
+        )
+          continue;
+        const where = corpus.findDoi(doi.key);
+        markCitation(doi.start, doi.raw, corpus.sourceAt(where));
+        if (!kinds.has('doi')) continue;
+        const anchor = { fixAt: positionOf(lineStarts, link === null ? doi.end : link.end) };
+        if (isPlaceholderDoi(doi.raw, placeholders))
+          make(doi.start, 'doi', doi.raw, 'placeholder', 'doi/placeholder', say.doiPlaceholder(doi.raw), say.doiPlaceholderFix());
+        else if (doi.problem !== null)
+          make(doi.start, 'doi', doi.raw, 'malformed', 'doi/malformed', say.doiMalformed(doi.raw, doi.problem), say.doiMalformedFix());
+        else if (where !== null)
+          make(doi.start, 'doi', doi.raw, 'verified', 'doi/verified', say.doiVerified(doi.raw, where), null, { source: where });
+        else make(doi.start, 'doi', doi.raw, 'unverified', 'doi/unverified', say.doiUnverified(doi.raw), say.doiUnverifiedFix(), anchor);
+      }
+      for (const id of findArxivIds(view.withDestinations, now)) {
+        if (!ARXIV_SHAPED.test(id.raw)) continue;
+        const link = linkAt(links, id.start);
+        if (
+          link !== null &&
+          id.start >= link.destinationStart &&
+          view.text.slice(link.start, link.destinationStart).includes(id.raw.replace(/v\d+$/, ''))
+        )
+          continue;
+        const where = id.problem === null ? corpus.findArxiv(id.raw) : null;
+        markCitation(id.start, id.raw, corpus.sourceAt(where));
+        if (!kinds.has('arxiv')) continue;
+        const anchor = { fixAt: positionOf(lineStarts, link === null ? id.end : link.end) };
+        if (id.problem !== null) {
+          const future = id.problem.includes('in the future');
+          make(
+            id.start,
+            'arxiv',
+            id.raw,
+            'malformed',
+            future ? 'arxiv/future' : 'arxiv/malformed',
+            say.arxivMalformed(id.raw, id.problem),
+            say.arxivMalformedFix(),
+          );
+        } else if (where !== null)
+          make(id.start, 'arxiv', id.raw, 'verified', 'arxiv/verified', say.arxivVerified(id.raw, where), null, { source: where });
+        else make(id.start, 'arxiv', id.raw, 'unverified', 'arxiv/unverified', say.arxivUnverified(id.raw), say.doiUnverifiedFix(), anchor);
+      }
+
+      // Author-year citations (SPEC §5.2).
+      for (const citation of findAuthorYears(view.citable)) {
+        let source: CorpusSource | null = null;
+        let verdict: (() => void) | null = null;
+        if (citation.year < 1900 || citation.year > latestYear) {
+          verdict = () =>
+            make(
+              citation.start,
+              'author-year',
+              citation.text,
+              'implausible-year',
+              'author-year/implausible-year',
+              say.implausibleYear(citation.year, latestYear),
+              say.implausibleYearFix(),
+            );
+        } else if (corpus.hasAuthors) {
+          const missing = citation.surnames.filter((name) => corpus.findSurname(name).length === 0);
+          if (missing.length > 0) {
+            verdict = () =>
+              make(
+                citation.start,
+                'author-year',
+                citation.text,
+                'author-not-in-corpus',
+                'author-year/author-not-in-corpus',
+                say.authorNotInCorpus(missing),
+                say.authorNotInCorpusFix(),
+              );
+          } else {
+            const first = citation.surnames[0] as string;
+            const candidates = corpus
+              .findSurname(first)
+              .filter((entry) => citation.surnames.every((name) => corpus.findSurname(name).includes(entry)));
+            const match = candidates.find((entry) => entry.year === citation.year);
+            if (match !== undefined) {
+              source = match.source;
+              verdict = () =>
+                make(
+                  citation.start,
+                  'author-year',
+                  citation.text,
+                  'found',
+                  'author-year/found',
+                  say.authorFound(citation.text, match.path),
+                  null,
+                  { source: match.path },
+                );
+            } else {
+              const years = [
+                ...new Set(
+                  (candidates.length > 0 ? candidates : corpus.findSurname(first))
+                    .map((entry) => entry.year)
+                    .filter((year): year is number => year !== null),
+                ),
+              ].sort();
+              verdict = () =>
+                make(
+                  citation.start,
+                  'author-year',
+                  citation.text,
+                  'year-mismatch',
+                  'author-year/year-mismatch',
+                  say.yearMismatch(first, citation.year, years),
+                  say.yearMismatchFix(years),
+                );
+            }
+          }
+        }
+        markCitation(citation.start, citation.text, source);
+        if (kinds.has('author-year') && verdict !== null) verdict();
+      }
+
+      if (sentences.length > 0) {
+        for (const link of links) markCitation(link.start, '', null);
+        FOOTNOTE_OR_RLM.lastIndex = 0;
+        for (let match = FOOTNOTE_OR_RLM.exec(view.withDestinations); match !== null; match = FOOTNOTE_OR_RLM.exec(view.withDestinations)) {
+          markCitation(match.index, match[0], null);
+        }
+        const self = corpus.sourceAt(file);
+        if (kinds.has('quote')) checkQuotes(self);
+        if (kinds.has('pages')) checkPages(self);
+        if (kinds.has('statistic') && self === null) checkStatistics();
+        if (kinds.has('grade') && self === null) checkGrades();
+      }
+      return { findings };
+
+      async function checkMention(text: string, rawPath: string, aiwgRoot: boolean, offset: number): Promise<void> {
+        const normalised = normaliseArtifactPath(rawPath);
+        if (!normalised.ok) {
+          make(offset, 'mention', text, 'missing', 'mention/missing', say.mentionOutside(rawPath), say.mentionMissingFix(), {}, 'warning');
+          return;
+        }
+        const path = normalised.path;
+        const resolution: MentionResolution = await (options.resolveMention ?? defaultResolver(artifacts))({
+          base: aiwgRoot ? 'aiwg-root' : 'root',
+          path,
+        });
+        if (resolution === 'file' || resolution === 'directory') {
+          make(offset, 'mention', text, 'found', 'mention/found', say.mentionFound(path), null, { path });
+        } else if (resolution === 'unavailable') {
+          if (aiwgRoot)
+            make(offset, 'mention', text, 'unresolvable', 'mention/unresolvable', say.mentionUnsetRoot(), say.mentionUnsetRootFix(), {
+              path,
+            });
+          else
+            make(offset, 'mention', text, 'unresolvable', 'mention/unresolvable', say.mentionNoAiwgDir(path), say.mentionNoAiwgDirFix(), {
+              path,
+            });
+        } else {
+          const research = path.startsWith('.aiwg/research/') || corpusRoots.some((root) => path.startsWith(`${root}/`));
+          const where = aiwgRoot ? ' under `$AIWG_ROOT`' : '';
+          make(
+            offset,
+            'mention',
+            text,
+            'missing',
+            'mention/missing',
+            say.mentionMissing(path, where),
+            say.mentionMissingFix(),
+            { path },
+            research ? 'error' : 'warning',
+          );
+        }
+      }
+
+      function checkQuotes(self: CorpusSource | null): void {
+        QUOTE.lastIndex = 0;
+        for (let match = QUOTE.exec(view.citable); match !== null; match = QUOTE.exec(view.citable)) {
+          const inner = (match[1] ?? match[2]) as string;
+          if (inner.trim().split(/\s+/).length < 6) continue;
+          const index = sentenceAt(sentences, match.index);
+          const quoteEnd = match.index + match[0].length;
+          // A citation inside the quotation marks is part of the quoted text, not its attribution.
+          const attributed = (cited.get(index)?.at ?? []).filter((entry) => entry.offset < match.index || entry.offset >= quoteEnd);
+          const sources = [...new Set(attributed.map((entry) => entry.source))].filter((source) => source !== self);
+          if (sources.length === 0) continue;
+          const quoteText = view.text.slice(match.index + 1, match.index + match[0].length - 1);
+          const withText = sources.filter((source) => source.text !== null);
+          const label = sources.map((source) => source.ids[0] ?? source.path).join(', ');
+          if (withText.length === 0) {
+            make(match.index, 'quote', match[0], 'uncheckable', 'quote/uncheckable', say.quoteUncheckable(label), null);
+            continue;
+          }
+          const quote = trimSegments(stripMarkup(quoteText));
+          const hit =
+            withText.find((source) => quoteOccursIn(quote, corpus.normalisedText(source, normaliseSource) as string)) ??
+            sources.find((source) => source.title !== null && titleKey(source.title) === titleKey(quote));
+          if (hit !== undefined) {
+            make(match.index, 'quote', match[0], 'found', 'quote/found', say.quoteFound(hit.path), null, { source: hit.path });
+          } else {
+            const first = withText[0] as CorpusSource;
+            const closest = closestPassage(normaliseQuoteText(quote), corpus.normalisedText(first, normaliseSource) as string);
+            make(
+              match.index,
+              'quote',
+              match[0],
+              'not-found',
+              'quote/not-found',
+              say.quoteNotFound(first.path, closest),
+              say.quoteNotFoundFix(),
+              { source: first.path, closest },
+            );
+          }
+        }
+      }
+
+      function checkPages(self: CorpusSource | null): void {
+        PAGES.lastIndex = 0;
+        for (let match = PAGES.exec(view.citable); match !== null; match = PAGES.exec(view.citable)) {
+          const first = Number(match[2]);
+          const lastText = match[3];
+          let last = first;
+          if (lastText !== undefined) {
+            const firstText = match[2] as string;
+            last =
+              lastText.length < firstText.length
+                ? Number(firstText.slice(0, firstText.length - lastText.length) + lastText)
+                : Number(lastText);
+          }
+          const index = sentenceAt(sentences, match.index);
+          const sources = cited.get(index)?.sources ?? [];
+          const counted = [...sources, ...(self === null ? [] : [self])].find((source) => source.pageCount !== null);
+          let problem: string | null = null;
+          if (first < 1) problem = 'pages count from 1';
+          else if (last < first) problem = `the range ends (${last}) before it starts (${first})`;
+          else if (counted !== undefined && last > (counted.pageCount as number)) {
+            problem = `${counted.ids[0] ?? counted.path} has ${counted.pageCount} pages`;
+          }
+          if (problem !== null)
+            make(
+              match.index,
+              'pages',
+              match[0],
+              'invalid-pages',
+              'pages/invalid',
+              say.pagesInvalid(match[0], problem),
+              say.pagesInvalidFix(),
+            );
+        }
+      }
+
+      function checkStatistics(): void {
+        for (const sentence of sentences) {
+          if (sentence.kind !== 'prose' || citedParagraphs.has(sentence.paragraph)) continue;
+          const slice = view.citable.slice(sentence.start, sentence.end);
+          const match = STATISTIC.exec(slice);
+          if (match === null || REQUIREMENT.test(slice)) continue;
+          if (/\bv?\d+\.\d+\.\d+/.test(slice.slice(Math.max(0, match.index - 2), match.index + match[0].length + 4))) continue;
+          make(
+            sentence.start + match.index,
+            'statistic',
+            match[0],
+            'unsourced',
+            'statistic/unsourced',
+            say.statisticUnsourced(match[0]),
+            say.statisticUnsourcedFix(),
+          );
+        }
+      }
+
+      function checkGrades(): void {
+        for (const [index, entry] of cited) {
+          const sentence = sentences[index] as Sentence;
+          if (entry.sources.length === 0 || sentence.kind === 'heading') continue;
+          const sentenceText = view.citable.slice(sentence.start, sentence.end);
+          const written = findGradeMarker(sentenceText);
+          let best: { level: GradeLevel; source: CorpusSource } | null = null;
+          for (const source of entry.sources) {
+            const id = source.ids[0] ?? source.path;
+            if (source.grade !== null && written !== null && written.level !== source.grade) {
+              make(
+                sentence.start + written.start,
+                'grade',
+                sentenceText.slice(written.start, written.end),
+                'mismatch',
+                'grade/mismatch',
+                say.gradeMismatch(id, GRADE_LABELS[written.level], GRADE_LABELS[source.grade]),
+                say.gradeMismatchFix(GRADE_LABELS[source.grade]),
+              );
+            }
+            const level = source.grade ?? (entry.sources.length === 1 ? (written?.level ?? null) : null);
+            if (level !== null && (best === null || rank(level) > rank(best.level))) best = { level, source };
+          }
+          const { tier, trigger } = claimTier(sentenceText);
+          if (tier === 'neutral') continue;
+          const at = entry.first.offset;
+          const citationText = entry.first.text;
+          const tierName = tier === 'absolute' ? 'strong' : tier;
+          if (tier === 'absolute')
+            make(at, 'grade', citationText, 'absolute', 'grade/absolute', say.gradeAbsolute(trigger as string), say.gradeAbsoluteFix());
+          if (best === null) {
+            const id = (entry.sources[0] as CorpusSource).ids[0] ?? '';
+            make(
+              at,
+              'grade',
+              citationText,
+              'unassessed',
+              'grade/unassessed',
+              say.gradeUnassessed(id, tierName),
+              say.gradeUnassessedFix(id),
+              { claim: tierName },
+            );
+            continue;
+          }
+          const id = best.source.ids[0] ?? best.source.path;
+          const label = GRADE_LABELS[best.level];
+          const severity = matrix(tier, best.level);
+          if (severity === 'underclaim') {
+            make(at, 'grade', citationText, 'underclaim', 'grade/underclaim', say.gradeUnderclaim(trigger as string, id), null, {
+              claim: tierName,
+              evidence: label,
+              source: best.source.path,
+            });
+          } else if (severity === 'ok') {
+            make(at, 'grade', citationText, 'ok', 'grade/ok', say.gradeOk(tierName, label), null, {
+              claim: tierName,
+              evidence: label,
+              source: best.source.path,
+            });
+          } else {
+            const replacement = OPENER_FOR_LEVEL[best.level];
+            const opener = findOpener(view.text.slice(sentence.start, sentence.end));
+            const extra: Record<string, unknown> = { claim: tierName, evidence: label, source: best.source.path };
+            if (opener !== null)
+              extra.opener = { ...positionOf(lineStarts, sentence.start + opener.start), text: opener.text, replacement };
+            make(
+              at,
+              'grade',
+              citationText,
+              'overclaim',
+              'grade/overclaim',
+              say.gradeOverclaim(trigger as string, tierName, label, id),
+              say.gradeOverclaimFix(opener === null ? null : replacement, allowedWording(best.level)),
+              extra,
+              severity,
+            );
+          }
+        }
+      }
+    },
+  };
+}
+
+/** Drops punctuation that ends each `…`-separated segment: `"… of the model."` quotes a sentence that goes on. */
+function trimSegments(quote: string): string {
+  return quote
+    .split(/\u2026|\.\.\./)
+    .map((segment) => segment.trim().replace(/[.,;:]+$/, ''))
+    .join(' … ');
+}
+
+/** A title compared loosely: case, punctuation and spacing never decide. */
+function titleKey(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+function needsSentences(kinds: ReadonlySet<ScholarlyKind>): boolean {
+  return kinds.has('quote') || kinds.has('pages') || kinds.has('statistic') || kinds.has('grade');
+}
+
+function defaultResolver(artifacts: ArtifactCache): MentionResolver {
+  return async (target) => {
+    if (target.base === 'aiwg-root') return 'unavailable';
+    const artifact = await artifacts.get(target.path);
+    return artifact.kind === 'file' ? 'file' : artifact.kind === 'directory' ? 'directory' : 'missing';
+  };
+}
+
+function linkAt(links: readonly LinkSpan[], offset: number): LinkSpan | null {
+  for (const link of links) if (offset >= link.start && offset < link.end) return link;
+  return null;
+}
+
+function rank(level: GradeLevel): number {
+  return { very_low: 0, low: 1, moderate: 2, high: 3 }[level];
+}
+
+/** The enforcement matrix of SPEC §4.2. */
+function matrix(tier: ClaimTier, level: GradeLevel): Severity | 'underclaim' {
+  const strong = tier === 'strong' || tier === 'absolute';
+  if (strong) return level === 'high' ? 'ok' : level === 'moderate' ? 'warning' : 'error';
+  if (tier === 'moderate') return level === 'very_low' ? 'error' : level === 'low' ? 'warning' : 'ok';
+  if (tier === 'hedged') return level === 'high' ? 'underclaim' : 'ok';
+  return 'ok';
+}
+
+function allowedWording(level: GradeLevel): string {
+  return {
+    high: 'any',
+    moderate: 'moderate ("suggests")',
+    low: 'hedged ("limited evidence suggests")',
+    very_low: 'hedged ("anecdotal evidence suggests")',
+  }[level];
+}
+
+/** Emphasis and blockquote markers never decide whether a quote matches. */
+function stripMarkup(text: string): string {
+  return text.replace(/^[ \t]*>[ \t]?/gm, '').replace(/\*\*|__|`/g, '');
+}
+
+function normaliseSource(text: string): string {
+  return normaliseQuoteText(stripMarkup(text));
+}
+
+/** The passage of the source that shares the most 4-word runs with the quote, when at least half do. */
+function closestPassage(quote: string, source: string): string | null {
+  const words = quote.split(' ');
+  if (words.length < 4) return null;
+  let hits = 0;
+  let anchor = -1;
+  let anchorWord = 0;
+  for (let at = 0; at + 4 <= words.length; at += 1) {
+    const found = source.indexOf(words.slice(at, at + 4).join(' '));
+    if (found !== -1) {
+      hits += 1;
+      if (anchor === -1) {
+        anchor = found;
+        anchorWord = at;
+      }
+    }
+  }
+  if (anchor === -1 || hits * 2 < words.length - 3) return null;
+  let start = anchor;
+  for (let back = 0; back < anchorWord && start > 0; back += 1) start = source.lastIndexOf(' ', start - 2) + 1;
+  let end = start;
+  for (let count = 0; count < words.length && end !== -1; count += 1) end = source.indexOf(' ', end + 1);
+  return source.slice(start, end === -1 ? source.length : end).trim();
+}
