@@ -6,11 +6,11 @@
  */
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Report } from '@aiwg-cite/core';
 import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace } from '@aiwg-cite/node';
-import { type GitRepo, gitRepo, runCli, sha16 } from '@aiwg-cite/test-utils';
+import { type GitRepo, gitRepo, sha16 } from '@aiwg-cite/test-utils';
 import { type EngineUpdate, formatVerdictChange, WatchEngine } from '@aiwg-cite/tui';
 import { describe, expect, it } from 'vitest';
+import { expectParity } from './watch-helpers.ts';
 
 const A1 = 'export function a() {\n  return 1;\n}\n';
 const B1 = 'export const b = 2;\nexport const bb = 3;\n';
@@ -37,34 +37,6 @@ function docTwo(): string {
 
 function project(): GitRepo {
   return gitRepo({ 'src/a.ts': A1, 'src/b.ts': B1, 'src/c.ts': C1, 'docs/one.md': docOne(), 'docs/two.md': docTwo() });
-}
-
-function comparable(report: Pick<Report, 'verdict' | 'summary' | 'citations'>): Comparable {
-  const plain = JSON.parse(JSON.stringify(report)) as Report;
-  return { verdict: plain.verdict, summary: plain.summary, citations: plain.citations };
-}
-
-interface Comparable {
-  verdict: string;
-  summary: unknown;
-  citations: readonly Record<string, unknown>[];
-}
-
-/**
- * The engine's report against `check --format json` on the same tree: same verdict, same summary,
- * same citations in the same order with the same values for every field the engine reports.
- * Fields that only the JSON formatter adds (such as `verdicts`) are left out of the comparison.
- */
-function expectParity(engine: WatchEngine, dir: string): void {
-  const run = runCli(['check', '--format', 'json'], { cwd: dir });
-  expect(run.stderr).toBe('');
-  const fresh = comparable(JSON.parse(run.stdout) as Report);
-  const mine = comparable(engine.report());
-  const projected = fresh.citations.map((finding, index) => {
-    const keys = Object.keys(mine.citations[index] ?? finding);
-    return Object.fromEntries(keys.map((key) => [key, finding[key]]));
-  });
-  expect({ ...mine }).toEqual({ ...fresh, citations: projected });
 }
 
 function discover(dir: string): string[] {

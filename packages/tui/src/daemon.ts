@@ -57,6 +57,8 @@ export class WatchDaemon {
   #watcher: FSWatcher | null = null;
   #watched = new Set<string>();
   #relevantDirectories = new Set<string>();
+  /** The watched directories (absolute), as opposed to watched files. */
+  #directories = new Set<string>();
   #ready = false;
   #closed = false;
 
@@ -73,12 +75,16 @@ export class WatchDaemon {
     });
   }
 
-  /** Lists and checks every document, then starts watching. Resolves once the watcher is ready. */
+  /**
+   * Lists and checks every document, then starts watching; reports the first update once the
+   * watcher is ready, so a reported state is a watched one. A file saved between its first read
+   * and the watcher getting ready is caught by comparing modification times afterwards.
+   */
   async start(): Promise<EngineUpdate> {
+    const loadStartedAt = Date.now();
     const documents = await this.#options.discover();
     const update = await this.#engine.load(documents);
     if (this.#closed) return update;
-    this.#options.onUpdate(update);
     const chokidarOptions: ChokidarOptions = {
       depth: 0,
       ignoreInitial: false,
@@ -92,9 +98,16 @@ export class WatchDaemon {
     this.#watcher = watch([...targets], chokidarOptions);
     this.#watched = targets;
     this.#watcher.on('all', (event, path) => this.#onEvent(event, toPosix(path)));
+    this.#watcher.on('raw', (_event, filename, details) => this.#onRaw(filename, details));
     this.#watcher.on('error', (error) => this.#problem(watchMessages.watcherError(describe(error))));
     await new Promise<void>((resolve) => this.#watcher?.once('ready', () => resolve()));
-    this.#ready = !this.#closed;
+    if (this.#closed) return update;
+    this.#ready = true;
+    this.#options.onUpdate(update);
+    // Modification times have coarse resolution on some file systems: look one second back.
+    for (const path of [...this.#engine.documents(), ...this.#engine.artifacts()]) {
+      if (changedSince(joinRoot(this.#root, path), loadStartedAt - 1000)) this.#scheduler.push(path, 'file');
+    }
     return update;
   }
 
@@ -136,6 +149,35 @@ export class WatchDaemon {
     const relative = relativeToRoot(this.#root, path);
     if (relative === null || relative === '') return;
     this.#scheduler.push(relative, event === 'addDir' || event === 'unlinkDir' ? 'directory' : 'file');
+  }
+
+  /**
+   * chokidar drops a `change` that follows another on the same path within 50 ms, with no
+   * trailing event, so a quick second save could go unseen. The raw `fs.watch` events are not
+   * throttled: every one that names a relevant file is queued too (the scheduler merges them).
+   */
+  #onRaw(filename: unknown, details: unknown): void {
+    if (!this.#ready || this.#closed) return;
+    const watchedPath = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
+    if (typeof watchedPath !== 'string') return;
+    const watched = toPosix(watchedPath);
+    const name = typeof filename === 'string' ? filename : Buffer.isBuffer(filename) ? filename.toString('utf8') : '';
+    let absolute: string;
+    if (name === '' || (!this.#directories.has(watched) && watched.endsWith(`/${name}`))) absolute = watched;
+    else absolute = `${watched}/${name}`;
+    if (absolute === this.#options.gitIndexPath) {
+      this.#scheduler.push(absolute, 'file');
+      return;
+    }
+    const relative = relativeToRoot(this.#root, absolute);
+    if (relative === null || relative === '' || !this.#isRelevantFile(relative)) return;
+    this.#scheduler.push(relative, 'file');
+  }
+
+  #isRelevantFile(relative: string): boolean {
+    if (this.#engine.hasDocument(relative) || this.#engine.isCited(relative)) return true;
+    if (!isMarkdownPath(relative)) return false;
+    return !relative.split('/').some((segment) => SKIPPED_SEGMENTS.has(segment));
   }
 
   async #handle(batch: Map<string, EventKind>): Promise<void> {
@@ -197,28 +239,31 @@ export class WatchDaemon {
 
   /** Directories to watch one level deep, plus cited files that exist (so one cited late is watched too). */
   #targets(): Set<string> {
-    const targets = new Set<string>([this.#root]);
+    const directories = new Set<string>([this.#root]);
+    const files = new Set<string>();
     const relevant = new Set<string>();
-    for (const document of this.#engine.documents()) targets.add(joinRoot(this.#root, parentOf(document)));
+    const absolute = (relative: string) => (relative === '' ? this.#root : joinRoot(this.#root, relative));
+    for (const document of this.#engine.documents()) directories.add(absolute(parentOf(document)));
     const checked = new Map<string, string>();
     for (const artifact of this.#engine.artifacts()) {
       const parent = parentOf(artifact);
       let directory = checked.get(parent);
       if (directory === undefined) {
         directory = parent;
-        while (directory !== '' && !isDirectory(joinRoot(this.#root, directory))) {
+        while (directory !== '' && !isDirectory(absolute(directory))) {
           relevant.add(directory);
           directory = parentOf(directory);
         }
         checked.set(parent, directory);
       }
-      targets.add(directory === '' ? this.#root : joinRoot(this.#root, directory));
-      const absolute = joinRoot(this.#root, artifact);
-      if (directory === parent && (this.#watched.has(absolute) || isFile(absolute))) targets.add(absolute);
+      directories.add(absolute(directory));
+      const file = absolute(artifact);
+      if (directory === parent && (this.#watched.has(file) || isFile(file))) files.add(file);
     }
-    if (this.#gitDir !== null && this.#options.gitIndexPath !== undefined) targets.add(this.#options.gitIndexPath);
+    if (this.#gitDir !== null && this.#options.gitIndexPath !== undefined) files.add(this.#options.gitIndexPath);
+    this.#directories = directories;
     this.#relevantDirectories = relevant;
-    return targets;
+    return new Set([...directories, ...files]);
   }
 
   #isIgnored(path: string, stats?: { isDirectory(): boolean }): boolean {
@@ -248,6 +293,16 @@ function parentOf(path: string): string {
 function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a file changed (content or name) at or after `since`; a missing file is not reported. */
+function changedSince(path: string, since: number): boolean {
+  try {
+    const stats = statSync(path);
+    return stats.mtimeMs >= since || stats.ctimeMs >= since;
   } catch {
     return false;
   }

@@ -1,0 +1,136 @@
+/**
+ * `aiwg-cite watch` as a real process without a terminal: one plain line per change of verdict,
+ * a summary line at the start, clean exits on SIGINT and SIGTERM, usage errors exit 2; and the
+ * bundle keeps ink, React and chokidar off `check`'s path. Needs the built CLI.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { CLI_ENTRY, GIT_ENV, gitRepo, runCli, sha16 } from '@aiwg-cite/test-utils';
+import { describe, expect, it, onTestFinished } from 'vitest';
+
+const A1 = 'export const a = 1;\n';
+
+interface Watching {
+  readonly child: ChildProcess;
+  readonly stdout: string[];
+  readonly stderr: string[];
+  readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function startWatch(cwd: string, args: string[] = []): Watching {
+  const child = spawn(process.execPath, [CLI_ENTRY, 'watch', ...args], {
+    cwd,
+    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', FORCE_COLOR: undefined },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const collect = (into: string[]) => {
+    let partial = '';
+    return (chunk: Buffer) => {
+      partial += chunk.toString('utf8');
+      const lines = partial.split('\n');
+      partial = lines.pop() ?? '';
+      into.push(...lines);
+    };
+  };
+  child.stdout?.on('data', collect(stdout));
+  child.stderr?.on('data', collect(stderr));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, stdout, stderr, exit };
+}
+
+async function waitForLine(lines: string[], predicate: (line: string) => boolean, deadlineMs = 15_000): Promise<string> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const found = lines.find(predicate);
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`no matching line within ${deadlineMs} ms; got:\n${lines.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function project() {
+  return gitRepo({
+    'src/a.ts': A1,
+    'docs/guide.md': `# Guide\n\nSee [src/a.ts@${sha16(A1)}, L1] and [src/gone.ts, L1].\n`,
+  });
+}
+
+describe('aiwg-cite watch without a terminal', () => {
+  it('prints a summary, then one line per change of verdict, and stops cleanly on SIGTERM', async () => {
+    const repo = project();
+    const watching = startWatch(repo.dir);
+    const summary = await waitForLine(watching.stdout, (line) => line.startsWith('FAIL: '));
+    expect(summary).toMatch(/^FAIL: Fresh 1 {2}Stale 0 {2}Un-versioned 0 {2}Missing 1 in 1 document \(\d+ ms\)$/);
+    expect(watching.stderr).toContain(`watching ${repo.dir} (Ctrl-C to stop)`);
+
+    const temporary = join(repo.dir, 'src/.a.ts.swp');
+    writeFileSync(temporary, `${A1}// edited\n`);
+    renameSync(temporary, join(repo.dir, 'src/a.ts'));
+    const stale = `docs/guide.md:3:5 FRESH -> STALE [src/a.ts@${sha16(A1)}, L1]`;
+    await waitForLine(watching.stdout, (line) => line === stale);
+
+    writeFileSync(join(repo.dir, 'src/gone.ts'), 'back\n');
+    await waitForLine(watching.stdout, (line) => line === 'docs/guide.md:3:41 MISSING -> UN-VERSIONED [src/gone.ts, L1]');
+
+    writeFileSync(join(repo.dir, 'src/a.ts'), A1);
+    await waitForLine(watching.stdout, (line) => line === `docs/guide.md:3:5 STALE -> FRESH [src/a.ts@${sha16(A1)}, L1]`);
+    await waitForLine(watching.stdout, (line) => /^PASS: Fresh 1 {2}Stale 0 {2}Un-versioned 1 {2}Missing 0 in 1 document/.test(line));
+
+    watching.child.kill('SIGTERM');
+    expect(await watching.exit).toEqual({ code: 0, signal: null });
+    // Every line is a summary or a verdict change: nothing else reaches stdout.
+    for (const line of watching.stdout) expect(line).toMatch(/^(PASS|FAIL): |^docs\/guide\.md:\d+:\d+ \S+ -> \S+ \[/);
+  });
+
+  it('stops with exit code 0 on SIGINT', async () => {
+    const repo = project();
+    const watching = startWatch(repo.dir, ['--no-tui']);
+    await waitForLine(watching.stdout, (line) => line.startsWith('FAIL: '));
+    watching.child.kill('SIGINT');
+    expect(await watching.exit).toEqual({ code: 0, signal: null });
+  });
+
+  it('rejects an unknown flag and a missing path with exit code 2', () => {
+    const repo = project();
+    const flag = runCli(['watch', '--bogus'], { cwd: repo.dir });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("Unknown option '--bogus'");
+    const path = runCli(['watch', 'nope.md'], { cwd: repo.dir });
+    expect(path.code).toBe(2);
+    expect(path.stderr).toBe('aiwg-cite: nope.md: no such file or directory\n');
+    const help = runCli(['watch', '--help'], { cwd: repo.dir });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--no-tui');
+  });
+
+  it('keeps ink, React and chokidar off the static import graph of `check`', () => {
+    const heavy = ['ink', 'react', 'chokidar', 'ink-testing-library'];
+    const seen = new Set<string>();
+    const bare = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const source = readFileSync(file, 'utf8');
+      // Static imports only: `import … from "x"` and `import "x"`; dynamic `import("x")` is lazy.
+      for (const match of source.matchAll(/(?:^|[;\n])\s*(?:import|export)\s*(?:[^'"();]*?\sfrom\s*)?["']([^"']+)["']/g)) {
+        const specifier = match[1] as string;
+        if (specifier.startsWith('.')) visit(join(dirname(file), specifier));
+        else bare.add(specifier);
+      }
+    };
+    visit(CLI_ENTRY);
+    const checkChunk = readFileSync(CLI_ENTRY, 'utf8').match(/import\("(\.\/chunks\/check-[^"]+)"\)/)?.[1];
+    expect(checkChunk).toBeDefined();
+    visit(join(dirname(CLI_ENTRY), checkChunk as string));
+    expect(seen.size).toBeGreaterThan(2);
+    expect([...bare].filter((name) => heavy.some((heavyName) => name === heavyName || name.startsWith(`${heavyName}/`)))).toEqual([]);
+  });
+});
