@@ -224,6 +224,8 @@ describe('aiwg-cite annotate', () => {
     const only = runCli(['annotate', 'doc.md', '--verdicts', 'agg.json', '--no-findings'], { cwd: dir });
     expect(only.stdout).not.toContain('rlm/missing');
     expect(only.stdout).toContain('**[❌ general-web]**');
+    // citation-auditor's `render FILE AGG` form gives the same output.
+    expect(runCli(['annotate', 'doc.md', 'agg.json', '--no-findings'], { cwd: dir }).stdout).toBe(only.stdout);
   });
 
   it.each([

@@ -23,7 +23,7 @@ import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
 import { decodeExact, parseJsonInput, readInput, usageError } from './interop-io.ts';
 
-const HELP = `Usage: aiwg-cite annotate FILE.md [options]
+const HELP = `Usage: aiwg-cite annotate FILE.md [AGG.json] [options]
 
 Marks each checked claim or citation in a markdown file with a badge and appends an audit report:
   ✅ verified   ⚠️ partial or warning   ❌ contradicted or error   🔵 insufficient evidence
@@ -34,7 +34,8 @@ the original bytes (BOM, CRLF and a missing final newline included). No badge go
 fence, a > quote, front matter or HTML. Prints the result unless --write.
 
 Options:
-  --verdicts AGG.json  verifier verdicts from \`aiwg-cite aggregate\` (spans in code points of FILE)
+  --verdicts AGG.json  verifier verdicts from \`aiwg-cite aggregate\` (spans in code points of FILE);
+                       also accepted as a second argument, like citation-auditor's \`render FILE AGG\`
   --no-findings        leave out aiwg-cite's own findings (needs --verdicts)
   --mode MODE          inline (default): a badge after every mark and a per-claim audit report;
                        append: [Unverified] / [Partially Unverified] after failures only, and an
@@ -66,19 +67,23 @@ export const annotate: Command = {
       context.stdout.write(HELP);
       return 0;
     }
-    const [file, ...extra] = positionals;
-    if (file === undefined || extra.length > 0) throw usageError('annotate', 'takes exactly one markdown file');
+    // `annotate FILE AGG.json` reads like citation-auditor's `render FILE AGG.json`.
+    const [file, second, ...extra] = positionals;
+    if (file === undefined || extra.length > 0 || (second !== undefined && values.verdicts !== undefined)) {
+      throw usageError('annotate', 'takes one markdown file, and optionally the verdicts file in place of --verdicts');
+    }
+    const verdictsPath = values.verdicts ?? second;
     const mode = parseChoice('annotate', 'mode', values.mode, MODES, 'inline');
     const withFindings = values['no-findings'] !== true;
-    if (!withFindings && values.verdicts === undefined) throw usageError('annotate', '--no-findings needs --verdicts');
+    if (!withFindings && verdictsPath === undefined) throw usageError('annotate', '--no-findings needs --verdicts');
 
     const bytes = await readInput(file, context);
     const text = decodeExact(bytes, file);
     const marks: AnnotationMark[] = [];
-    if (values.verdicts !== undefined) {
-      const aggregated = validateAggregateOutput(parseJsonInput(await readInput(values.verdicts, context), values.verdicts));
+    if (verdictsPath !== undefined) {
+      const aggregated = validateAggregateOutput(parseJsonInput(await readInput(verdictsPath, context), verdictsPath));
       if (!aggregated.ok) {
-        throw new AiwgCiteError('INPUT_UNREADABLE', `${values.verdicts}: ${aggregated.problem}`, { data: { path: values.verdicts } });
+        throw new AiwgCiteError('INPUT_UNREADABLE', `${verdictsPath}: ${aggregated.problem}`, { data: { path: verdictsPath } });
       }
       marks.push(...marksFromAggregate(text, aggregated.value));
     }
