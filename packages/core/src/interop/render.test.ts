@@ -94,6 +94,16 @@ describe('annotate: badges (SPEC §8.3)', () => {
     expect(twice.replacedReport).toBe(true);
   });
 
+  it('does not repeat any of several badges at one point on a re-run', () => {
+    const text = 'Alpha is true.\n';
+    const marks = (t: string) => [mark(t, 'Alpha is true.', 'VERIFIED', 'a'), mark(t, 'Alpha is true.', 'CONTRADICTED', 'b')];
+    const once = annotateMarkdown(text, marks(text));
+    expect(once.text.startsWith('Alpha is true. **[✅ a]** **[❌ b]**\n')).toBe(true);
+    expect(annotateMarkdown(once.text, marks(once.text)).text).toBe(once.text);
+    const append = annotateMarkdown(text, marks(text), 'append');
+    expect(annotateMarkdown(append.text, marks(append.text), 'append').text).toBe(append.text);
+  });
+
   it('re-finds a verifier claim whose span moved, so annotating twice with one verdicts file is idempotent', () => {
     const text = 'Alpha is true.\n\nBeta is false.\n';
     const claim = {

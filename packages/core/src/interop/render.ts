@@ -141,7 +141,7 @@ export function annotateMarkdown(text: string, input: readonly AnnotationMark[],
     const badge = mode === 'inline' ? ` **[${VERDICT_ICONS[mark.verdict]} ${escapeBadge(mark.verifier)}]**` : failureText(mark.verdict);
     if (badge === null) continue;
     badges += 1;
-    if (text.startsWith(badge, point) || edits.some((edit) => edit.start === point && edit.text === badge)) continue;
+    if (badgesAt(text, point).includes(badge) || edits.some((edit) => edit.start === point && edit.text === badge)) continue;
     edits.push({ start: point, end: point, text: badge });
   }
   const report = mode === 'inline' ? inlineReport(marks, badged) : appendixTable(marks);
@@ -154,6 +154,16 @@ export function annotateMarkdown(text: string, input: readonly AnnotationMark[],
   }
   const applied = applyEdits(text, edits);
   return { text: applied.text, edits, ranges: applied.ranges, badges, skipped, replacedReport: markerAt !== -1 };
+}
+
+const EXISTING_BADGE = / \*\*\[[^\]\n]*\]\*\*| \[(?:Partially )?Unverified\]/y;
+
+/** The badges an earlier run left at `point`, in order, so a re-run never repeats one. */
+function badgesAt(text: string, point: number): string[] {
+  const found: string[] = [];
+  EXISTING_BADGE.lastIndex = point;
+  for (let match = EXISTING_BADGE.exec(text); match !== null; match = EXISTING_BADGE.exec(text)) found.push(match[0]);
+  return found;
 }
 
 function failureText(verdict: SourceCheckVerdict): string | null {
