@@ -118,7 +118,9 @@ export interface DashboardHandle {
 
 /**
  * Mounts the dashboard. Ink's own Ctrl-C handling is off (the app quits through `onQuit` so the
- * daemon closes first); frames are capped at 12 per second and drawn incrementally.
+ * daemon closes first) and frames are capped at 12 per second. Incremental rendering stays off:
+ * with ink 6.8 it left lines of the previous frame on screen when the frame's height changed
+ * (seen in tmux); the layout already never exceeds `rows − 1`, so a full redraw does not flicker.
  */
 export function mountDashboard(props: WatchAppProps, streams: DashboardStreams): DashboardHandle {
   const instance = render(<WatchApp {...props} />, {
@@ -128,7 +130,6 @@ export function mountDashboard(props: WatchAppProps, streams: DashboardStreams):
     exitOnCtrlC: false,
     patchConsole: false,
     maxFps: 12,
-    incrementalRendering: true,
   });
   return {
     async stop() {

@@ -1,0 +1,90 @@
+/**
+ * The end-to-end smoke test of the dashboard in a real terminal: `aiwg-cite watch` runs in a
+ * detached tmux session (120×30) on a temporary git repository; editing a cited file makes the
+ * Stale count rise on screen, restoring it makes it fall, and `q` or Ctrl-C quits with exit
+ * code 0. tmux is required: without it the test fails and says so. Needs the built CLI.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI_ENTRY, GIT_ENV, gitRepo, sha16 } from '@aiwg-cite/test-utils';
+import { describe, expect, it, onTestFinished } from 'vitest';
+
+const A1 = 'export function a() {\n  return 1;\n}\n';
+
+function requireTmux(): void {
+  const probe = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
+  if (probe.error !== undefined || probe.status !== 0) {
+    throw new Error('tmux is not installed: this end-to-end test needs it (CI installs it; locally `apt-get install tmux`)');
+  }
+}
+
+/** A private tmux server (its own socket, no user config) running one session. */
+function startSession(dir: string, command: string) {
+  const socket = `aiwg-cite-test-${process.pid}-${Math.random().toString(16).slice(2, 8)}`;
+  const env = { ...process.env, ...GIT_ENV, NO_COLOR: '1', FORCE_COLOR: undefined, CI: undefined, TERM: 'xterm-256color' };
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
+  tmux('new-session', '-d', '-s', 'watch', '-x', '120', '-y', '30', '-c', dir, command);
+  onTestFinished(() => {
+    spawnSync('tmux', ['-L', socket, 'kill-server'], { env });
+  });
+  const screen = () => tmux('capture-pane', '-p', '-t', 'watch');
+  return {
+    screen,
+    keys: (...keys: string[]) => tmux('send-keys', '-t', 'watch', ...keys),
+    /** Polls the screen until it matches, or fails with the last screen after the deadline. */
+    async until(pattern: RegExp, deadlineMs = 20_000): Promise<string> {
+      const deadline = Date.now() + deadlineMs;
+      for (;;) {
+        const text = screen();
+        if (pattern.test(text)) return text;
+        if (Date.now() > deadline) throw new Error(`screen never matched ${pattern}:\n${text}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+}
+
+function project() {
+  return gitRepo({
+    'src/a.ts': A1,
+    'docs/guide.md': `# Guide\n\nThe function [src/a.ts@${sha16(A1)}, L1-3] returns one.\n`,
+  });
+}
+
+const WATCH = `node ${JSON.stringify(CLI_ENTRY)} watch; echo "EXIT=$?"; sleep 600`;
+
+describe('aiwg-cite watch in a real terminal (tmux)', () => {
+  it('shows the Stale count rise when a cited file is edited and fall when it is restored; q quits', async () => {
+    requireTmux();
+    const repo = project();
+    const session = startSession(repo.dir, WATCH);
+    const first = await session.until(/Fresh 1 {2}Stale 0 {2}Un-versioned 0 {2}Missing 0/);
+    expect(first).toContain('Nothing needs attention.');
+
+    appendFileSync(join(repo.dir, 'src/a.ts'), '// edited in another window\n');
+    const staled = await session.until(/Fresh 0 {2}Stale 1 {2}Un-versioned 0 {2}Missing 0/);
+    expect(staled).toContain('docs/guide.md');
+    expect(staled).toMatch(/› 3:14 +STALE +\[src\/a\.ts@[0-9a-f]{16}, L1-3\]/);
+    // Never taller than the terminal: the frame fits in 29 of the 30 rows.
+    expect(staled.trimEnd().split('\n').length).toBeLessThanOrEqual(29);
+
+    session.keys('Enter');
+    await session.until(/changed since it was cited/);
+
+    writeFileSync(join(repo.dir, 'src/a.ts'), A1);
+    await session.until(/Fresh 1 {2}Stale 0 {2}Un-versioned 0 {2}Missing 0/);
+
+    session.keys('q');
+    await session.until(/EXIT=0/);
+  });
+
+  it('quits on Ctrl-C with exit code 0', async () => {
+    requireTmux();
+    const repo = project();
+    const session = startSession(repo.dir, WATCH);
+    await session.until(/Fresh 1 {2}Stale 0/);
+    session.keys('C-c');
+    await session.until(/EXIT=0/);
+  });
+});
