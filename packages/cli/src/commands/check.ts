@@ -21,6 +21,7 @@ import { formatJunit } from '../format/junit.ts';
 import { formatPretty } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
+import { ONLINE_FLAGS, ONLINE_HELP, prepareOnline } from './check-online.ts';
 
 const HELP = `Usage: aiwg-cite check [paths...] [options]
 
@@ -39,7 +40,7 @@ Options:
   --include-code       also check citations inside code blocks and code spans
   --no-history         skip the git history pass that turns fabricated hashes of stale citations into
                        unknown-hash errors
-  -h, --help           show this help
+${ONLINE_HELP}  -h, --help           show this help
 
 Exit codes: 0 pass, 1 fail, 2 usage or tool error.
 `;
@@ -51,6 +52,7 @@ export const check: Command = {
   summary: 'check the citations in markdown files',
   async run(args: readonly string[], context: CliContext): Promise<number> {
     const { values, positionals } = parseCommandArgs('check', args, {
+      ...ONLINE_FLAGS,
       root: { type: 'string' },
       format: { type: 'string' },
       strict: { type: 'boolean' },
@@ -75,6 +77,7 @@ export const check: Command = {
     };
 
     const workspace = resolveWorkspace(context.cwd, values.root);
+    const online = await prepareOnline(values, workspace.root, context);
     if (values.staged === true) {
       return runStaged(
         workspace,
@@ -91,9 +94,10 @@ export const check: Command = {
       documents,
       sha256: nodeSha256,
       options,
-      checkers: [rlmChecker],
+      checkers: online.checkers([rlmChecker]),
     });
-    const final = values['no-history'] === true ? report : await markUnknownHashes(report, workspace.root, options, context);
+    const historied = values['no-history'] === true ? report : await markUnknownHashes(report, workspace.root, options, context);
+    const final = await online.finish(historied);
 
     context.stdout.write(render(final, format, context));
     return final.verdict === 'PASS' ? 0 : 1;

@@ -1,0 +1,61 @@
+import { AiwgCiteError, type DocumentChecker, type Report } from '@aiwg-cite/core';
+import packageJson from '../../package.json' with { type: 'json' };
+import type { CliContext } from '../context.ts';
+
+/** The flags `check` takes for the online checks (SPEC §6). */
+export const ONLINE_FLAGS = {
+  online: { type: 'boolean' },
+  offline: { type: 'boolean' },
+  'no-cache': { type: 'boolean' },
+} as const;
+
+/** Their lines in `check --help`. */
+export const ONLINE_HELP = `  --online             also resolve DOIs (doi.org, Crossref, OpenAlex), arXiv ids and URLs over the
+                       network; never on by default, never in the commit hook
+  --offline            make no network requests (the default); a usage error together with --online
+  --no-cache           with --online: neither read nor write .aiwg-cite/cache.jsonl
+`;
+
+/** What `check` needs from the online layer: a checker wrapper and a coverage note. */
+export interface OnlineStep {
+  /** Adds the online checker, which upgrades the offline doi/arxiv findings it re-checks. */
+  readonly checkers: (offline: readonly DocumentChecker[]) => readonly DocumentChecker[];
+  /** Saves the cache, ends progress and adds the request count to the coverage notes. */
+  readonly finish: (report: Report) => Promise<Report>;
+}
+
+const PASS_THROUGH: OnlineStep = { checkers: (offline) => offline, finish: async (report) => report };
+
+/**
+ * Reads `--online`, `--offline` and `--no-cache`. `@aiwg-cite/online` (HTTP, cache, listr2) is
+ * imported only when `--online` is given, so a default `check` never loads it.
+ */
+export async function prepareOnline(
+  values: { online?: boolean; offline?: boolean; 'no-cache'?: boolean; staged?: boolean },
+  root: string,
+  context: CliContext,
+): Promise<OnlineStep> {
+  if (values.online === true && values.offline === true)
+    throw new AiwgCiteError('USAGE', 'check: --online and --offline contradict each other');
+  if (values.online !== true) {
+    if (values['no-cache'] === true) throw new AiwgCiteError('USAGE', 'check: --no-cache only applies with --online');
+    return PASS_THROUGH;
+  }
+  if (values.staged === true)
+    throw new AiwgCiteError('USAGE', 'check: --online is not available with --staged; the commit hook stays offline');
+  const online = await import('@aiwg-cite/online');
+  const session = await online.openOnlineSession({
+    root,
+    env: context.env,
+    useCache: values['no-cache'] !== true,
+    stderr: context.stderr,
+    version: packageJson.version,
+  });
+  return {
+    checkers: (offline) => [online.withOnline(offline, session.checker)],
+    async finish(report) {
+      const note = await session.close();
+      return { ...report, coverage: { ...report.coverage, notes: [...report.coverage.notes, note] } };
+    },
+  };
+}
