@@ -40,4 +40,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'insert verdict badges and an audit report into a markdown file (byte-exact insertions)',
     load: async () => (await import('./annotate.ts')).annotate,
   },
+  certify: {
+    summary: 'verify every tagged footnote of a memo and write a citation verification certificate (PASS/HARD_FAIL)',
+    load: async () => (await import('./certify.ts')).certify,
+  },
 };

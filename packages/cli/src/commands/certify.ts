@@ -1,0 +1,346 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import {
+  AiwgCiteError,
+  ArtifactCache,
+  type CertificateItem,
+  type ClassifiedFootnote,
+  certificateReasons,
+  classifyFootnotes,
+  type DocumentChecker,
+  decideGate,
+  decodeDocument,
+  type Finding,
+  type ItemOutcome,
+  parseFootnotes,
+  renderCertificate,
+  scanMarkdown,
+  type UncheckedFootnote,
+} from '@aiwg-cite/core';
+import { createNodeReader, nodeSha256, resolveWorkspace, toPosix, writeFileAtomic } from '@aiwg-cite/node';
+import packageJson from '../../package.json' with { type: 'json' };
+import { parseCommandArgs } from '../args.ts';
+import { paletteFor } from '../color.ts';
+import type { CliContext, Command } from '../context.ts';
+import { formatFinding } from '../format/pretty.ts';
+
+const HELP = `Usage: aiwg-cite certify FILE.md [options]
+
+Checks every footnote of a memo by its verification tag and writes a certificate
+(SPEC §7). [VERIFIED: …] and [INFERRED: …] footnotes are checked: U.S.C. and C.F.R. citations
+by structure, URLs and DOIs/arXiv ids online (with --online), other text footnotes need a
+search provider (none configured: UNCONFIRMED, needs-search). [ASSUMED: …] and
+[METHODOLOGY: …] are skipped and counted; untagged ones are reported.
+
+Options:
+  --root DIR           project root (default: the git top level, else the current directory)
+  --online             fetch URLs and resolve DOIs and arXiv ids (otherwise they count as ERROR)
+  --no-cache           with --online: neither read nor write .aiwg-cite/cache.jsonl
+  --state FILE         record progress in FILE; a rerun reuses final outcomes of unchanged
+                       footnotes and re-checks ERROR ones, so it repeats no request
+  --output FILE        where to write the certificate
+                       (default: qa-outputs/citation-verification-certificate.md under the root)
+  --strict             PASS_WITH_EXCEPTIONS exits 1
+  --bare-numerals      count bare numerals after punctuation (recovery.6) as footnote markers
+  -h, --help           show this help
+
+Status: PASS (>= 95% confirmed), PASS_WITH_EXCEPTIONS (>= 85%), HARD_FAIL (below, or any
+likely-fabricated footnote). Exit codes: 0 PASS or PASS_WITH_EXCEPTIONS, 1 HARD_FAIL,
+2 usage or tool error.
+`;
+
+/** The default certificate path under the root (SPEC §7.3). */
+export const CERTIFICATE_PATH = 'qa-outputs/citation-verification-certificate.md';
+
+/** One item of the state file. */
+interface StateItem {
+  readonly text_sha256: string;
+  readonly outcome: ItemOutcome;
+  readonly reason: string;
+  readonly source?: string;
+  readonly checked_at: string;
+}
+
+/** The state file (SPEC §7.3). */
+interface CertifyState {
+  version: 1;
+  document: string;
+  document_sha256: string;
+  status: 'initialized' | 'in_progress' | 'complete' | 'blocked';
+  items: Record<string, StateItem>;
+  metrics: { verifiable: number; confirmed: number; checked: number; reused: number };
+  errors: string[];
+}
+
+/** `aiwg-cite certify`. */
+export const certify: Command = {
+  summary: 'verify every tagged footnote of a memo and write a citation verification certificate',
+  async run(args: readonly string[], context: CliContext): Promise<number> {
+    const { values, positionals } = parseCommandArgs('certify', args, {
+      root: { type: 'string' },
+      online: { type: 'boolean' },
+      'no-cache': { type: 'boolean' },
+      state: { type: 'string' },
+      output: { type: 'string' },
+      strict: { type: 'boolean' },
+      'bare-numerals': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    });
+    if (values.help === true) {
+      context.stdout.write(HELP);
+      return 0;
+    }
+    if (positionals.length !== 1)
+      throw new AiwgCiteError('USAGE', 'certify: name exactly one markdown file; run `aiwg-cite certify --help`');
+    if (values['no-cache'] === true && values.online !== true)
+      throw new AiwgCiteError('USAGE', 'certify: --no-cache only applies with --online');
+    const workspace = resolveWorkspace(context.cwd, values.root);
+    const absolute = resolve(context.cwd, positionals[0] as string);
+    const inside = relative(workspace.root, absolute);
+    const documentPath = inside.startsWith('..') || isAbsolute(inside) ? toPosix(absolute) : toPosix(inside);
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(absolute);
+    } catch (error) {
+      throw new AiwgCiteError(
+        'INPUT_UNREADABLE',
+        `${positionals[0]}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        {
+          cause: error,
+        },
+      );
+    }
+    const text = decodeDocument(bytes);
+    const documentSha = await nodeSha256(bytes);
+    const started = new Date();
+    const now = { year: started.getUTCFullYear(), month: started.getUTCMonth() + 1 };
+    const parsed = parseFootnotes(text, { bareNumerals: values['bare-numerals'] === true });
+    const { footnotes, findings } = classifyFootnotes(documentPath, parsed, now);
+
+    const statePath = values.state === undefined ? null : resolve(context.cwd, values.state);
+    const state = statePath === null ? null : loadState(statePath, documentPath, documentSha);
+
+    const session =
+      values.online === true
+        ? await (await import('@aiwg-cite/online')).openOnlineSession({
+            root: workspace.root,
+            env: context.env,
+            useCache: values['no-cache'] !== true,
+            stderr: context.stderr,
+            version: packageJson.version,
+          })
+        : null;
+    const artifacts = new ArtifactCache(createNodeReader(workspace.root), nodeSha256);
+    const items: CertificateItem[] = [];
+    const unchecked: UncheckedFootnote[] = [];
+    let sinceSave = 0;
+    let note: string | null = null;
+    try {
+      for (const footnote of footnotes) {
+        const { definition } = footnote;
+        if (footnote.disposition !== 'checked' || footnote.category === null) {
+          unchecked.push({
+            section: definition.section,
+            tag: footnote.tag,
+            disposition: footnote.disposition as UncheckedFootnote['disposition'],
+          });
+          continue;
+        }
+        const textSha = await nodeSha256(new TextEncoder().encode(definition.text));
+        const previous = state?.items[definition.key];
+        let result: { outcome: ItemOutcome; reason: string; source?: string };
+        if (previous !== undefined && previous.text_sha256 === textSha && previous.outcome !== 'error') {
+          result = {
+            outcome: previous.outcome,
+            reason: certificateReasons.fromState(previous.reason),
+            ...(previous.source ? { source: previous.source } : {}),
+          };
+          if (state !== null) state.metrics.reused += 1;
+        } else {
+          result = await checkFootnote(footnote, documentPath, artifacts, session?.checker ?? null);
+          if (state !== null) {
+            state.items[definition.key] = {
+              text_sha256: textSha,
+              outcome: result.outcome,
+              reason: result.reason,
+              ...(result.source === undefined ? {} : { source: result.source }),
+              checked_at: new Date().toISOString(),
+            };
+            state.metrics.checked += 1;
+            state.status = 'in_progress';
+            sinceSave += 1;
+            if (sinceSave >= 10 && statePath !== null) {
+              saveState(statePath, state);
+              sinceSave = 0;
+            }
+          }
+        }
+        items.push({
+          number: definition.label,
+          section: definition.section,
+          tag: footnote.tag as 'VERIFIED' | 'INFERRED',
+          category: footnote.category,
+          citation: footnote.citation,
+          ...result,
+        });
+      }
+    } finally {
+      note = session === null ? null : await session.close();
+      if (state !== null && statePath !== null) {
+        const gate = decideGate(items);
+        state.status = items.length + unchecked.length === footnotes.length ? 'complete' : 'blocked';
+        state.metrics = { ...state.metrics, verifiable: gate.verifiable, confirmed: gate.confirmed };
+        state.errors = items.filter((item) => item.outcome === 'error').map((item) => `${item.number}: ${item.reason}`);
+        saveState(statePath, state);
+      }
+    }
+
+    const certificate = renderCertificate({
+      document: documentPath,
+      sha256: documentSha,
+      date: started.toISOString(),
+      toolVersion: packageJson.version,
+      mode: session === null ? 'offline' : 'online',
+      items,
+      unchecked,
+      findings,
+      sections: [...new Set(footnotes.map((footnote) => footnote.definition.section))],
+    });
+    const output = resolve(values.output === undefined ? resolve(workspace.root, CERTIFICATE_PATH) : resolve(context.cwd, values.output));
+    mkdirSync(dirname(output), { recursive: true });
+    writeFileAtomic(output, certificate);
+
+    const gate = decideGate(items);
+    const palette = paletteFor(context.stdout, context.env);
+    const lines: string[] = [];
+    for (const finding of findings) lines.push(...formatFinding(finding as Finding, palette));
+    if (findings.length > 0) lines.push('');
+    const rate = gate.percent === null ? '0/0' : `${gate.confirmed}/${gate.verifiable} (${gate.percent}%)`;
+    const counts = `${footnotes.length} footnotes: ${gate.verifiable} checked, ${unchecked.filter((u) => u.disposition === 'skipped').length} skipped, ${unchecked.filter((u) => u.disposition !== 'skipped').length} not counted`;
+    lines.push(palette.dim(`${counts}${note === null ? '' : `; ${note}`}.`));
+    const shown = toPosix(relative(context.cwd, output)) || output;
+    const status =
+      gate.status === 'PASS'
+        ? palette.green(gate.status)
+        : gate.status === 'HARD_FAIL'
+          ? palette.red(palette.bold(gate.status))
+          : palette.yellow(gate.status);
+    lines.push(`${status}: ${rate} confirmed; certificate written to ${shown}`);
+    context.stdout.write(`${lines.join('\n')}\n`);
+    if (gate.status === 'HARD_FAIL') return 1;
+    return gate.status === 'PASS_WITH_EXCEPTIONS' && values.strict === true ? 1 : 0;
+  },
+};
+
+/**
+ * Checks one VERIFIED or INFERRED footnote (SPEC §7.2). Statutes by structure; everything else
+ * through the online checker run over the footnote's own text, so URLs, DOIs and arXiv ids in it
+ * (tag payloads included) get the same resolvers, cache and attribution checks as `check --online`.
+ */
+async function checkFootnote(
+  footnote: ClassifiedFootnote,
+  file: string,
+  artifacts: ArtifactCache,
+  online: DocumentChecker | null,
+): Promise<{ outcome: ItemOutcome; reason: string; source?: string }> {
+  if (footnote.placeholder !== null) {
+    return { outcome: 'fabricated', reason: certificateReasons.placeholder(footnote.placeholder), source: 'structure' };
+  }
+  if (footnote.category === 'statutory') {
+    const problem = footnote.statutes.find((statute) => statute.problem !== null)?.problem ?? null;
+    if (problem !== null) {
+      return { outcome: 'unconfirmed', reason: certificateReasons.statuteInvalid(problem.message), source: 'structure' };
+    }
+    const valid = footnote.statutes.map((statute) => statute.raw.trim()).join('; ');
+    return { outcome: 'confirmed', reason: certificateReasons.statuteValid(valid), source: 'structure' };
+  }
+  const hasIdentifiers = footnote.urls.length > 0 || footnote.dois.length > 0 || footnote.arxiv.length > 0;
+  if (!hasIdentifiers) return { outcome: 'unconfirmed', reason: certificateReasons.needsSearch() };
+  const malformed = [...footnote.dois, ...footnote.arxiv].find((id) => id.problem !== null);
+  if (malformed !== undefined) return { outcome: 'fabricated', reason: `\`${malformed.raw}\`: ${malformed.problem}`, source: 'structure' };
+  if (online === null) {
+    const what = footnote.urls.length > 0 ? 'URL' : footnote.dois.length > 0 ? 'DOI' : 'arXiv id';
+    return { outcome: 'error', reason: certificateReasons.offline(what) };
+  }
+  const document = scanMarkdown(footnote.definition.text);
+  const result = await online.check({ file, document, artifacts, options: {} });
+  return summarise(result.findings);
+}
+
+/** One outcome for a footnote from the findings of its identifiers: the worst wins. */
+function summarise(findings: readonly Finding[]): { outcome: ItemOutcome; reason: string; source?: string } {
+  const judged = findings.map((finding) => ({ finding, outcome: outcomeOf(finding) }));
+  const rank: Record<ItemOutcome, number> = { fabricated: 3, unconfirmed: 2, error: 1, confirmed: 0 };
+  judged.sort((a, b) => rank[b.outcome] - rank[a.outcome]);
+  const worst = judged[0];
+  if (worst === undefined) return { outcome: 'unconfirmed', reason: certificateReasons.needsSearch() };
+  const source = typeof worst.finding.source === 'string' ? worst.finding.source : undefined;
+  return {
+    outcome: worst.outcome,
+    reason: `${worst.finding.rule}: ${worst.finding.message}`,
+    ...(source === undefined ? {} : { source }),
+  };
+}
+
+function outcomeOf(finding: Finding): ItemOutcome {
+  switch (finding.status) {
+    case 'verified':
+    case 'alive':
+      return 'confirmed';
+    case 'fabricated':
+    case 'malformed':
+    case 'placeholder':
+      return 'fabricated';
+    case 'dead':
+    case 'retracted':
+      return 'unconfirmed';
+    case 'misattributed':
+      return finding.severity === 'error' ? 'unconfirmed' : 'confirmed';
+    default:
+      return 'error';
+  }
+}
+
+function loadState(path: string, document: string, documentSha: string): CertifyState {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+      throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: cannot read the state file (${(error as Error).message})`, { cause: error });
+    }
+    return {
+      version: 1,
+      document,
+      document_sha256: documentSha,
+      status: 'initialized',
+      items: {},
+      metrics: { verifiable: 0, confirmed: 0, checked: 0, reused: 0 },
+      errors: [],
+    };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new AiwgCiteError('CONFIG_INVALID', `${path}: the state file is not JSON; delete it to start over`, { cause: error });
+  }
+  const state = value as Partial<CertifyState>;
+  if (state.version !== 1 || typeof state.items !== 'object' || state.items === null) {
+    throw new AiwgCiteError('CONFIG_INVALID', `${path}: not a certify state file (version 1 with items); delete it to start over`);
+  }
+  return {
+    version: 1,
+    document,
+    document_sha256: documentSha,
+    status: 'in_progress',
+    items: state.items,
+    metrics: { verifiable: 0, confirmed: 0, checked: 0, reused: 0 },
+    errors: [],
+  };
+}
+
+function saveState(path: string, state: CertifyState): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic(path, `${JSON.stringify(state, null, 2)}\n`);
+}
