@@ -22,6 +22,7 @@ import { formatPretty } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
 import { ONLINE_FLAGS, ONLINE_HELP, prepareOnline } from './check-online.ts';
+import { normaliseReportFlag, prepareScholarly, SCHOLARLY_FLAGS, SCHOLARLY_HELP } from './check-scholarly.ts';
 
 const HELP = `Usage: aiwg-cite check [paths...] [options]
 
@@ -37,7 +38,7 @@ Options:
   --strict             warnings (stale, un-versioned, malformed) fail the run; also AIWG_CITE_STRICT=1
   --max-warnings N     fail when there are more than N warnings
   --rlm                RLM code citations only
-  --include-code       also check citations inside code blocks and code spans
+${SCHOLARLY_HELP}  --include-code       also check citations inside code blocks and code spans
   --no-history         skip the git history pass that turns fabricated hashes of stale citations into
                        unknown-hash errors
 ${ONLINE_HELP}  -h, --help           show this help
@@ -51,7 +52,8 @@ const FORMATS = ['pretty', 'json', 'sarif', 'github', 'junit', 'source-check'] a
 export const check: Command = {
   summary: 'check the citations in markdown files',
   async run(args: readonly string[], context: CliContext): Promise<number> {
-    const { values, positionals } = parseCommandArgs('check', args, {
+    const { values, positionals } = parseCommandArgs('check', normaliseReportFlag(args), {
+      ...SCHOLARLY_FLAGS,
       ...ONLINE_FLAGS,
       root: { type: 'string' },
       format: { type: 'string' },
@@ -88,16 +90,18 @@ export const check: Command = {
         context,
       );
     }
-    const documents = discoverDocuments(workspace, context.cwd, positionals);
+    const scholarly = prepareScholarly(values, workspace, context);
+    const documents = scholarly.filterDocuments(discoverDocuments(workspace, context.cwd, positionals), positionals.length > 0);
+    const runOptions = scholarly.withOptions(options);
     const report = await checkDocuments({
       reader: createNodeReader(workspace.root),
       documents,
       sha256: nodeSha256,
-      options,
-      checkers: online.checkers([rlmChecker]),
+      options: runOptions,
+      checkers: online.checkers(scholarly.checkers),
     });
-    const historied = values['no-history'] === true ? report : await markUnknownHashes(report, workspace.root, options, context);
-    const final = await online.finish(historied);
+    const historied = values['no-history'] === true ? report : await markUnknownHashes(report, workspace.root, runOptions, context);
+    const final = await online.finish(scholarly.finish(historied, documents, runOptions));
 
     context.stdout.write(render(final, format, context));
     return final.verdict === 'PASS' ? 0 : 1;

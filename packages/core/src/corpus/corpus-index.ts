@@ -37,6 +37,7 @@ export class CorpusIndex {
   readonly #byArxiv = new Map<string, string>();
   readonly #bySurname = new Map<string, AuthorEntry[]>();
   readonly #byPath = new Map<string, CorpusSource>();
+  readonly #hasBibliography: boolean;
   readonly #normalisedText = new Map<CorpusSource, string>();
 
   constructor(input: CorpusInput) {
@@ -62,6 +63,7 @@ export class CorpusIndex {
       const entry: AuthorEntry = { path: source.path, surnames: source.authors.map(normaliseSurname), year: source.year, source };
       for (const surname of new Set(entry.surnames)) push(this.#bySurname, surname, entry);
     }
+    this.#hasBibliography = (input.bibliography ?? []).length > 0;
     for (const bib of input.bibliography ?? []) {
       for (const doi of bib.dois) if (!this.#byDoi.has(doi)) this.#byDoi.set(doi, bib.path);
       for (const id of bib.arxiv) if (!this.#byArxiv.has(id)) this.#byArxiv.set(id, bib.path);
@@ -70,9 +72,12 @@ export class CorpusIndex {
     }
   }
 
-  /** True when at least one corpus root exists (SPEC §3.1: otherwise `corpus/absent`). */
+  /**
+   * True when at least one corpus root exists or a bibliography lists entries (SPEC §3.1:
+   * otherwise `corpus/absent`, and corpus findings are softened to info).
+   */
   get exists(): boolean {
-    return this.roots.some((root) => root.exists);
+    return this.roots.some((root) => root.exists) || this.#hasBibliography;
   }
 
   /** True when any source or bibliography entry lists authors, so author-year checks mean something. */

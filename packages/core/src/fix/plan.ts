@@ -40,12 +40,12 @@ export function planFixes(text: string, findings: readonly Finding[]): FixPlan {
   const edits: TextEdit[] = [];
   const fixes: FileFix[] = [];
   const taken: { start: number; end: number }[] = [];
-  const add = (edit: TextEdit, finding: Finding, description: string): void => {
+  const add = (edit: TextEdit, finding: Finding, description: string, at: { line: number; column: number } = finding): void => {
     if (taken.some((range) => edit.start < range.end && edit.end > range.start)) return;
     if (edit.start === edit.end && taken.some((range) => edit.start === range.start && range.start === range.end)) return;
     taken.push({ start: edit.start, end: edit.end });
     edits.push(edit);
-    fixes.push({ line: finding.line, column: finding.column, rule: finding.rule, description });
+    fixes.push({ line: at.line, column: at.column, rule: finding.rule, description });
   };
 
   for (const finding of findings) {
@@ -78,7 +78,12 @@ export function planFixes(text: string, findings: readonly Finding[]): FixPlan {
       if (opener === undefined) continue;
       const at = offsetOf(opener.line, opener.column);
       if (at === null || text.slice(at, at + opener.text.length) !== opener.text) continue;
-      add({ start: at, end: at + opener.text.length, text: opener.replacement }, finding, `"${opener.text}" → "${opener.replacement}"`);
+      add(
+        { start: at, end: at + opener.text.length, text: opener.replacement },
+        finding,
+        `"${opener.text}" → "${opener.replacement}"`,
+        opener,
+      );
     } else if (finding.kind === 'rlm' && finding.status === 'stale') {
       if (text.startsWith(STALE_MARK, end)) continue;
       add({ start: end, end, text: STALE_MARK }, finding, `marked ${finding.text} [STALE: hash mismatch]`);

@@ -1,0 +1,230 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import {
+  AiwgCiteError,
+  applyOverrides,
+  buildReport,
+  type CheckOptions,
+  type CorpusIndex,
+  createScholarlyChecker,
+  type DocumentChecker,
+  type Finding,
+  planFixes,
+  type Report,
+  rlmChecker,
+  SCHOLARLY_RULES,
+  scholarlyMessages,
+} from '@aiwg-cite/core';
+import {
+  type AiwgCiteConfig,
+  createMentionResolver,
+  filterByGlobs,
+  loadConfig,
+  loadCorpus,
+  resolveAiwgDir,
+  toPosix,
+  type Workspace,
+  writeFileAtomic,
+} from '@aiwg-cite/node';
+import type { CliContext } from '../context.ts';
+import { formatMarkdownReport } from '../format/markdown-report.ts';
+
+/** The `check` flags of the corpus and scholarly checks (issue #3), merged into `check`'s parser. */
+export const SCHOLARLY_FLAGS = {
+  'corpus-only': { type: 'boolean' },
+  corpus: { type: 'string', multiple: true },
+  'require-corpus': { type: 'boolean' },
+  fix: { type: 'boolean' },
+  report: { type: 'string' },
+} as const;
+
+/** Help lines of those flags. */
+export const SCHOLARLY_HELP = `  --corpus-only        @-mention checks only
+  --corpus DIR         a research corpus root (repeatable; replaces the configured and default roots)
+  --require-corpus     keep corpus findings at full severity when no corpus root exists
+  --fix                remove citations to sources not in the corpus, mark unverified DOIs/arXiv ids
+                       TODO(verify), downgrade overclaiming openers, mark STALE RLM citations
+  --report[=PATH]      also write the Markdown report (default .aiwg/reports/citation-verification.md)
+`;
+
+/** The parsed values of the flags. */
+export interface ScholarlyValues {
+  readonly rlm?: boolean | undefined;
+  readonly 'corpus-only'?: boolean | undefined;
+  readonly corpus?: string[] | undefined;
+  readonly 'require-corpus'?: boolean | undefined;
+  readonly fix?: boolean | undefined;
+  readonly report?: string | undefined;
+}
+
+/** What `check` runs for one invocation, and what it does with the report afterwards. */
+export interface ScholarlyRun {
+  readonly checkers: readonly DocumentChecker[];
+  /** `options` plus the configured rule severities. */
+  withOptions(options: CheckOptions): CheckOptions;
+  /** Config include/exclude globs, applied only when no paths were given. */
+  filterDocuments(documents: readonly string[], explicit: boolean): string[];
+  /** Adds run-level findings, applies `--fix`, writes `--report`. */
+  finish(report: Report, documents: readonly string[], options: CheckOptions): Report;
+}
+
+/**
+ * `--report` takes an optional value: `--report` alone means the default path and `--report=PATH`
+ * names one. parseArgs needs a value, so a bare `--report` becomes `--report=`.
+ */
+export function normaliseReportFlag(args: readonly string[]): string[] {
+  return args.map((arg) => (arg === '--report' ? '--report=' : arg));
+}
+
+/** Loads the configuration and the corpus once and builds the checkers of this run. */
+export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, context: CliContext): ScholarlyRun {
+  if (values.rlm === true && values['corpus-only'] === true) {
+    throw new AiwgCiteError('USAGE', 'check: --rlm and --corpus-only exclude each other; run `aiwg-cite check --help`');
+  }
+  const config = loadConfig(workspace.root);
+  const now = currentDate(context.env);
+  const runsScholarly = values.rlm !== true;
+  const corpus = runsScholarly ? loadRunCorpus(values, workspace, context, config) : null;
+  const checkers: DocumentChecker[] = [];
+  if (values['corpus-only'] !== true) checkers.push(rlmChecker);
+  if (corpus !== null) {
+    checkers.push(
+      createScholarlyChecker({
+        corpus,
+        now: { year: now.year, month: now.month },
+        resolveMention: createMentionResolver(workspace.root, context.env),
+        doiPlaceholders: config.doi?.placeholders ?? [],
+        requireCorpus: values['require-corpus'] === true,
+        ...(values['corpus-only'] === true ? { kinds: ['mention'] as const } : {}),
+      }),
+    );
+  }
+  const stderr = context.stderr;
+  return {
+    checkers,
+    withOptions: (options) =>
+      config.rules === undefined ? options : { ...options, severityOverrides: { ...config.rules, ...options.severityOverrides } },
+    filterDocuments: (documents, explicit) => (explicit ? [...documents] : filterByGlobs(documents, config.include, config.exclude)),
+    finish(report, documents, options) {
+      let final = report;
+      if (corpus !== null) final = withRunFindings(final, runFindings(final, corpus, values['require-corpus'] === true), options);
+      if (corpus?.exists) {
+        final.coverage.notes.push(
+          `corpus: ${corpus.sources.length} ${corpus.sources.length === 1 ? 'source' : 'sources'} in ${corpus.roots
+            .filter((root) => root.exists)
+            .map((root) => root.path)
+            .join(', ')}`,
+        );
+      }
+      if (values.fix === true) applyFixes(final, workspace.root, stderr);
+      if (values.report !== undefined) {
+        const path =
+          values.report === ''
+            ? `${resolveAiwgDir(workspace.root, context.env)}/reports/citation-verification.md`
+            : resolve(context.cwd, values.report);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileAtomic(path, formatMarkdownReport(final, { documents, date: now.iso }));
+      }
+      return final;
+    },
+  };
+}
+
+function loadRunCorpus(values: ScholarlyValues, workspace: Workspace, context: CliContext, config: AiwgCiteConfig): CorpusIndex {
+  const dirs = values.corpus ?? config.corpus;
+  return loadCorpus({
+    root: workspace.root,
+    isGit: workspace.isGit,
+    env: context.env,
+    ...(dirs === undefined ? {} : { dirs: dirs.map((dir) => toRootPath(workspace.root, context.cwd, dir, values.corpus !== undefined)) }),
+    ...(config.bibliography === undefined ? {} : { bibliography: config.bibliography }),
+  });
+}
+
+/** `--corpus` paths are relative to the working directory; configured ones to the root. */
+function toRootPath(root: string, cwd: string, dir: string, fromFlag: boolean): string {
+  if (!fromFlag || dir.startsWith('.aiwg/') || dir === '.aiwg') return dir;
+  const absolute = toPosix(resolve(cwd, dir));
+  return absolute === root ? '.' : absolute.startsWith(`${root}/`) ? absolute.slice(root.length + 1) : absolute;
+}
+
+/** The one `corpus/absent` warning (SPEC §3.1), when no corpus root exists and something needed one. */
+function runFindings(report: Report, corpus: CorpusIndex, requireCorpus: boolean): Finding[] {
+  if (corpus.exists) return [];
+  const needing = report.citations.find(
+    (finding) => finding.rule === 'ref/missing' || finding.kind === 'author-year' || finding.rule.endsWith('/unverified'),
+  );
+  if (needing === undefined) return [];
+  return [
+    {
+      file: needing.file,
+      line: needing.line,
+      column: needing.column,
+      kind: 'corpus',
+      text: needing.text,
+      status: 'absent',
+      severity: requireCorpus ? 'error' : SCHOLARLY_RULES['corpus/absent'].severity,
+      rule: 'corpus/absent',
+      message: scholarlyMessages.corpusAbsent(corpus.roots.map((root) => root.path)),
+      fix: scholarlyMessages.corpusAbsentFix(),
+    },
+  ];
+}
+
+function withRunFindings(report: Report, extra: readonly Finding[], options: CheckOptions): Report {
+  if (extra.length === 0) return report;
+  const added = applyOverrides(extra, options.severityOverrides);
+  return buildReport([...report.citations, ...added], report.summary.files, report.coverage, options);
+}
+
+/** `--fix`: plans byte-range edits per file from its findings and writes each file atomically. */
+function applyFixes(report: Report, root: string, stderr: CliContext['stderr']): void {
+  const byFile = new Map<string, Finding[]>();
+  for (const finding of report.citations) {
+    const list = byFile.get(finding.file);
+    if (list === undefined) byFile.set(finding.file, [finding]);
+    else list.push(finding);
+  }
+  const out: string[] = [];
+  let total = 0;
+  let files = 0;
+  for (const [file, findings] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!findings.some(isFixable)) continue;
+    const path = `${root}/${file}`;
+    const bytes = readFileSync(path);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    const plan = planFixes(text, findings);
+    if (plan.fixes.length === 0) continue;
+    writeFileAtomic(path, plan.text, bytes, file);
+    files += 1;
+    total += plan.fixes.length;
+    for (const fix of plan.fixes) out.push(`fixed ${file}:${fix.line}:${fix.column}  ${fix.rule}  ${fix.description}`);
+  }
+  out.push(
+    total === 0
+      ? 'fix: nothing to change'
+      : `fix: ${total} ${total === 1 ? 'change' : 'changes'} in ${files} ${files === 1 ? 'file' : 'files'}; the report above shows the findings before the fix`,
+  );
+  stderr.write(`${out.join('\n')}\n`);
+}
+
+function isFixable(finding: Finding): boolean {
+  return (
+    (finding.kind === 'ref' && finding.status === 'not-in-corpus') ||
+    ((finding.kind === 'doi' || finding.kind === 'arxiv') && finding.status === 'unverified') ||
+    (finding.kind === 'grade' && finding.status === 'overclaim') ||
+    (finding.kind === 'rlm' && finding.status === 'stale')
+  );
+}
+
+/** Today, or `AIWG_CITE_DATE` (`YYYY-MM-DD`) so runs and tests are reproducible. */
+function currentDate(env: Readonly<Record<string, string | undefined>>): { year: number; month: number; iso: string } {
+  const fixed = env.AIWG_CITE_DATE;
+  if (fixed !== undefined && fixed !== '') {
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(fixed);
+    if (match === null) throw new AiwgCiteError('USAGE', `AIWG_CITE_DATE: expected YYYY-MM-DD, not \`${fixed}\``);
+    return { year: Number(match[1]), month: Number(match[2]), iso: fixed };
+  }
+  const now = new Date();
+  return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, iso: now.toISOString().slice(0, 10) };
+}

@@ -1,0 +1,258 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gitRepo, runCli, tempDir, writeTree } from '@aiwg-cite/test-utils';
+import { describe, expect, it } from 'vitest';
+
+const REACT = `# REF-018: ReAct - Synergizing Reasoning and Acting
+
+## Citation
+
+Yao, S., Zhao, J., & Cao, Y. (2023). ReAct: Synergizing Reasoning and Acting in Language Models. *ICLR*.
+
+**arXiv**: 2210.03629v3
+**DOI**: 10.5555/react.2023
+
+ReAct interleaves reasoning traces with task-specific actions, so that reasoning guides acting.
+`;
+const LOW =
+  '---\ngrade_level: LOW\n---\n# REF-020: Tree of Thoughts\n\n## Citation\n\nYao, S., & Griffiths, T. (2023). Tree of Thoughts.\n';
+const ENV = { AIWG_CITE_DATE: '2026-11-22' };
+
+interface Json {
+  verdict: string;
+  summary: { errors: number; warnings: number; infos: number; kinds: Record<string, Record<string, number>> };
+  citations: { file: string; line: number; kind: string; status: string; severity: string; rule: string; text: string }[];
+}
+
+function check(dir: string, args: string[] = [], env: Record<string, string> = {}) {
+  const run = runCli(['check', '--format', 'json', ...args], { cwd: dir, env: { ...ENV, ...env } });
+  return { ...run, report: run.code === 2 ? null : (JSON.parse(run.stdout) as Json) };
+}
+
+function project(extra: Record<string, string | Uint8Array> = {}): string {
+  const dir = tempDir();
+  writeTree(dir, { 'docs/references/REF-018-react.md': REACT, 'docs/references/REF-020-tot.md': LOW, ...extra });
+  return dir;
+}
+
+describe('aiwg-cite check: research corpus', () => {
+  it('passes a real REF id and fails a fabricated one (exit 1), with counts per kind and status', () => {
+    const dir = project({ 'doc.md': 'Per REF-018, agents act. Yao et al. (2023) agree; see @docs/references/REF-018-react.md.\n' });
+    const good = check(dir);
+    expect(good.code).toBe(0);
+    expect(good.report?.summary.kinds).toMatchObject({ ref: { found: 3 }, 'author-year': { found: 1 }, mention: { found: 1 } });
+    writeTree(dir, { 'doc.md': 'Per REF-018 and REF-999, agents act.\n' });
+    const bad = check(dir);
+    expect(bad.code).toBe(1);
+    expect(bad.report?.citations.find((finding) => finding.text === 'REF-999')).toMatchObject({
+      file: 'doc.md',
+      kind: 'ref',
+      status: 'not-in-corpus',
+      severity: 'error',
+      rule: 'ref/missing',
+    });
+  });
+
+  it('--corpus DIR (repeatable) replaces the default roots', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'papers/a/REF-018-react.md': REACT, 'papers/b/REF-020-tot.md': LOW, 'doc.md': 'REF-018 and REF-020.\n' });
+    expect(check(dir).report?.citations.filter((finding) => finding.file === 'doc.md' && finding.status === 'not-in-corpus')).toHaveLength(
+      2,
+    );
+    const both = check(dir, ['--corpus', 'papers/a', '--corpus', 'papers/b']);
+    expect(both.code).toBe(0);
+    expect(both.report?.summary.kinds.ref).toEqual({ found: 4 });
+  });
+
+  it('without any corpus root: one corpus/absent warning and corpus findings as info; --require-corpus fails', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'doc.md': 'REF-999 says so.\n' });
+    const soft = check(dir);
+    expect(soft.code).toBe(0);
+    expect(soft.report?.citations.map((finding) => `${finding.rule}:${finding.severity}`)).toEqual([
+      'corpus/absent:warning',
+      'ref/missing:info',
+    ]);
+    const strict = check(dir, ['--require-corpus']);
+    expect(strict.code).toBe(1);
+    expect(strict.report?.citations.map((finding) => `${finding.rule}:${finding.severity}`)).toEqual([
+      'corpus/absent:error',
+      'ref/missing:error',
+    ]);
+  });
+
+  it('--corpus-only checks mentions only, and --rlm only RLM citations', () => {
+    const dir = project({ 'a.txt': 'hello\n', 'doc.md': 'See @a.txt and REF-999 and [a.txt, L1] and 10.1234/example.1.\n' });
+    expect(check(dir, ['--corpus-only']).report?.citations.map((finding) => finding.kind)).toEqual(['mention']);
+    expect(check(dir, ['--rlm']).report?.citations.map((finding) => finding.kind)).toEqual(['rlm']);
+    const all = check(dir).report?.citations.map((finding) => finding.kind);
+    expect(new Set(all)).toEqual(new Set(['mention', 'ref', 'rlm', 'doi']));
+    expect(runCli(['check', '--rlm', '--corpus-only'], { cwd: dir }).code).toBe(2);
+  });
+
+  it('resolves @$AIWG_ROOT mentions when AIWG_ROOT is set, and reports them unresolvable (info) otherwise', () => {
+    const aiwg = tempDir();
+    writeTree(aiwg, { 'rules/tao.md': '# TAO\n' });
+    const dir = project({ 'doc.md': 'Follow @$AIWG_ROOT/rules/tao.md and @$AIWG_ROOT/rules/gone.md.\n' });
+    const mentions = (report: Json | null | undefined) =>
+      report?.citations.filter((finding) => finding.kind === 'mention').map((finding) => `${finding.status}:${finding.severity}`);
+    expect(mentions(check(dir).report)).toEqual(['unresolvable:info', 'unresolvable:info']);
+    expect(mentions(check(dir, [], { AIWG_ROOT: aiwg }).report)).toEqual(['found:ok', 'missing:warning']);
+  });
+
+  it('verifies DOIs from a .bib or CSL-JSON bibliography that git does not ignore', () => {
+    const repo = gitRepo({
+      '.gitignore': 'ignored/\n',
+      'refs.bib': '@article{a, author = {Vaswani, Ashish}, year = 2017, doi = {10.5555/attention}}\n',
+      'more.csl.json': JSON.stringify([
+        { id: 'b', DOI: '10.5555/Other', author: [{ family: 'Lewis' }], issued: { 'date-parts': [[2020]] } },
+      ]),
+      'ignored/x.bib': '@article{c, doi = {10.5555/hidden}}\n',
+      'doc.md': 'See doi:10.5555/attention, doi:10.5555/other and doi:10.5555/hidden.\n',
+    });
+    const run = check(repo.dir);
+    expect(run.report?.citations.map((finding) => `${finding.text}:${finding.status}`)).toEqual([
+      '10.5555/attention:verified',
+      '10.5555/other:verified',
+      '10.5555/hidden:unverified',
+    ]);
+    repo.write({ 'refs.bib': '@article{a, title = {unclosed\n' });
+    const broken = runCli(['check'], { cwd: repo.dir });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/^aiwg-cite: refs\.bib: entry `a`: unbalanced braces in field `title`\n$/);
+  });
+});
+
+describe('aiwg-cite check --fix', () => {
+  const DOC = [
+    '\uFEFF# Notes',
+    '',
+    'Research shows it works (REF-020). We cite [REF-999] too.',
+    'See doi:10.9999/unknown.7 for more.',
+    'Untouched   *markdown*  ',
+    'no final newline',
+  ].join('\r\n');
+
+  it('edits only the planned bytes, keeps BOM, CRLF and the missing final newline, and prints what changed', () => {
+    const dir = project({ 'doc.md': DOC });
+    const run = runCli(['check', '--fix'], { cwd: dir, env: ENV });
+    expect(run.code).toBe(1);
+    const after = readFileSync(join(dir, 'doc.md'), 'utf8');
+    expect(after).toBe(
+      [
+        '\uFEFF# Notes',
+        '',
+        'Limited evidence suggests it works (REF-020). We cite <!-- aiwg-cite: removed REF-999 (not in corpus) --> too.',
+        'See doi:10.9999/unknown.7 <!-- TODO(verify): DOI not confirmed --> for more.',
+        'Untouched   *markdown*  ',
+        'no final newline',
+      ].join('\r\n'),
+    );
+    expect(run.stderr).toContain('fixed doc.md:3:1  grade/overclaim  "Research shows" → "Limited evidence suggests"');
+    expect(run.stderr).toContain('fixed doc.md:3:45  ref/missing  removed REF-999 (not in corpus)');
+    expect(run.stderr).toContain('fix: 3 changes in 1 file');
+  });
+
+  it('is idempotent: a second run changes nothing and leaves the file untouched on disk', () => {
+    const dir = project({ 'doc.md': DOC });
+    runCli(['check', '--fix'], { cwd: dir, env: ENV });
+    const once = readFileSync(join(dir, 'doc.md'));
+    const mtime = statSync(join(dir, 'doc.md')).mtimeMs;
+    const second = runCli(['check', '--fix'], { cwd: dir, env: ENV });
+    expect(second.stderr).toContain('fix: nothing to change');
+    expect(readFileSync(join(dir, 'doc.md')).equals(once)).toBe(true);
+    expect(statSync(join(dir, 'doc.md')).mtimeMs).toBe(mtime);
+    expect(second.code).toBe(0);
+  });
+
+  it('appends [STALE: hash mismatch] once after a stale RLM citation and never rewrites it', () => {
+    const dir = project({ 'a.txt': 'hello\n', 'doc.md': 'Code: [a.txt@0000000000000000, L1].\n' });
+    runCli(['check', '--fix'], { cwd: dir, env: ENV });
+    runCli(['check', '--fix'], { cwd: dir, env: ENV });
+    expect(readFileSync(join(dir, 'doc.md'), 'utf8')).toBe('Code: [a.txt@0000000000000000, L1] [STALE: hash mismatch].\n');
+  });
+});
+
+describe('aiwg-cite check --report', () => {
+  it('writes the Markdown report to .aiwg/reports/citation-verification.md, creating directories', () => {
+    const dir = project({ 'a.txt': 'hello\n', 'doc.md': 'Per REF-018 and REF-999.\n\nCode: [a.txt, L1].\n' });
+    const run = runCli(['check', '--report'], { cwd: dir, env: ENV });
+    expect(run.code).toBe(1);
+    const report = readFileSync(join(dir, '.aiwg/reports/citation-verification.md'), 'utf8');
+    expect(report).toMatch(
+      /^## Citation Verification Report\n\n\*\*File:\*\* 3 files\n\*\*Date:\*\* 2026-11-22\n\*\*Status:\*\* FAIL \(2 issues\)\n/,
+    );
+    expect(report).toContain('| Metric | Count |\n|---|---|\n| Citations found | ');
+    expect(report).toContain('| Hallucinated | 1 |');
+    expect(report).toContain(
+      '1. **ERROR - Fabricated source (REF id not in corpus) (line 1)**\n   - File: `doc.md:1:17`\n   - Claim: `REF-999`',
+    );
+    expect(report).toContain('**WARNING - Un-versioned RLM citation (line 3)**');
+    expect(report).toContain('RLM Citations: 1 total\n  ✓ Fresh: 0\n  ⚠ Stale: 0\n  ⚠ Un-versioned: 1\n  ✗ Missing: 0\n');
+    expect(report).toContain('### Recommendations\n');
+    expect(report).toContain('**Verdict:** FAIL');
+  });
+
+  it('--report=PATH names the file', () => {
+    const dir = project({ 'doc.md': 'Per REF-018.\n' });
+    const run = runCli(['check', '--report=out/r.md'], { cwd: dir, env: ENV });
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dir, 'out/r.md'), 'utf8')).toContain('**Status:** PASS\n');
+    expect(existsSync(join(dir, '.aiwg'))).toBe(false);
+  });
+});
+
+describe('aiwg-cite check: configuration', () => {
+  it('reads corpus dirs, rule severities and doi placeholders from aiwg-cite.config.json', () => {
+    const dir = tempDir();
+    writeTree(dir, {
+      'papers/REF-018-react.md': REACT,
+      'aiwg-cite.config.json': JSON.stringify({
+        corpus: ['papers'],
+        rules: { 'doi/unverified': 'off', 'ref/missing': 'warning' },
+        doi: { placeholders: ['10.5555/fake.1'] },
+      }),
+      'doc.md': 'REF-018, REF-999, 10.9999/unknown.1 and 10.5555/fake.1.\n',
+    });
+    const run = check(dir);
+    const inDoc = run.report?.citations.filter((finding) => finding.file === 'doc.md');
+    expect(inDoc?.map((finding) => `${finding.text}:${finding.rule}:${finding.severity}`)).toEqual([
+      'REF-018:ref/found:ok',
+      'REF-999:ref/missing:warning',
+      '10.5555/fake.1:doi/placeholder:error',
+    ]);
+  });
+
+  it('reads the "aiwg-cite" key of package.json, and applies include/exclude globs only when no paths are given', () => {
+    const dir = project({
+      'package.json': JSON.stringify({ name: 'x', 'aiwg-cite': { include: ['docs/**'], exclude: ['**/draft-*.md'] } }),
+      'docs/a.md': 'REF-999\n',
+      'docs/draft-b.md': 'REF-998\n',
+      'notes.md': 'REF-997\n',
+    });
+    const discovered = check(dir)
+      .report?.citations.filter((finding) => finding.kind === 'ref')
+      .map((finding) => finding.file);
+    expect(discovered).toEqual(['docs/a.md', 'docs/references/REF-018-react.md', 'docs/references/REF-020-tot.md']);
+    const explicit = check(dir, ['notes.md', 'docs/draft-b.md']).report?.citations.map((finding) => finding.file);
+    expect(explicit).toEqual(['docs/draft-b.md', 'notes.md']);
+  });
+
+  it.each([
+    ['{"corpus": "docs"}', /^aiwg-cite: aiwg-cite\.config\.json: `corpus` must be an array of strings\n$/],
+    ['{"corpuz": []}', /^aiwg-cite: aiwg-cite\.config\.json: unknown key `corpuz` \(known: /],
+    [
+      '{"rules": {"ref/missing": "fatal"}}',
+      /^aiwg-cite: aiwg-cite\.config\.json: `rules\.ref\/missing` must be one of off, info, warning, error, not "fatal"\n$/,
+    ],
+    ['{"doi": {"placeholder": []}}', /^aiwg-cite: aiwg-cite\.config\.json: unknown key `doi\.placeholder` \(known: placeholders\)\n$/],
+    ['{ nope', /^aiwg-cite: aiwg-cite\.config\.json: not valid JSON/],
+  ])('a bad config %s is exit 2 naming the file and the problem', (config, message) => {
+    const dir = tempDir();
+    writeTree(dir, { 'aiwg-cite.config.json': config, 'doc.md': 'x\n' });
+    const run = runCli(['check'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).toBe('');
+  });
+});
