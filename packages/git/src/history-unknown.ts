@@ -16,14 +16,16 @@ export interface UnknownHashOptions {
  * The fabricated-hash pass of `check` (issue #6): a STALE citation whose hash matches no version
  * the artifact ever had (any ref, the index, the working tree) becomes `unknown-hash`, an error.
  * It runs after the core report and only over stale findings, so a clean tree costs nothing.
- * Outside git, in a shallow clone or before the first commit it changes nothing and says so in
- * the coverage notes; a file git never tracked is left stale (there is no history to search).
+ * Outside git it changes nothing; in a shallow clone or before the first commit it changes nothing
+ * and says so in the coverage notes (an incomplete history must not pass for a checked one); a
+ * file git never tracked is left stale (there is no history to search).
  */
 export async function markUnknownHashes(report: Report, input: UnknownHashOptions): Promise<Report> {
   const stale = report.citations.filter(isStaleVersioned);
   if (stale.length === 0) return report;
   const history = GitHistory.open(input.root, input.env);
-  if (history === null) return withNote(report, historyMessages.notGit(), input.options);
+  // Outside git there is no history to consult, and none is expected: stale stays stale, silently.
+  if (history === null) return report;
   if (history.isShallow) return withNote(report, historyMessages.shallow(), input.options);
   if (!history.hasCommits()) return withNote(report, historyMessages.noCommits(), input.options);
 

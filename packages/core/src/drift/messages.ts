@@ -9,7 +9,6 @@ export const historyMessages = {
     current === null
       ? `re-read \`${artifact}\` and cite what it says`
       : `re-read \`${artifact}\` and cite it as it is now (\`@${current}\`), or run \`aiwg-cite stamp\` on an un-versioned citation`,
-  notGit: () => 'not a git repository: fabricated hashes (unknown-hash) were not checked',
   shallow: () => 'shallow clone: history is incomplete, so fabricated hashes (unknown-hash) were not checked (`git fetch --unshallow`)',
   noCommits: () => 'no commits yet: fabricated hashes (unknown-hash) were not checked',
   untracked: (count: number) =>
