@@ -68,6 +68,13 @@ describe('ref', () => {
     expect(findings[2]?.rule).toBe('ref/missing');
   });
 
+  it('does not report the upper bound of a range of ids', async () => {
+    expect(brief(await check('Ids run REF-018, ... REF-999 and REF-018 to REF-998.\n'))).toEqual([
+      'ref:found:ok:REF-018',
+      'ref:found:ok:REF-018',
+    ]);
+  });
+
   it('never reads code, HTML comments, frontmatter or link destinations', async () => {
     const text = '---\nref: REF-901\n---\n`REF-902` <!-- REF-903 -->\n\n```\nREF-904\n```\n\n[the paper](docs/REF-905.md)\n';
     expect(await check(text)).toEqual([]);

@@ -55,6 +55,8 @@ const ARXIV_SHAPED = /^\d{4}\.\d+(?:v\d+)?$|^[a-z-]+(?:\.[A-Z]{2})?\/\d{5,}(?:v\
 /** Targets, thresholds and requirements are not empirical claims that need a source. */
 const REQUIREMENT =
   /\b(?:targets?|thresholds?|SHALL|MUST|must|should|minimum|maximum|at least|at most|no more than|goals?|budgets?|default|limits?|coverage|weights?)\b|[<>≤≥~±]=?\s*\d|=\s*\d|\b\d+\s*\/\s*\d+\b/i;
+/** `REF-001 ... REF-999`, `REF-001 to REF-010`: the upper bound of a range of ids is not a citation. */
+const RANGE_END = /REF-\d+\s*,?\s*(?:\.\.\.|…|–|—|-|to|through|thru)\s*$/;
 const PAGES = /(?<![\w.])(pp?)\.\s?(\d+)(?:\s?[-–]\s?(\d+))?/g;
 const QUOTE = /"([^"\n]+(?:\n(?![ \t]*\n)[^"\n]*)*)"|“([^”]+?)”/g;
 const FOOTNOTE_OR_RLM = /\[\^[^\]\n]+\]|\[[^\]\n]*(?:@[0-9a-f]{16}|,\s*L\d)[^\]\n]*\]/g;
@@ -160,7 +162,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
           make(ref.start, 'ref', ref.id, 'malformed', 'ref/malformed', say.refMalformed(ref.id), say.refMalformedFix(ref.id));
         else if (source !== null)
           make(ref.start, 'ref', ref.id, 'found', 'ref/found', say.refFound(ref.id, source.path), null, { source: source.path });
-        else
+        else if (!RANGE_END.test(view.citable.slice(Math.max(0, ref.start - 40), ref.start))) {
           make(
             ref.start,
             'ref',
@@ -170,6 +172,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
             say.refMissing(ref.id, corpusRoots, absentRoots),
             say.refMissingFix(ref.id),
           );
+        }
       }
 
       // DOIs and arXiv ids, also in link destinations (SPEC §5.1).

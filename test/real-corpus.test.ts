@@ -1,0 +1,154 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI_ENTRY, GIT_ENV, SHARED_CORPORA } from '@aiwg-cite/test-utils';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * aiwg-cite run on real aiwg 2026.5.1 documents as a user of that project would (issue #3 item 6).
+ * The corpus is read in place, never copied. Findings were reviewed by hand; the pinned counts
+ * guard that review, and the oracles below recompute the expected status independently.
+ */
+const ROOT = join(SHARED_CORPORA, 'aiwg-2026.5.1');
+const ENV = { AIWG_CITE_DATE: '2026-11-22' };
+
+interface Finding {
+  file: string;
+  line: number;
+  column: number;
+  kind: string;
+  text: string;
+  status: string;
+  severity: string;
+  rule: string;
+  path?: string;
+}
+interface Report {
+  verdict: string;
+  summary: { files: number; errors: number; warnings: number; kinds: Record<string, Record<string, number>> };
+  citations: Finding[];
+}
+
+/** Like `runCli`, with room for the multi-megabyte JSON report of a large corpus. */
+function runLarge(args: readonly string[], env: Record<string, string>): { code: number; stdout: string } {
+  const result = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', ...env },
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { code: result.status ?? -1, stdout: result.stdout };
+}
+
+let report: Report;
+let withAiwgRoot: Report;
+
+beforeAll(() => {
+  const run = runLarge(['check', '--root', ROOT, '--format', 'json'], ENV);
+  expect(run.code).toBe(1);
+  report = JSON.parse(run.stdout) as Report;
+  const mentions = runLarge(['check', '--root', ROOT, '--format', 'json', '--corpus-only'], { ...ENV, AIWG_ROOT: ROOT });
+  withAiwgRoot = JSON.parse(mentions.stdout) as Report;
+});
+
+const at = (file: string, text: string) => report.citations.filter((finding) => finding.file === file && finding.text === text);
+
+describe('the aiwg 2026.5.1 corpus', () => {
+  it('gives the reviewed summary', () => {
+    expect(report.summary.files).toBe(329);
+    expect(report.summary.kinds).toEqual({
+      ref: { found: 962, 'not-in-corpus': 145 },
+      mention: { unresolvable: 1539, missing: 91, found: 52 },
+      'author-year': { found: 297, 'year-mismatch': 82, 'author-not-in-corpus': 139 },
+      statistic: { unsourced: 482 },
+      arxiv: { unverified: 19, verified: 49 },
+      doi: { unverified: 10, verified: 6 },
+      grade: { unassessed: 38 },
+      quote: { found: 20, 'not-found': 1 },
+    });
+  });
+
+  it('passes exactly the REF ids that have a file in docs/references (independent oracle)', () => {
+    const present = new Set(readdirSync(join(ROOT, 'docs/references')).flatMap((name) => /^(REF-\d{3})-/.exec(name)?.[1] ?? []));
+    const refs = report.citations.filter((finding) => finding.kind === 'ref');
+    expect(refs.length).toBeGreaterThan(1000);
+    for (const finding of refs) {
+      const stem = /^REF-\d{3}/.exec(finding.text)?.[0] ?? finding.text;
+      expect(`${finding.text}:${finding.status}`).toBe(`${finding.text}:${present.has(stem) ? 'found' : 'not-in-corpus'}`);
+      expect(finding.severity).toBe(present.has(stem) ? 'ok' : 'error');
+    }
+  });
+
+  it('reports REF ids cited but absent from the corpus (true positives)', () => {
+    const rlm = at('agentic/code/addons/rlm/rules/rlm-context-management.md', 'REF-086');
+    expect(rlm.length).toBeGreaterThan(0);
+    expect(rlm.every((finding) => finding.rule === 'ref/missing')).toBe(true);
+    expect(report.citations.filter((finding) => finding.text === 'REF-089' && finding.status === 'not-in-corpus').length).toBe(63);
+  });
+
+  it('never treats placeholders, ranges, paths or code as REF citations (true negatives)', () => {
+    const texts = new Set(report.citations.filter((finding) => finding.kind === 'ref').map((finding) => finding.text));
+    for (const placeholder of ['REF-XXX', 'REF-NNN', 'REF-YYY', 'REF-ZZZ', 'REF-XXX-template']) expect(texts.has(placeholder)).toBe(false);
+    expect(at('AGENTS.md', 'REF-999').filter((finding) => finding.line === 31235)).toEqual([]);
+    expect(report.citations.some((finding) => finding.kind === 'ref' && /REF-\d+\.md/.test(finding.text))).toBe(false);
+  });
+
+  it('reports .aiwg/ mentions as unresolvable by design (the directory was never committed), never as missing', () => {
+    const aiwg = report.citations.filter((finding) => finding.kind === 'mention' && finding.text.startsWith('@.aiwg/'));
+    expect(aiwg.length).toBeGreaterThan(300);
+    expect(new Set(aiwg.map((finding) => `${finding.status}:${finding.severity}`))).toEqual(new Set(['unresolvable:info']));
+    const unset = report.citations.filter((finding) => finding.kind === 'mention' && finding.text.startsWith('@$AIWG_ROOT/'));
+    expect(new Set(unset.map((finding) => finding.status))).toEqual(new Set(['unresolvable']));
+  });
+
+  it('resolves @$AIWG_ROOT mentions against the files that exist when AIWG_ROOT is set (independent oracle)', () => {
+    const mentions = withAiwgRoot.citations.filter((finding) => finding.text.startsWith('@$AIWG_ROOT/'));
+    expect(mentions.length).toBeGreaterThan(1000);
+    for (const finding of mentions) {
+      const exists = existsSync(join(ROOT, finding.text.slice('@$AIWG_ROOT/'.length)));
+      expect(`${finding.text}:${finding.status}`).toBe(`${finding.text}:${exists ? 'found' : 'missing'}`);
+    }
+    expect(new Set(withAiwgRoot.citations.map((finding) => finding.kind))).toEqual(new Set(['mention']));
+  });
+
+  it('flags a mention of a corpus PDF that is not there as an error (research path)', () => {
+    const pdf = report.citations.find((finding) => finding.text === '@docs/references/pdfs/REF-005-miller-1956-magical-seven.pdf');
+    expect(pdf).toMatchObject({ status: 'missing', severity: 'error' });
+    expect(existsSync(join(ROOT, 'docs/references/pdfs/REF-005-miller-1956-magical-seven.pdf'))).toBe(false);
+  });
+
+  it('checks author-year citations against the APA lines of the corpus', () => {
+    expect(at('docs/releases/v2024.12.1-announcement.md', 'Bandara et al. (2025)')[0]?.status).toBe('found');
+    const wrongYear = at('templates/agent-scaffolding/complex.md', 'Bandara et al. (2024)')[0];
+    expect(wrongYear).toMatchObject({ status: 'year-mismatch', severity: 'warning' });
+    expect(readFileSync(join(ROOT, 'docs/references/REF-001-production-grade-agentic-workflows.md'), 'utf8')).toContain(
+      'Loganathan, N. (2025)',
+    );
+    const found = report.citations
+      .filter((finding) => finding.kind === 'author-year' && finding.status === 'found')
+      .map((finding) => finding.text);
+    for (const citation of ['Yao et al. (2023)', 'Miller (1956)', 'Sweller (1988)', 'Wei et al., 2022']) expect(found).toContain(citation);
+    const notAuthors = report.citations.filter((finding) => finding.kind === 'author-year').map((finding) => finding.text);
+    for (const title of ['Manifesto (2001)', 'Learners (2023)', 'ReAct (2023)', 'MetaGPT (2024)']) expect(notAuthors).not.toContain(title);
+  });
+
+  it('finds a real quote in its source and catches a spliced, reordered one', () => {
+    const quotes = report.citations.filter(
+      (finding) => finding.file === 'docs/research/research-background.md' && finding.kind === 'quote',
+    );
+    expect(quotes.find((finding) => finding.line === 58)).toMatchObject({ status: 'found' });
+    expect(quotes.find((finding) => finding.line === 121)).toMatchObject({ status: 'not-found', severity: 'error' });
+  });
+
+  it('verifies the DOIs and arXiv ids the corpus records and leaves unknown ones unverified', () => {
+    const verified = report.citations
+      .filter((finding) => finding.kind === 'doi' && finding.status === 'verified')
+      .map((finding) => finding.text);
+    expect(verified).toContain('10.1037/h0043158');
+    expect(report.citations.find((finding) => finding.kind === 'arxiv' && finding.text === '2301.12345')).toMatchObject({
+      status: 'unverified',
+      severity: 'warning',
+    });
+    expect(report.citations.some((finding) => finding.kind === 'arxiv' && finding.status === 'malformed')).toBe(false);
+  });
+});
