@@ -58,6 +58,7 @@ export async function createTtyProgress(stream: ProgressStream & NodeJS.WriteStr
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
   });
+  const logger = new ListrLogger({ processOutput: new ProcessOutput(stream, stream) });
   const list = new Listr(
     RESOLVERS.map((name) => ({
       title: `${name}: waiting`,
@@ -74,7 +75,9 @@ export async function createTtyProgress(stream: ProgressStream & NodeJS.WriteStr
       concurrent: true,
       exitOnError: false,
       registerSignalListeners: false,
-      rendererOptions: { logger: new ListrLogger({ processOutput: new ProcessOutput(stream, stream) }) },
+      rendererOptions: { logger },
+      // Without a terminal on stdout listr2 falls back to its line renderer: it too writes to our stream.
+      fallbackRendererOptions: { logger },
     },
   );
   const running = list.run().catch(() => undefined);

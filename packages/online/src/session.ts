@@ -29,6 +29,8 @@ export interface OnlineSessionOptions {
   readonly urls?: Partial<Record<keyof ServiceUrls, string>>;
   /** @default () => new Date() */
   readonly now?: () => Date;
+  /** Extra placeholder DOIs from configuration (`doi.placeholders`). */
+  readonly placeholderDois?: readonly string[];
 }
 
 /** A running online session. */
@@ -94,7 +96,11 @@ export async function openOnlineSession(options: OnlineSessionOptions): Promise<
     ...(env.AIWG_CITE_OPENALEX_KEY ? { openalexKey: env.AIWG_CITE_OPENALEX_KEY } : {}),
   });
   const date = now();
-  const checker = createOnlineChecker({ resolvers, now: { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1 } });
+  const checker = createOnlineChecker({
+    resolvers,
+    now: { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1 },
+    ...(options.placeholderDois === undefined ? {} : { placeholderDois: options.placeholderDois }),
+  });
   return {
     resolvers,
     client,

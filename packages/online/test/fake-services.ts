@@ -88,6 +88,37 @@ export const FAKE_DOIS: Readonly<Record<string, FakeDoi>> = {
   '10.9999/handle-slow': { handle: 'slow', crossref: 404, openalex: 404 },
   // Crossref answers with broken JSON: existence stands, metadata is missing.
   '10.9999/crossref-broken': { handle: 'found', crossref: -1, openalex: 404 },
+  // The Wakefield retraction notice itself: it carries `update-to`, so citing it is citing a notice.
+  '10.1016/s0140-6736(10)60175-4': {
+    handle: 'found',
+    crossref: {
+      DOI: '10.1016/S0140-6736(10)60175-4',
+      type: 'journal-article',
+      title: ['Retraction—Ileal-lymphoid-nodular hyperplasia, non-specific colitis, and pervasive developmental disorder in children'],
+      author: [],
+      issued: { 'date-parts': [[2010, 2]] },
+      'update-to': [{ DOI: '10.1016/S0140-6736(97)11096-0', type: 'retraction', source: 'publisher' }],
+    },
+    openalex: false,
+  },
+  // An expression of concern: a warning, not a retraction.
+  '10.9999/concern': {
+    handle: 'found',
+    crossref: {
+      DOI: '10.9999/concern',
+      title: ['A study under concern'],
+      author: [author('Ana', 'Lima', 'first')],
+      issued: { 'date-parts': [[2021]] },
+      'updated-by': [{ DOI: '10.9999/concern-notice', type: 'expression_of_concern', source: 'publisher' }],
+    },
+    openalex: false,
+  },
+  // Retracted according to OpenAlex only.
+  '10.9999/openalex-retracted': {
+    handle: 'found',
+    crossref: { DOI: '10.9999/openalex-retracted', title: ['A quietly retracted paper'], author: [author('Bo', 'Chen', 'first')] },
+    openalex: true,
+  },
 };
 
 /** arXiv papers the fake API knows; any other well-formed id returns an entry without a title. */
@@ -124,6 +155,9 @@ export interface FakeServices {
   count(): number;
   /** Requests whose path starts with a prefix (`/doi`, `/crossref`, `/web/…`). */
   countOf(prefix: string): number;
+  /** The most requests in flight at once since the last reset. */
+  maxInFlight(): number;
+  resetMaxInFlight(): void;
   close(): Promise<void>;
 }
 
@@ -141,7 +175,14 @@ export async function startFakeServices(options: { slowMs?: number } = {}): Prom
     timers.add(timer);
   };
 
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    inFlight += 1;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    response.on('close', () => {
+      inFlight -= 1;
+    });
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
     log.push(`${request.method} ${path}${url.search}`);
@@ -223,6 +264,10 @@ export async function startFakeServices(options: { slowMs?: number } = {}): Prom
     log,
     count: () => log.length,
     countOf: (prefix) => log.filter((line) => line.split(' ')[1]?.startsWith(prefix)).length,
+    maxInFlight: () => maxInFlight,
+    resetMaxInFlight: () => {
+      maxInFlight = inFlight;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
@@ -247,6 +292,10 @@ function web(
   if (name === 'forbidden') return text(403, 'Forbidden');
   if (name === 'server-error') return text(500, 'Internal Server Error');
   if (name === 'no-head') return request.method === 'HEAD' ? text(405, '') : text(200, 'ok');
+  if (name.startsWith('parallel/')) {
+    later(300, () => text(200, 'ok'));
+    return true;
+  }
   if (name === 'slow') {
     later(slowMs, () => text(200, 'finally'));
     return true;

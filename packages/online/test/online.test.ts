@@ -2,8 +2,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkDocuments, createConfinedReader, createMemoryFileSystem, type Finding } from '@aiwg-cite/core';
 import {
+  classifyNetworkError,
   compareAttribution,
   createOnlineChecker,
+  createPlainProgress,
+  createTtyProgress,
   HttpClient,
   parseRetryAfter,
   Resolvers,
@@ -103,6 +106,19 @@ describe('seed 001 citations against the fake services', () => {
   });
 });
 
+describe('retraction sources and notices', () => {
+  it('an expression of concern warns, a cited notice is info, an OpenAlex-only retraction is an error', async () => {
+    const { resolvers } = setup();
+    const findings = await check('A 10.9999/concern. B doi:10.1016/S0140-6736(10)60175-4. C 10.9999/openalex-retracted.\n', resolvers);
+    expect(findings.map((finding) => [finding.text, finding.status, finding.severity, finding.rule, finding.source])).toEqual([
+      ['10.9999/concern', 'verified', 'warning', 'doi/expression-of-concern', 'crossref'],
+      ['10.1016/S0140-6736(10)60175-4', 'verified', 'info', 'doi/is-notice', 'crossref'],
+      ['10.9999/openalex-retracted', 'retracted', 'error', 'doi/retracted', 'openalex'],
+    ]);
+    expect(findings[1]?.message).toContain('10.1016/S0140-6736(97)11096-0');
+  });
+});
+
 describe('faults never read as fabrication', () => {
   it('a handle API 500, malformed JSON and a timeout give unverified warnings', async () => {
     const { resolvers } = setup({ timeoutMs: 300 });
@@ -188,6 +204,15 @@ describe('URL liveness', () => {
     expect(findings.map((finding) => finding.status)).toEqual(['alive', 'unconfirmed']);
     expect(findings[1]?.message).toContain('3600 s');
     expect(fake.countOf('/web/busy-long')).toBe(1);
+  });
+
+  it('sends at most two requests at once to one host', async () => {
+    const { resolvers } = setup();
+    const text = Array.from({ length: 6 }, (_, index) => `- ${fake.origin}/web/parallel/${index}`).join('\n');
+    fake.resetMaxInFlight();
+    const findings = await check(`${text}\n`, resolvers);
+    expect(findings.map((finding) => finding.status)).toEqual(Array(6).fill('alive'));
+    expect(fake.maxInFlight()).toBe(2);
   });
 
   it('fetches only http and https and skips code', async () => {
@@ -313,5 +338,55 @@ describe('configuration', () => {
     expect(parseRetryAfter('5', 0)).toBe(5000);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 0)).toBe(10_000);
     expect(parseRetryAfter('soon', 0)).toBeNull();
+  });
+});
+
+describe('network errors and progress', () => {
+  it('classifies undici causes: refused, DNS, TLS, reset', () => {
+    const wrap = (cause: unknown) => Object.assign(new TypeError('fetch failed'), { cause });
+    expect(classifyNetworkError(wrap(new AggregateError([{ code: 'ECONNREFUSED' }, { code: 'ECONNREFUSED' }]))).failure).toBe('refused');
+    expect(classifyNetworkError(wrap({ code: 'ENOTFOUND' })).failure).toBe('dns');
+    expect(classifyNetworkError(wrap({ code: 'CERT_HAS_EXPIRED' })).failure).toBe('tls');
+    expect(classifyNetworkError(wrap({ code: 'UND_ERR_SOCKET' })).failure).toBe('reset');
+    expect(classifyNetworkError(new Error('odd')).failure).toBe('network');
+  });
+
+  it('plain progress writes one line per finished lookup', async () => {
+    const lines: string[] = [];
+    const progress = createPlainProgress({ write: (text: string) => lines.push(text) });
+    const client = new HttpClient({ userAgent: 'aiwg-cite-test' });
+    const resolvers = new Resolvers({
+      client,
+      cache: null,
+      urls: resolveServiceUrls(fake.env),
+      now: () => NOW,
+      listener: progress.listener,
+    });
+    await check(`Vaswani et al. (2017), arXiv:1706.03762, and ${fake.origin}/web/ok.\n`, resolvers);
+    await progress.stop();
+    expect(lines.sort()).toEqual([
+      'aiwg-cite online: arxiv: 1 resolved, 0 remaining\n',
+      'aiwg-cite online: url: 1 resolved, 0 remaining\n',
+    ]);
+  });
+
+  it('listr2 progress renders per-resolver titles to the given stream', async () => {
+    const { Writable } = await import('node:stream');
+    let output = '';
+    const stream = Object.assign(
+      new Writable({
+        write(chunk, _encoding, done) {
+          output += String(chunk);
+          done();
+        },
+      }),
+      { isTTY: true, columns: 100 },
+    );
+    const progress = await createTtyProgress(stream as unknown as NodeJS.WriteStream);
+    progress.listener('doi', 'start', { cached: false });
+    progress.listener('doi', 'done', { cached: true, outcome: 'found' });
+    await progress.stop();
+    expect(output).toContain('doi: 1 resolved (1 from cache), 0 remaining');
+    expect(output).toContain('url: nothing to resolve');
   });
 });

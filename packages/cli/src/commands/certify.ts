@@ -17,7 +17,7 @@ import {
   scanMarkdown,
   type UncheckedFootnote,
 } from '@aiwg-cite/core';
-import { createNodeReader, nodeSha256, resolveWorkspace, toPosix, writeFileAtomic } from '@aiwg-cite/node';
+import { createNodeReader, loadConfig, nodeSha256, resolveWorkspace, toPosix, writeFileAtomic } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseCommandArgs } from '../args.ts';
 import { paletteFor } from '../color.ts';
@@ -128,6 +128,7 @@ export const certify: Command = {
             useCache: values['no-cache'] !== true,
             stderr: context.stderr,
             version: packageJson.version,
+            placeholderDois: loadConfig(workspace.root).doi?.placeholders ?? [],
           })
         : null;
     const artifacts = new ArtifactCache(createNodeReader(workspace.root), nodeSha256);

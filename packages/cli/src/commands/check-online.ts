@@ -1,4 +1,5 @@
 import { AiwgCiteError, type DocumentChecker, type Report } from '@aiwg-cite/core';
+import { loadConfig } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { CliContext } from '../context.ts';
 
@@ -50,6 +51,7 @@ export async function prepareOnline(
     useCache: values['no-cache'] !== true,
     stderr: context.stderr,
     version: packageJson.version,
+    placeholderDois: loadConfig(root).doi?.placeholders ?? [],
   });
   return {
     checkers: (offline) => [online.withOnline(offline, session.checker)],
