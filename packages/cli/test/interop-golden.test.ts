@@ -133,7 +133,7 @@ describe('seed 001 cases: aggregate and render goldens', () => {
     expect(run.stderr).toContain('aiwg-cite: aggregate: dropped 2 invalid candidates\n');
   });
 
-  it('the CLI annotates the seed 001 document to the golden, through chunk → aggregate → annotate', () => {
+  it('the CLI annotates the seed 001 document with verdicts and its own findings side by side (aggregate → annotate)', () => {
     const dir = tempDir();
     writeTree(dir, {
       'seed-001.md': text,
@@ -143,8 +143,15 @@ describe('seed 001 cases: aggregate and render goldens', () => {
     const aggregated = runCli(['aggregate', 'verdicts.json'], { cwd: dir });
     expect(aggregated.code).toBe(0);
     writeTree(dir, { 'agg.json': aggregated.stdout });
-    const run = runCli(['annotate', 'seed-001.md', '--verdicts', 'agg.json', '--root', '.'], { cwd: dir });
+    const run = runCli(['annotate', 'seed-001.md', '--verdicts', 'agg.json', '--root', '.'], {
+      cwd: dir,
+      env: { AIWG_CITE_DATE: '2026-11-22' },
+    });
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(fixture('seed-001.out.md'));
+    // The CLI adds every offline check of \`check\` (DOIs, arXiv ids, …) beside the verifiers' verdicts.
+    golden('seed-001.cli.out.md', run.stdout);
+    expect(run.stdout).toContain('arXiv:1706.03762 **[🔵 arxiv/unverified]**. **[✅ arxiv]**');
+    expect(run.stdout).toContain('10.1145/3676932.3676933 **[🔵 doi/unverified]**. **[❌ crossref]**');
+    expect(run.stdout).toContain('[src/q3.ts@b477f741005e5255, L1-2] **[🔒 rlm/fresh]**');
   });
 });

@@ -5,9 +5,9 @@ import {
   type AnnotationMark,
   annotateMarkdown,
   checkDocuments,
+  type Finding,
   marksFromAggregate,
   marksFromFindings,
-  rlmChecker,
   validateAggregateOutput,
 } from '@aiwg-cite/core';
 import {
@@ -21,6 +21,7 @@ import {
 } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
+import { prepareScholarly } from './check-scholarly.ts';
 import { decodeExact, parseJsonInput, readInput, usageError } from './interop-io.ts';
 
 const HELP = `Usage: aiwg-cite annotate FILE.md [AGG.json] [options]
@@ -90,13 +91,7 @@ export const annotate: Command = {
     if (withFindings) {
       const workspace = annotateWorkspace(context.cwd, file, values.root);
       const documents = discoverDocuments(workspace, context.cwd, [file]);
-      const report = await checkDocuments({
-        reader: createNodeReader(workspace.root),
-        documents,
-        sha256: nodeSha256,
-        checkers: [rlmChecker],
-      });
-      marks.push(...marksFromFindings(text, report.citations));
+      marks.push(...marksFromFindings(text, await ownFindings(workspace, documents, context)));
     }
 
     const annotated = annotateMarkdown(text, marks, mode);
@@ -127,4 +122,24 @@ function annotateWorkspace(cwd: string, file: string, root: string | undefined):
   const here = resolveWorkspace(cwd, undefined);
   const inside = relative(here.root, toPosix(realpathSync.native(resolve(cwd, file))));
   return inside.startsWith('..') || isAbsolute(inside) ? own : here;
+}
+
+/**
+ * aiwg-cite's offline findings on the documents, as `check` finds them: the RLM and scholarly
+ * checkers with the configured severities, then the fabricated-hash pass when something is stale.
+ * Run-level findings (`corpus/absent`) have no place of their own and get no badge.
+ */
+async function ownFindings(workspace: Workspace, documents: readonly string[], context: CliContext): Promise<readonly Finding[]> {
+  const scholarly = prepareScholarly({}, workspace, context);
+  const options = scholarly.withOptions({});
+  const report = await checkDocuments({
+    reader: createNodeReader(workspace.root),
+    documents,
+    sha256: nodeSha256,
+    options,
+    checkers: scholarly.checkers,
+  });
+  if (!report.citations.some((finding) => finding.kind === 'rlm' && finding.status === 'stale')) return report.citations;
+  const git = await import('@aiwg-cite/git');
+  return (await git.markUnknownHashes(report, { root: workspace.root, options, env: { ...context.env } })).citations;
 }
