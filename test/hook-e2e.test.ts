@@ -258,6 +258,24 @@ describe('check --staged as a command', () => {
     expect(unmerged.stderr).toContain('docs/a.md');
   });
 
+  it('blocks a fabricated REF id in a staged document, checked against the research corpus', () => {
+    const repo = gitRepo({
+      'docs/references/REF-018-react.md': '# REF-018: ReAct - Synergizing Reasoning and Acting\n\n## Citation\n\nYao, S. (2023). ReAct.\n',
+    });
+    init(repo);
+    repo.write({ 'docs/new.md': 'Per REF-999, agents act.\n' });
+    repo.git('add', 'docs/new.md');
+    const blocked = commit(repo, 'fabricated');
+    expect(blocked.code).not.toBe(0);
+    expect(blocked.output).toMatch(/docs\/new\.md:1:5\s+error\s+ref\/missing/);
+    repo.write({ 'docs/new.md': 'Per REF-018, agents act.\n' });
+    repo.git('add', 'docs/new.md');
+    expect(commit(repo, 'real source').code).toBe(0);
+    const fix = runCli(['check', '--staged', '--fix'], { cwd: repo.dir });
+    expect(fix.code).toBe(2);
+    expect(fix.stderr).toContain('--fix');
+  });
+
   it('AIWG_CITE_STRICT=1 makes staged warnings block', () => {
     const repo = gitRepo({ 'src/a.ts': CODE });
     init(repo);

@@ -49,6 +49,8 @@ export interface StagedCheckInput {
    * no version ever had becomes an `unknown-hash` error (a fabricated pin). @default true
    */
   readonly history?: boolean;
+  /** Narrows the staged documents (configured include/exclude globs); not applied to explicit files. */
+  readonly selectDocuments?: (documents: readonly string[]) => string[];
 }
 
 /** What the staged change does to committed documents. */
@@ -62,6 +64,8 @@ export interface StagedChangeSummary {
 /** The outcome of {@link checkStaged}. */
 export interface StagedCheckResult {
   readonly report: Report;
+  /** The documents checked from the index, root-relative. */
+  readonly documents: readonly string[];
   readonly stagedChange: StagedChangeSummary;
 }
 
@@ -81,7 +85,8 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
   if (snapshot.unmerged.length > 0) {
     throw new AiwgCiteError('UNMERGED_INDEX', stagedMessages.unmerged(snapshot.unmerged), { data: { paths: snapshot.unmerged } });
   }
-  const documents = explicit ? selectExplicit(snapshot, input.files ?? []) : selectStaged(changes);
+  const staged = explicit ? selectExplicit(snapshot, input.files ?? []) : selectStaged(changes);
+  const documents = explicit || input.selectDocuments === undefined ? staged : input.selectDocuments(staged);
 
   const batch = new CatFileBatch(root, env ?? process.env);
   try {
@@ -97,7 +102,7 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
     });
     const direct =
       input.history === false ? checked : await markUnknownHashes(checked, { root, options, ...(env === undefined ? {} : { env }) });
-    if (explicit) return { report: direct, stagedChange: { stale: 0, missing: 0 } };
+    if (explicit) return { report: direct, documents, stagedChange: { stale: 0, missing: 0 } };
 
     const reverse = await findStagedChangeFindings({
       root,
@@ -108,7 +113,8 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
       artifacts,
       sha256: input.sha256,
       options,
-      documents: new Set(documents),
+      documents: new Set(staged),
+      ...(input.selectDocuments === undefined ? {} : { selectDocuments: input.selectDocuments }),
       ...(input.writeFile === undefined ? {} : { writeFile: input.writeFile }),
     });
     const stale = reverse.filter((finding) => finding.status === 'stale').length;
@@ -116,7 +122,7 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
     const coverage = { ...direct.coverage, notes: [...direct.coverage.notes] };
     if (reverse.length > 0) coverage.notes.push(stagedMessages.stagedChangeNote(stale, missing));
     const report = buildReport([...direct.citations, ...reverse], direct.summary.files, coverage, options);
-    return { report, stagedChange: { stale, missing } };
+    return { report, documents, stagedChange: { stale, missing } };
   } finally {
     await batch.close();
   }
@@ -160,8 +166,9 @@ interface ReverseInput {
   readonly artifacts: ArtifactCache;
   readonly sha256: Sha256;
   readonly options: CheckOptions;
-  /** Documents already checked from the index; their citations are not reported twice. */
+  /** Staged documents: checked from the index (or excluded by configuration), never reported twice. */
   readonly documents: ReadonlySet<string>;
+  readonly selectDocuments?: (documents: readonly string[]) => string[];
   readonly writeFile?: (path: string, contents: string) => void;
 }
 
@@ -191,6 +198,8 @@ async function findStagedChangeFindings(input: ReverseInput): Promise<Finding[]>
     new Set(touched.keys()),
     input.documents,
   );
+  const allowed =
+    input.selectDocuments === undefined ? null : new Set(input.selectDocuments([...new Set(citing.map((entry) => entry.document))]));
   const oldHashes = new Map<string, Promise<readonly string[]>>();
   const hashesBefore = (change: StagedChange): Promise<readonly string[]> => {
     let hashes = oldHashes.get(change.oldOid);
@@ -210,6 +219,7 @@ async function findStagedChangeFindings(input: ReverseInput): Promise<Finding[]>
   const findings: Finding[] = [];
   await Promise.all(
     citing.map(async (entry) => {
+      if (allowed !== null && !allowed.has(entry.document)) return;
       const change = touched.get(entry.artifact) as StagedChange;
       const finding = await verifyRlm(entry.citation, entry.document, input.artifacts);
       if (finding === null || isSuppressed(finding, entry.suppressions)) return;

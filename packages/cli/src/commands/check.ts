@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { AiwgCiteError, type CheckOptions, checkDocuments, type Report, rlmChecker, withVerdicts } from '@aiwg-cite/core';
+import { AiwgCiteError, type CheckOptions, checkDocuments, type Report, withVerdicts } from '@aiwg-cite/core';
 import {
   createNodeReader,
   discoverDocuments,
@@ -22,7 +22,7 @@ import { formatPretty } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
 import { ONLINE_FLAGS, ONLINE_HELP, prepareOnline } from './check-online.ts';
-import { normaliseReportFlag, prepareScholarly, SCHOLARLY_FLAGS, SCHOLARLY_HELP } from './check-scholarly.ts';
+import { normaliseReportFlag, prepareScholarly, SCHOLARLY_FLAGS, SCHOLARLY_HELP, type ScholarlyRun } from './check-scholarly.ts';
 
 const HELP = `Usage: aiwg-cite check [paths...] [options]
 
@@ -81,9 +81,16 @@ export const check: Command = {
     const workspace = resolveWorkspace(context.cwd, values.root);
     const online = await prepareOnline(values, workspace.root, context);
     if (values.staged === true) {
+      if (values.fix === true) {
+        throw new AiwgCiteError(
+          'USAGE',
+          'check: --fix edits the work tree, not the index, so it does not combine with --staged; fix, then `git add`',
+        );
+      }
       return runStaged(
         workspace,
         { hasRootOption: values.root !== undefined, history: values['no-history'] !== true },
+        prepareScholarly(values, workspace, context),
         positionals,
         options,
         format,
@@ -142,6 +149,7 @@ function render(report: Report, format: (typeof FORMATS)[number], context: CliCo
 async function runStaged(
   workspace: Workspace,
   flags: { readonly hasRootOption: boolean; readonly history: boolean },
+  scholarly: ScholarlyRun,
   positionals: readonly string[],
   options: CheckOptions,
   format: (typeof FORMATS)[number],
@@ -155,19 +163,22 @@ async function runStaged(
     throw new AiwgCiteError('USAGE', `check: --staged reads the whole index, so --root must be the repository top level (${top})`);
   }
   const files = positionals.map((path) => git.toRootRelative(workspace.root, context.cwd, path));
-  const { report } = await git.checkStaged({
+  const runOptions = scholarly.withOptions(options);
+  const staged = await git.checkStaged({
     root: workspace.root,
     env: { ...context.env },
     files,
     sha256: nodeSha256,
-    options,
-    checkers: [rlmChecker],
+    options: runOptions,
+    checkers: scholarly.checkers,
+    selectDocuments: (documents) => scholarly.filterDocuments(documents, false),
     workingTree: createNodeReader(workspace.root),
     history: flags.history,
     writeFile: (path, contents) => {
       writeFileAtomic(path, contents);
     },
   });
+  const report = scholarly.finish(staged.report, staged.documents, runOptions);
   let out = render(report, format, context);
   if (format === 'pretty' && report.verdict === 'FAIL') {
     out += `${paletteFor(context.stdout, context.env).bold(git.stagedMessages.bypass(existsSync(join(workspace.root, '.husky'))))}\n`;
