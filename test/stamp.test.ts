@@ -108,6 +108,19 @@ describe('aiwg-cite stamp', () => {
     expect(bad.stderr).toBe('aiwg-cite: stamp: --accept takes FILE:LINE (for example docs/guide.md:12), not `doc.md`\n');
   });
 
+  it('re-pins a citation of the staged (uncommitted) version whose lines then moved in the working tree', () => {
+    const repo = gitRepo({ 'a.ts': 'one\n' });
+    const staged = text(numbered(4));
+    repo.write({ 'a.ts': staged });
+    repo.git('add', 'a.ts');
+    repo.write({ 'a.ts': text(['new top', ...numbered(4)]), 'doc.md': `See [a.ts@${sha16(staged)}, L2-3].\n` });
+    const blame = runCli(['blame', 'doc.md', '--format', 'json'], { cwd: repo.dir });
+    expect(JSON.parse(blame.stdout)).toEqual([expect.objectContaining({ pinned: null, drift: 'uncommitted', newLines: 'L3-4' })]);
+    const run = runCli(['stamp', 'doc.md'], { cwd: repo.dir });
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(repo.dir, 'doc.md'), 'utf8')).toBe(`See [a.ts@${sha16(text(['new top', ...numbered(4)]))}, L3-4].\n`);
+  });
+
   it('outside git, stamps un-versioned citations and leaves stale ones alone, saying why; exit 0 when all is done', () => {
     const dir = tempDir();
     writeTree(dir, { 'a.txt': 'hello\n', 'doc.md': 'See [a.txt, L1].\n' });
