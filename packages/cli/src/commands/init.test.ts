@@ -54,6 +54,28 @@ describe('addHookBlock', () => {
   });
 });
 
+describe('.pre-commit-hooks.yaml', () => {
+  it('declares aiwg-cite and aiwg-cite-online as SPEC §11.2 lists them', () => {
+    const text = readFileSync(join(PROJECT_ROOT, '.pre-commit-hooks.yaml'), 'utf8');
+    // One `- id:` block per hook, flat `key: value` lines: enough to read this file without a YAML parser.
+    const hooks = text
+      .split(/^- /m)
+      .slice(1)
+      .map((block) => {
+        const hook: Record<string, string> = {};
+        for (const line of block.split('\n')) {
+          const match = /^\s*([a-z_]+): (.*)$/.exec(line);
+          if (match !== null) hook[match[1] as string] = match[2] as string;
+        }
+        return hook;
+      });
+    expect(hooks.map((hook) => hook.id)).toEqual(['aiwg-cite', 'aiwg-cite-online']);
+    expect(hooks[0]).toMatchObject({ entry: 'aiwg-cite check --staged', language: 'node', types_or: '[markdown]', require_serial: 'true' });
+    expect(hooks[0]?.stages).toBeUndefined();
+    expect(hooks[1]).toMatchObject({ entry: 'aiwg-cite check --online', language: 'node', stages: '[pre-push, manual]' });
+  });
+});
+
 describe('lint-staged configuration, edited by byte range', () => {
   const command = JSON.stringify(LINT_STAGED_COMMAND);
 
