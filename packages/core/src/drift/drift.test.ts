@@ -72,6 +72,15 @@ describe('line diff', () => {
     }
   });
 
+  it('past the cost bound, reports the middle as one replaced block that still covers both sides', () => {
+    const oldLines = Array.from({ length: 1500 }, (_, at) => `old ${at}`);
+    const newLines = ['same', ...Array.from({ length: 1500 }, (_, at) => `new ${at}`), 'end'];
+    const { a, b, ops } = replay(['same', ...oldLines, 'end'], newLines);
+    expect(a).toEqual(['same', ...oldLines, 'end']);
+    expect(b).toEqual(newLines);
+    expect(ops.map((op) => op.type)).toEqual(['equal', 'delete', 'insert', 'equal']);
+  });
+
   it('finds the minimal edit for a moved block', () => {
     const { ops } = replay(['a', 'b', 'c'], ['x', 'a', 'b', 'c']);
     expect(ops).toEqual([

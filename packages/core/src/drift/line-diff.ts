@@ -17,7 +17,7 @@ export interface DiffOp {
 }
 
 /** Beyond this many differences the middle is treated as one replaced block. */
-const MAX_EDIT_DISTANCE = 4000;
+const MAX_EDIT_DISTANCE = 2000;
 
 /**
  * Splits text into lines the way SPEC §2.4 counts them: on `\n`, an unterminated last line counts
@@ -72,7 +72,8 @@ function myers(a: readonly string[], b: readonly string[]): DiffOp[] {
   const trace: Int32Array[] = [];
   let found = -1;
   for (let d = 0; d <= max && found === -1; d += 1) {
-    trace.push(v.slice());
+    // Only diagonals -d-1..d+1 can be read back for step d: keep that window, not the whole frontier.
+    trace.push(v.slice(offset - d - 1, offset + d + 2));
     for (let k = -d; k <= d; k += 2) {
       let x: number;
       if (k === -d || (k !== d && (v[offset + k - 1] as number) < (v[offset + k + 1] as number))) x = v[offset + k + 1] as number;
@@ -102,9 +103,10 @@ function myers(a: readonly string[], b: readonly string[]): DiffOp[] {
   for (let d = found; d > 0; d -= 1) {
     const frontier = trace[d] as Int32Array;
     const k = x - y;
-    const down = k === -d || (k !== d && (frontier[offset + k - 1] as number) < (frontier[offset + k + 1] as number));
+    const at = (diagonal: number): number => frontier[diagonal + d + 1] as number;
+    const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
     const previousK = down ? k + 1 : k - 1;
-    const previousX = frontier[offset + previousK] as number;
+    const previousX = at(previousK);
     const previousY = previousX - previousK;
     while (x > previousX && y > previousY) {
       x -= 1;
