@@ -89,7 +89,12 @@ ${table(
     ['`aiwg-cite chunk doc.md --max-tokens 200`', ms(chunkSmall.median), ms(chunkSmall.p95), chunkSmall.runs],
     ['`aiwg-cite aggregate verdicts.json` (2,000 bundles)', ms(aggregate.median), ms(aggregate.p95), aggregate.runs],
     ['`aiwg-cite annotate doc.md --verdicts agg.json --no-findings`', ms(annotate.median), ms(annotate.p95), annotate.runs],
-    ['`aiwg-cite annotate doc.md --verdicts agg.json` (with the RLM check)', ms(annotateAll.median), ms(annotateAll.p95), annotateAll.runs],
+    [
+      '`aiwg-cite annotate doc.md --verdicts agg.json` (with the offline checks of check)',
+      ms(annotateAll.median),
+      ms(annotateAll.p95),
+      annotateAll.runs,
+    ],
   ],
 )}
 

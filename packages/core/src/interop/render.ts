@@ -54,7 +54,8 @@ const FAILURE_TEXT = { hard: ' [Unverified]', soft: ' [Partially Unverified]' } 
 /** Marks for aiwg-cite's own findings on a document (`text` as read, BOM included). */
 export function marksFromFindings(text: string, findings: readonly Finding[]): AnnotationMark[] {
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const lineStarts = scanMarkdown(text).lineStarts;
+  const lineStarts: number[] = [0];
+  for (let at = text.indexOf('\n', bom); at !== -1; at = text.indexOf('\n', at + 1)) lineStarts.push(at + 1 - bom);
   const marks: AnnotationMark[] = [];
   for (const finding of findings) {
     const lineStart = lineStarts[finding.line - 1];
