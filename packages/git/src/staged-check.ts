@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import {
   AiwgCiteError,
   ArtifactCache,
@@ -140,8 +140,9 @@ function selectExplicit(snapshot: IndexSnapshot, files: readonly string[]): stri
   const found = new Set<string>();
   for (const file of files) {
     const entry = snapshot.entries.get(file);
-    if (entry !== undefined && isRegularFileMode(entry.mode)) {
-      found.add(file);
+    if (entry !== undefined) {
+      // A staged symlink or submodule is no document of its own; a linked document is checked under its real path.
+      if (isRegularFileMode(entry.mode)) found.add(file);
       continue;
     }
     const prefix = file === '' || file === '.' ? '' : `${file}/`;
@@ -252,7 +253,9 @@ function isSuppressed(finding: Finding, suppressions: readonly Suppression[]): b
  */
 export function toRootRelative(root: string, cwd: string, path: string): string {
   const absolute = isAbsolute(path) ? path : resolve(cwd, path);
-  const canonical = canonicalise(absolute);
+  // The directory is made canonical (a temp dir behind a symlink, say); the name is kept as the
+  // index knows it, even when the file itself is a symlink or is gone from the work tree.
+  const canonical = join(canonicalise(dirname(absolute)), basename(absolute));
   const relativePath = relative(root, canonical).split(sep).join('/');
   if (relativePath === '..' || relativePath.startsWith('../') || isAbsolute(relativePath)) {
     throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', stagedMessages.outsideRoot(path, root), { data: { path } });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createConfinedReader, type FileSystem, type Finding, rlmChecker } from '@aiwg-cite/core';
-import { GIT_ENV, type GitRepo, gitRepo, sha16 } from '@aiwg-cite/test-utils';
+import { GIT_ENV, type GitRepo, gitRepo, sha16, tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 import { checkStaged, citationIndexPath, type StagedCheckInput, toRootRelative } from '../src/index.ts';
 
@@ -165,6 +165,19 @@ describe('check --staged reads the index', () => {
     const { report } = await run(repo, { files: [toRootRelative(repo.dir, repo.dir, join(repo.dir, 'docs/one.md'))] });
     expect(brief(report.citations)).toEqual(['docs/one.md:1 invalid-range']);
     await expect(run(repo, { files: ['docs/unstaged.md'] })).rejects.toMatchObject({ code: 'INPUT_UNREADABLE' });
+  });
+
+  it('takes explicit paths through a symlinked directory, and skips a staged symlink to a document', async () => {
+    const repo = gitRepo({ 'src/a.ts': CODE, 'docs/real.md': '[src/gone.ts, L1]\n', 'docs/alias.md': { symlink: 'real.md' } });
+    const outside = tempDir();
+    const via = join(outside, 'checkout');
+    symlinkSync(repo.dir, via);
+    expect(toRootRelative(repo.dir, outside, 'checkout/docs/alias.md')).toBe('docs/alias.md');
+    const files = ['docs/real.md', 'docs/alias.md'].map((path) => toRootRelative(repo.dir, outside, join(via, path)));
+    const { report, documents } = await run(repo, { files });
+    expect(documents).toEqual(['docs/real.md']);
+    expect(brief(report.citations)).toEqual(['docs/real.md:1 missing']);
+    expect(() => toRootRelative(repo.dir, outside, 'elsewhere.md')).toThrow(/outside the repository/);
   });
 
   it('gives the same verdicts split over several runs as in one run (lint-staged chunks)', async () => {
