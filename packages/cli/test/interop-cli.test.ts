@@ -230,6 +230,10 @@ describe('aiwg-cite annotate', () => {
 
   it.each([
     [['annotate', 'doc.md', '--no-findings'], /^aiwg-cite: annotate: --no-findings needs --verdicts/],
+    [
+      ['annotate', '-', '--verdicts', 'raw.json', '--write'],
+      /^aiwg-cite: annotate: standard input \(-\) works only with --no-findings and without --write/,
+    ],
     [['annotate', 'doc.md', '--mode', 'sideways'], /^aiwg-cite: annotate: --mode must be one of inline, append, not `sideways`\n$/],
     [
       ['annotate', 'doc.md', '--verdicts', 'bad.json'],

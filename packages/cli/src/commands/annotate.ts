@@ -77,6 +77,9 @@ export const annotate: Command = {
     const mode = parseChoice('annotate', 'mode', values.mode, MODES, 'inline');
     const withFindings = values['no-findings'] !== true;
     if (!withFindings && verdictsPath === undefined) throw usageError('annotate', '--no-findings needs --verdicts');
+    if (file === '-' && (withFindings || values.write === true)) {
+      throw usageError('annotate', 'standard input (-) works only with --no-findings and without --write');
+    }
 
     const bytes = await readInput(file, context);
     const text = decodeExact(bytes, file);
