@@ -38,6 +38,7 @@ export class CorpusIndex {
   readonly #bySurname = new Map<string, AuthorEntry[]>();
   readonly #byPath = new Map<string, CorpusSource>();
   readonly #hasBibliography: boolean;
+  readonly #surnameKeys = new Map<string, string>();
   readonly #normalisedText = new Map<CorpusSource, string>();
 
   constructor(input: CorpusInput) {
@@ -115,7 +116,12 @@ export class CorpusIndex {
 
   /** Entries with this surname among their authors. */
   findSurname(surname: string): readonly AuthorEntry[] {
-    return this.#bySurname.get(normaliseSurname(surname)) ?? [];
+    let key = this.#surnameKeys.get(surname);
+    if (key === undefined) {
+      key = normaliseSurname(surname);
+      this.#surnameKeys.set(surname, key);
+    }
+    return this.#bySurname.get(key) ?? [];
   }
 
   /** True when a root-relative path is one of the corpus sources. */

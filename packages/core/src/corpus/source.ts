@@ -59,7 +59,8 @@ export function parseCorpusSource(file: CorpusFile): CorpusSource | null {
   if (h1Id !== null && h1Id !== undefined) ids.add(h1Id[1] as string);
   if (ids.size === 0) return null;
 
-  const fields = readBoldFields(body);
+  // Metadata lines sit at the top of a source; the rest of a long summary never holds them.
+  const fields = readBoldFields(body.length > 6000 ? body.slice(0, 6000) : body);
   const apa = readApaLine(body);
 
   const title =

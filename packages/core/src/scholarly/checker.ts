@@ -1,6 +1,6 @@
 import type { ArtifactCache } from '../artifacts.ts';
 import type { DocumentChecker } from '../check.ts';
-import type { CorpusIndex } from '../corpus/corpus-index.ts';
+import type { AuthorEntry, CorpusIndex } from '../corpus/corpus-index.ts';
 import { findGradeMarker, GRADE_LABELS, type GradeLevel } from '../corpus/grade.ts';
 import { findRefIds } from '../corpus/ref-ids.ts';
 import type { CorpusSource } from '../corpus/source.ts';
@@ -242,7 +242,8 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
               say.implausibleYearFix(),
             );
         } else if (corpus.hasAuthors) {
-          const missing = citation.surnames.filter((name) => corpus.findSurname(name).length === 0);
+          const lists = citation.surnames.map((name) => corpus.findSurname(name));
+          const missing = citation.surnames.filter((_, index) => (lists[index] as readonly unknown[]).length === 0);
           if (missing.length > 0) {
             verdict = () =>
               make(
@@ -256,9 +257,8 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
               );
           } else {
             const first = citation.surnames[0] as string;
-            const candidates = corpus
-              .findSurname(first)
-              .filter((entry) => citation.surnames.every((name) => corpus.findSurname(name).includes(entry)));
+            const others = lists.slice(1).map((list) => new Set(list));
+            const candidates = (lists[0] as readonly AuthorEntry[]).filter((entry) => others.every((set) => set.has(entry)));
             const match = candidates.find((entry) => entry.year === citation.year);
             if (match !== undefined) {
               source = match.source;
