@@ -88,7 +88,14 @@ export function toSourceCheck(finding: Finding): SourceCheckResult {
 
 /** Every citation of a report as source-check results, with the summary line. */
 export function toSourceCheckDocument(report: Report): SourceCheckDocument {
-  const claims = report.citations.map(toSourceCheck);
+  // Two findings can share a position (a DOI inside a URL, a run-level note): keep claim ids unique.
+  const seen = new Map<string, number>();
+  const claims = report.citations.map((finding) => {
+    const result = toSourceCheck(finding);
+    const count = (seen.get(result.claim_id) ?? 0) + 1;
+    seen.set(result.claim_id, count);
+    return count === 1 ? result : { ...result, claim_id: `${result.claim_id}#${count}` };
+  });
   const count = (verdict: SourceCheckVerdict): number => claims.filter((claim) => claim.verdict === verdict).length;
   const types = new Map<string, number>();
   for (const claim of claims) types.set(claim.claim_type, (types.get(claim.claim_type) ?? 0) + 1);

@@ -110,6 +110,7 @@ describe('source-check results (check --format source-check)', () => {
     );
     const document = toSourceCheckDocument(report);
     expect(document.claims).toHaveLength(3);
+    expect(new Set(document.claims.map((claim) => claim.claim_id)).size).toBe(3);
     expect(document.summary).toBe(
       '[source-check: 3 claims (✅0, ⚠️0, ❌0, 🔵1, 🔒1, 🔓1); claim-types: factual_citation 1, private 2; oldest source: unknown; warnings: 1]',
     );
