@@ -73,8 +73,7 @@ const decoder = new TextDecoder('utf-8');
 export async function blameCitation(history: GitHistory, input: BlameInput, current: CurrentArtifact | null): Promise<BlameDetail> {
   const path = input.historyPath ?? input.artifact;
   const versions = history.versions(path, 'head');
-  const hashes = await history.hashBlobs(blobsOf(versions));
-  const pinIndex = versions.findIndex((version) => version.blob !== null && matches(hashes.get(version.blob), input.hash));
+  const pinIndex = await newestMatch(history, versions, input.hash);
   if (pinIndex !== -1) {
     const pin = versions[pinIndex] as ArtifactVersion;
     const later = versions.slice(0, pinIndex).reverse();
@@ -96,8 +95,7 @@ export async function blameCitation(history: GitHistory, input: BlameInput, curr
   }
 
   const everywhere = history.versions(path, 'all');
-  const everywhereHashes = await history.hashBlobs(blobsOf(everywhere));
-  const elsewhere = everywhere.find((version) => version.blob !== null && matches(everywhereHashes.get(version.blob), input.hash));
+  const elsewhere = everywhere[await newestMatch(history, everywhere, input.hash)];
   if (elsewhere !== undefined) {
     const since = new Set(history.commitsSince(elsewhere.commit.sha, path));
     const later = versions.filter((version) => since.has(version.commit.sha)).reverse();
@@ -201,8 +199,19 @@ async function firstRegionChange(
   return null;
 }
 
-function blobsOf(versions: readonly ArtifactVersion[]): string[] {
-  return versions.flatMap((version) => (version.blob === null ? [] : [version.blob]));
+/**
+ * The index of the newest version whose blob has the hash, or -1. Blobs are hashed newest first in
+ * batches, so a recent pin (the usual case) costs a few blob reads, not the whole history.
+ */
+async function newestMatch(history: GitHistory, versions: readonly ArtifactVersion[], hash: string): Promise<number> {
+  const batch = 64;
+  for (let from = 0; from < versions.length; from += batch) {
+    const slice = versions.slice(from, from + batch);
+    const hashes = await history.hashBlobs(slice.flatMap((version) => (version.blob === null ? [] : [version.blob])));
+    const found = slice.findIndex((version) => version.blob !== null && matches(hashes.get(version.blob), hash));
+    if (found !== -1) return from + found;
+  }
+  return -1;
 }
 
 function matches(hashes: BlobHashes | undefined, cited: string): boolean {
