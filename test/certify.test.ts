@@ -244,6 +244,44 @@ describe('certify', () => {
     expect(fake.log.at(-3)).toBe('HEAD /web/ok-moved');
   });
 
+  it('matches text footnotes against the corpus and bibliographies: REF ids, author-year, quoted titles', async () => {
+    const dir = project([
+      ['Literature', 'REF-001 on attention [VERIFIED: corpus - REF-001]'],
+      ['Literature', 'LeCun et al. (2015) on deep learning [VERIFIED: library - catalogue]'],
+      ['Literature', '"Attention Is All You Need" [INFERRED: title - memory]'],
+      ['Literature', 'REF-099 on something else [VERIFIED: corpus - REF-099]'],
+      ['Literature', 'LeCun et al. (2009) on convolution [VERIFIED: library - catalogue]'],
+      ['Literature', 'Nobody et al. (2019) on nothing [INFERRED: memory - recall]'],
+      ['Literature', 'Vaswani et al. (2017), arXiv:1706.03762 [VERIFIED: arXiv - listing]'],
+    ]);
+    writeTree(dir, {
+      '.aiwg/research/sources/REF-001-attention.md': [
+        '---',
+        'ref: REF-001',
+        'title: Attention Is All You Need',
+        'authors: [Ashish Vaswani, Noam Shazeer]',
+        'year: 2017',
+        'arxiv: "1706.03762"',
+        '---',
+        '# REF-001: Attention Is All You Need',
+        '',
+      ].join('\n'),
+      'refs.bib':
+        '@article{lecun2015, author = {LeCun, Yann and Bengio, Yoshua and Hinton, Geoffrey}, title = {Deep learning}, year = {2015}}\n',
+    });
+    const run = await runCliAsync(['certify', 'memo.md'], { cwd: dir, env: fake.env });
+    const markdown = readFileSync(join(dir, CERTIFICATE), 'utf8');
+    const certificate = parse(markdown);
+    recompute(certificate);
+    expect(run.code).toBe(1);
+    expect([certificate.confirmed, certificate.verifiable]).toEqual([4, 7]);
+    expect(certificate.failing.map((row) => [row[0], row[4], row[6]])).toEqual([
+      ['4', 'UNCONFIRMED', '`REF-099` is not in the corpus'],
+      ['5', 'UNCONFIRMED', expect.stringContaining('the corpus has LeCun only for 2015')],
+      ['6', 'UNCONFIRMED', expect.stringContaining('needs-search')],
+    ]);
+  });
+
   it('usage and input errors exit 2 with one clear line', async () => {
     const dir = project(statutes());
     const none = await runCliAsync(['certify'], { cwd: dir });

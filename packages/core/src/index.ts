@@ -38,6 +38,8 @@ export type {
 export { decideGate, formatPercent, renderCertificate } from './footnotes/certificate.ts';
 export type { ClassifiedFootnote, FootnoteCategory, FootnoteDisposition } from './footnotes/classify.ts';
 export { classifyFootnotes, FOOTNOTE_CATEGORIES, findUrls } from './footnotes/classify.ts';
+export type { CorpusMatch } from './footnotes/corpus-match.ts';
+export { matchInCorpus, titleSimilarity } from './footnotes/corpus-match.ts';
 export { certificateReasons, footnoteMessages } from './footnotes/messages.ts';
 export type { FootnoteDefinition, FootnoteMarker, FootnoteParseOptions, FootnoteStyle, ParsedFootnotes } from './footnotes/parse.ts';
 export { NO_SECTION, parseFootnotes } from './footnotes/parse.ts';

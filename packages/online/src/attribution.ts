@@ -2,6 +2,9 @@
  * Attribution (SPEC §6.6): what the sentence around an identifier says about the work (cited
  * surnames, year, a quoted title) and how that compares with the metadata a resolver returned.
  */
+import { titleSimilarity } from '@aiwg-cite/core';
+
+export { titleSimilarity };
 
 /** What the prose claims about a cited work. */
 export interface CitedAttribution {
@@ -144,31 +147,6 @@ export function readAttribution(window: string, identifierAt: number): CitedAttr
 /** Lowercases, strips diacritics and punctuation: `Müller-Lüdenscheidt` → `muller-ludenscheidt`. */
 export function normaliseName(name: string): string {
   return name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[’']/g, '').trim();
-}
-
-function words(text: string): string[] {
-  return normaliseName(text)
-    .replace(/[^\p{L}\p{N}\s]/gu, ' ')
-    .split(/\s+/)
-    .filter((word) => word.length > 0);
-}
-
-/** Title similarity in [0, 1]: the Sørensen–Dice coefficient over the normalised word multisets. */
-export function titleSimilarity(a: string, b: string): number {
-  const left = words(a);
-  const right = words(b);
-  if (left.length === 0 || right.length === 0) return 0;
-  const counts = new Map<string, number>();
-  for (const word of left) counts.set(word, (counts.get(word) ?? 0) + 1);
-  let shared = 0;
-  for (const word of right) {
-    const count = counts.get(word) ?? 0;
-    if (count > 0) {
-      shared += 1;
-      counts.set(word, count - 1);
-    }
-  }
-  return (2 * shared) / (left.length + right.length);
 }
 
 /** Compares what the prose claims with the metadata (SPEC §6.6); the first problem found wins. */

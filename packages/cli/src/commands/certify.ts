@@ -5,6 +5,7 @@ import {
   ArtifactCache,
   type CertificateItem,
   type ClassifiedFootnote,
+  type CorpusIndex,
   certificateReasons,
   classifyFootnotes,
   type DocumentChecker,
@@ -12,12 +13,13 @@ import {
   decodeDocument,
   type Finding,
   type ItemOutcome,
+  matchInCorpus,
   parseFootnotes,
   renderCertificate,
   scanMarkdown,
   type UncheckedFootnote,
 } from '@aiwg-cite/core';
-import { createNodeReader, loadConfig, nodeSha256, resolveWorkspace, toPosix, writeFileAtomic } from '@aiwg-cite/node';
+import { createNodeReader, loadConfig, loadCorpus, nodeSha256, resolveWorkspace, toPosix, writeFileAtomic } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseCommandArgs } from '../args.ts';
 import { paletteFor } from '../color.ts';
@@ -28,9 +30,10 @@ const HELP = `Usage: aiwg-cite certify FILE.md [options]
 
 Checks every footnote of a memo by its verification tag and writes a certificate
 (SPEC §7). [VERIFIED: …] and [INFERRED: …] footnotes are checked: U.S.C. and C.F.R. citations
-by structure, URLs and DOIs/arXiv ids online (with --online), other text footnotes need a
-search provider (none configured: UNCONFIRMED, needs-search). [ASSUMED: …] and
-[METHODOLOGY: …] are skipped and counted; untagged ones are reported.
+by structure, URLs and DOIs/arXiv ids online (with --online), REF ids, author-year citations
+and quoted titles against the research corpus and bibliographies; the rest need a search
+provider (none configured: UNCONFIRMED, needs-search). [ASSUMED: …] and [METHODOLOGY: …]
+are skipped and counted; untagged ones are reported.
 
 Options:
   --root DIR           project root (default: the git top level, else the current directory)
@@ -117,6 +120,7 @@ export const certify: Command = {
     const parsed = parseFootnotes(text, { bareNumerals: values['bare-numerals'] === true });
     const { footnotes, findings } = classifyFootnotes(documentPath, parsed, now);
 
+    const config = loadConfig(workspace.root);
     const statePath = values.state === undefined ? null : resolve(context.cwd, values.state);
     const state = statePath === null ? null : loadState(statePath, documentPath, documentSha);
 
@@ -128,10 +132,21 @@ export const certify: Command = {
             useCache: values['no-cache'] !== true,
             stderr: context.stderr,
             version: packageJson.version,
-            placeholderDois: loadConfig(workspace.root).doi?.placeholders ?? [],
+            placeholderDois: config.doi?.placeholders ?? [],
           })
         : null;
     const artifacts = new ArtifactCache(createNodeReader(workspace.root), nodeSha256);
+    // The corpus is read only when a text footnote needs it (SPEC §7.2).
+    const needsCorpus = footnotes.some((footnote) => footnote.category === 'text-verified' || footnote.category === 'text-inferred');
+    const corpus = needsCorpus
+      ? loadCorpus({
+          root: workspace.root,
+          isGit: workspace.isGit,
+          env: context.env,
+          ...(config.corpus === undefined ? {} : { dirs: config.corpus }),
+          ...(config.bibliography === undefined ? {} : { bibliography: config.bibliography }),
+        })
+      : null;
     const items: CertificateItem[] = [];
     const unchecked: UncheckedFootnote[] = [];
     let sinceSave = 0;
@@ -158,7 +173,7 @@ export const certify: Command = {
           };
           if (state !== null) state.metrics.reused += 1;
         } else {
-          result = await checkFootnote(footnote, documentPath, artifacts, session?.checker ?? null);
+          result = await checkFootnote(footnote, documentPath, artifacts, session?.checker ?? null, corpus);
           if (state !== null) {
             state.items[definition.key] = {
               text_sha256: textSha,
@@ -243,6 +258,7 @@ async function checkFootnote(
   file: string,
   artifacts: ArtifactCache,
   online: DocumentChecker | null,
+  corpus: CorpusIndex | null,
 ): Promise<{ outcome: ItemOutcome; reason: string; source?: string }> {
   if (footnote.placeholder !== null) {
     return { outcome: 'fabricated', reason: certificateReasons.placeholder(footnote.placeholder), source: 'structure' };
@@ -256,10 +272,12 @@ async function checkFootnote(
     return { outcome: 'confirmed', reason: certificateReasons.statuteValid(valid), source: 'structure' };
   }
   const hasIdentifiers = footnote.urls.length > 0 || footnote.dois.length > 0 || footnote.arxiv.length > 0;
-  if (!hasIdentifiers) return { outcome: 'unconfirmed', reason: certificateReasons.needsSearch() };
+  const inCorpus = corpus === null || footnote.urls.length > 0 ? null : matchInCorpus(footnote, corpus, online === null);
+  if (!hasIdentifiers) return inCorpus ?? { outcome: 'unconfirmed', reason: certificateReasons.needsSearch() };
   const malformed = [...footnote.dois, ...footnote.arxiv].find((id) => id.problem !== null);
   if (malformed !== undefined) return { outcome: 'fabricated', reason: `\`${malformed.raw}\`: ${malformed.problem}`, source: 'structure' };
   if (online === null) {
+    if (inCorpus?.outcome === 'confirmed') return inCorpus;
     const what = footnote.urls.length > 0 ? 'URL' : footnote.dois.length > 0 ? 'DOI' : 'arXiv id';
     return { outcome: 'error', reason: certificateReasons.offline(what) };
   }

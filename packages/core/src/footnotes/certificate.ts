@@ -169,7 +169,7 @@ export function renderCertificate(input: CertificateInput): string {
   );
   out.push('- A URL answering 2xx confirms that the page exists, not that it supports the claim.');
   out.push(
-    '- Text footnotes are confirmed through a DOI or arXiv id they contain; other text footnotes need a search provider (none configured) and stay UNCONFIRMED (`needs-search`).',
+    '- Text footnotes are confirmed through a DOI or arXiv id they contain, or a REF id, author-year citation or quoted title found in the research corpus or a bibliography; the rest need a search provider (none configured) and stay UNCONFIRMED (`needs-search`).',
   );
   if (input.mode === 'offline')
     out.push('- This run was offline: URL, DOI and arXiv footnotes were not fetched and count as ERROR. Run with `--online`.');
