@@ -199,6 +199,20 @@ describe('aiwg-cite check: unknown-hash', () => {
     ]);
     const pretty = runCli(['check', 'doc.md'], { cwd: repo.dir });
     expect(pretty.stdout).toContain('doc.md:2:10  error    rlm/unknown-hash  UNKNOWN-HASH [a.ts@00000000deadbeef]');
+    expect(pretty.stdout).toContain(
+      [
+        '  ⚠ Stale: 2',
+        '  ⚠ Un-versioned: 0',
+        '  ✗ Missing: 0',
+        'STALE citations:',
+        `  - [a.ts@${sha16('v1\n')}]`,
+        `    Current hash: ${sha16('v2\n')}`,
+        '    File modified since citation emitted',
+        '  - [a.ts@00000000deadbeef]',
+        `    Current hash: ${sha16('v2\n')}`,
+        '    Hash matches no version of the file in git history (unknown-hash)',
+      ].join('\n'),
+    );
 
     const skipped = runCli(['check', 'doc.md', '--format', 'json', '--no-history'], { cwd: repo.dir });
     expect(skipped.code).toBe(0);

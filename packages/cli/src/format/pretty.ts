@@ -52,11 +52,18 @@ export function formatRlmBlock(report: Report, palette: Palette): string[] {
   ];
   if (rlm.malformed > 0) lines.push(`  ${palette.yellow('⚠')} Malformed: ${rlm.malformed}`);
   if (rlm.invalidRange > 0) lines.push(`  ${palette.red('✗')} Invalid range: ${rlm.invalidRange}`);
-  const stale = report.citations.filter((finding) => finding.kind === 'rlm' && finding.status === 'stale');
+  // unknown-hash citations count as stale in the summary (a fabricated pin), so they are listed here too.
+  const stale = report.citations.filter(
+    (finding) => finding.kind === 'rlm' && (finding.status === 'stale' || finding.status === 'unknown-hash'),
+  );
   if (stale.length > 0) {
     lines.push('STALE citations:');
     for (const finding of stale) {
-      lines.push(`  - ${finding.text}`, `    Current hash: ${String(finding.currentHash)}`, '    File modified since citation emitted');
+      const reason =
+        finding.status === 'stale'
+          ? 'File modified since citation emitted'
+          : 'Hash matches no version of the file in git history (unknown-hash)';
+      lines.push(`  - ${finding.text}`, `    Current hash: ${String(finding.currentHash)}`, `    ${reason}`);
     }
   }
   const unversioned = report.citations.filter((finding) => finding.kind === 'rlm' && finding.status === 'unversioned');
