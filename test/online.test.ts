@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, writeTree } from '@aiwg-cite/test-utils';
+import { gitRepo, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeServices, startFakeServices } from '../packages/online/test/fake-services.ts';
 import { runCliAsync } from './online-helpers.ts';
@@ -176,6 +176,15 @@ describe('check --online (seed 001 against the fake services)', () => {
     expect(badUrl.stderr).toContain('AIWG_CITE_DOI_URL');
     const offline = await runCliAsync(['check', '--offline', '--format', 'json'], { cwd: dir, env: fake.env });
     expect([0, 1]).toContain(offline.code);
+  });
+
+  it('the commit hook path stays offline: --staged refuses --online', async () => {
+    const repo = gitRepo({ 'paper.md': seedDocument(fake.origin) });
+    const before = fake.count();
+    const run = await runCliAsync(['check', '--staged', '--online'], { cwd: repo.dir, env: fake.env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--online is not available with --staged');
+    expect(fake.count()).toBe(before);
   });
 
   it('prints the online findings in the pretty report with the request count', async () => {
