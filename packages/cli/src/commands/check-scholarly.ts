@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
   AiwgCiteError,
+  type ArtifactReader,
   applyOverrides,
   buildReport,
   type CheckOptions,
@@ -60,6 +61,8 @@ export interface ScholarlyValues {
 /** What `check` runs for one invocation, and what it does with the report afterwards. */
 export interface ScholarlyRun {
   readonly checkers: readonly DocumentChecker[];
+  /** Under `--fix`, remembers the bytes each document had when it was checked. */
+  wrapReader(reader: ArtifactReader): ArtifactReader;
   /** `options` plus the configured rule severities. */
   withOptions(options: CheckOptions): CheckOptions;
   /** Config include/exclude globs, applied only when no paths were given. */
@@ -100,8 +103,19 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
     );
   }
   const stderr = context.stderr;
+  const read = new Map<string, Uint8Array>();
   return {
     checkers,
+    wrapReader: (reader) =>
+      values.fix !== true
+        ? reader
+        : {
+            async read(path) {
+              const result = await reader.read(path);
+              if (result.kind === 'file' && !read.has(path)) read.set(path, result.bytes);
+              return result;
+            },
+          },
     withOptions: (options) =>
       config.rules === undefined ? options : { ...options, severityOverrides: { ...config.rules, ...options.severityOverrides } },
     filterDocuments: (documents, explicit) => (explicit ? [...documents] : filterByGlobs(documents, config.include, config.exclude)),
@@ -116,7 +130,7 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
             .join(', ')}`,
         );
       }
-      if (values.fix === true) applyFixes(final, workspace.root, stderr);
+      if (values.fix === true) applyFixes(final, workspace.root, read, stderr);
       if (values.report !== undefined) {
         const path =
           values.report === ''
@@ -177,8 +191,11 @@ function withRunFindings(report: Report, extra: readonly Finding[], options: Che
   return buildReport([...report.citations, ...added], report.summary.files, report.coverage, options);
 }
 
-/** `--fix`: plans byte-range edits per file from its findings and writes each file atomically. */
-function applyFixes(report: Report, root: string, stderr: CliContext['stderr']): void {
+/**
+ * `--fix`: plans byte-range edits per file from its findings and writes each file atomically,
+ * only if it still holds the bytes that were checked.
+ */
+function applyFixes(report: Report, root: string, checked: ReadonlyMap<string, Uint8Array>, stderr: CliContext['stderr']): void {
   const byFile = new Map<string, Finding[]>();
   for (const finding of report.citations) {
     const list = byFile.get(finding.file);
@@ -191,7 +208,8 @@ function applyFixes(report: Report, root: string, stderr: CliContext['stderr']):
   for (const [file, findings] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!findings.some(isFixable)) continue;
     const path = `${root}/${file}`;
-    const bytes = readFileSync(path);
+    // The bytes the check read: a file changed on disk since then is not written (WRITE_CONFLICT).
+    const bytes = checked.get(file) ?? readFileSync(path);
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     const plan = planFixes(text, findings);
     if (plan.fixes.length === 0) continue;

@@ -68,6 +68,19 @@ describe('ref', () => {
     expect(findings[2]?.rule).toBe('ref/missing');
   });
 
+  it('reports an id that two sources with different titles answer to, once per document', async () => {
+    const twice = new CorpusIndex({
+      roots: [{ path: 'docs/references', exists: true }],
+      files: [
+        { path: 'docs/references/REF-018-react.md', text: REACT },
+        { path: 'docs/references/REF-018-other.md', text: '# REF-018: Something Else\n' },
+      ],
+    });
+    const findings = await check('REF-018 and again REF-018.\n', { corpus: twice });
+    expect(brief(findings)).toEqual(['ref:found:ok:REF-018', 'ref:duplicate:info:REF-018', 'ref:found:ok:REF-018']);
+    expect(findings[1]?.message).toContain('docs/references/REF-018-other.md');
+  });
+
   it('does not report the upper bound of a range of ids', async () => {
     expect(brief(await check('Ids run REF-018, ... REF-999 and REF-018 to REF-998.\n'))).toEqual([
       'ref:found:ok:REF-018',

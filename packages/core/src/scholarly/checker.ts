@@ -154,15 +154,21 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
       }
 
       // REF ids (SPEC §3.1-§3.2).
+      const duplicatesReported = new Set<string>();
       for (const ref of findRefIds(view.citable)) {
         const source = ref.form === 'valid' ? corpus.findRef(ref.id) : null;
         markCitation(ref.start, ref.id, source);
         if (!kinds.has('ref')) continue;
         if (ref.form === 'malformed')
           make(ref.start, 'ref', ref.id, 'malformed', 'ref/malformed', say.refMalformed(ref.id), say.refMalformedFix(ref.id));
-        else if (source !== null)
+        else if (source !== null) {
           make(ref.start, 'ref', ref.id, 'found', 'ref/found', say.refFound(ref.id, source.path), null, { source: source.path });
-        else if (!RANGE_END.test(view.citable.slice(Math.max(0, ref.start - 40), ref.start))) {
+          const conflicting = duplicatesOf(corpus.sourcesFor(ref.id));
+          if (conflicting.length > 1 && !duplicatesReported.has(ref.id)) {
+            duplicatesReported.add(ref.id);
+            make(ref.start, 'ref', ref.id, 'duplicate', 'ref/duplicate', say.refDuplicate(ref.id, conflicting), null);
+          }
+        } else if (!RANGE_END.test(view.citable.slice(Math.max(0, ref.start - 40), ref.start))) {
           make(
             ref.start,
             'ref',
@@ -535,6 +541,14 @@ function trimSegments(quote: string): string {
     .split(/\u2026|\.\.\./)
     .map((segment) => segment.trim().replace(/[.,;:]+$/, ''))
     .join(' … ');
+}
+
+/** The paths of sources answering to one id whose titles or years differ (SPEC §3.2 `ref/duplicate`). */
+function duplicatesOf(sources: readonly CorpusSource[]): string[] {
+  if (sources.length < 2) return [];
+  const first = sources[0] as CorpusSource;
+  const differ = sources.some((source) => source.year !== first.year || titleKey(source.title ?? '') !== titleKey(first.title ?? ''));
+  return differ ? sources.map((source) => source.path) : [];
 }
 
 /** A title compared loosely: case, punctuation and spacing never decide. */
