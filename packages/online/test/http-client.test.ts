@@ -88,7 +88,7 @@ describe('URL liveness and DNS', () => {
   it('sends the User-Agent and never fetches a non-http redirect target', async () => {
     const agents: string[] = [];
     const fetchImpl = (async (_input: string | URL | Request, init?: RequestInit) => {
-      agents.push(String((init?.headers as Record<string, string>)['user-agent']));
+      agents.push(String(((init?.headers ?? {}) as Record<string, string>)['user-agent']));
       return new Response(null, { status: 302, headers: { location: 'file:///etc/passwd' } });
     }) as typeof fetch;
     const client = new HttpClient({ userAgent: 'aiwg-cite/0.1.0 (mailto:team@example.test)', fetch: fetchImpl });
