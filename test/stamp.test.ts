@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, runCli, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -119,6 +119,16 @@ describe('aiwg-cite stamp', () => {
     const run = runCli(['stamp', 'doc.md'], { cwd: repo.dir });
     expect(run.code).toBe(0);
     expect(readFileSync(join(repo.dir, 'doc.md'), 'utf8')).toBe(`See [a.ts@${sha16(text(['new top', ...numbered(4)]))}, L3-4].\n`);
+  });
+
+  it('edits a document reached through a symlink once, through its target, and keeps the link', () => {
+    const repo = gitRepo({ 'a.txt': 'hello\n', 'linked.md': 'Also [a.txt, L1].\n', 'alias.md': { symlink: 'linked.md' } });
+    const run = runCli(['stamp'], { cwd: repo.dir });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(lstatSync(join(repo.dir, 'alias.md')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(repo.dir, 'linked.md'), 'utf8')).toBe('Also [a.txt@5891b5b522d5df08, L1].\n');
+    expect(run.stdout).toMatch(/Stamped 1 citation in 1 file\.\n$/);
   });
 
   it('outside git, stamps un-versioned citations and leaves stale ones alone, saying why; exit 0 when all is done', () => {

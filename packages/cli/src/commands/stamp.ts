@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AiwgCiteError,
@@ -82,7 +83,7 @@ export const stamp: Command = {
       const [file] = discoverDocuments(workspace, context.cwd, [match[1] as string]);
       accepted.set(`${file}:${Number(match[2])}`, value);
     }
-    const documents = discoverDocuments(workspace, context.cwd, positionals);
+    const documents = uniqueFiles(workspace.root, discoverDocuments(workspace, context.cwd, positionals));
     const artifacts = new ArtifactCache(createNodeReader(workspace.root), nodeSha256);
     const read = await readCitations(workspace, documents, artifacts);
 
@@ -133,7 +134,8 @@ export const stamp: Command = {
         changes.push(...planned);
         changedFiles += 1;
         if (dryRun) diffs.push(unifiedDiff(document.file, text, next));
-        else writeFileAtomic(join(workspace.root, document.file), encoder.encode(next), document.bytes, document.file);
+        // Write through a symlinked document to its target, never replacing the link with a file.
+        else writeFileAtomic(realpathSync(join(workspace.root, document.file)), encoder.encode(next), document.bytes, document.file);
       }
     } finally {
       await history?.close();
@@ -198,6 +200,22 @@ async function decide(
     return { target: { hash: currentHash, lines }, reason: stampMessages.reasonAccepted(detail.entry.drift) };
   }
   return { review: stampMessages.needsReview(detail.entry.drift) };
+}
+
+/** Drops documents that are symlinks to another listed document, so each file is edited once. */
+function uniqueFiles(root: string, documents: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return documents.filter((file) => {
+    let real: string;
+    try {
+      real = realpathSync(join(root, file));
+    } catch {
+      return true;
+    }
+    if (seen.has(real)) return false;
+    seen.add(real);
+    return true;
+  });
 }
 
 function where(file: string, verdict: CitationVerdict): { file: string; line: number; column: number } {
