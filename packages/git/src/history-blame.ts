@@ -123,8 +123,7 @@ async function explainPinned(
   later: readonly ArtifactVersion[],
   pinSource: PinSource,
 ): Promise<BlameDetail> {
-  const pinned = await history.read(pin.blob as string);
-  const pinnedText = decoder.decode(pinned?.bytes ?? new Uint8Array());
+  const pinnedText = (await history.readText(pin.blob as string)) ?? '';
   const staling = later[0]?.commit ?? null;
   const region = input.lines === null ? staling : await firstRegionChange(history, pinnedText, input.lines, later);
 
@@ -181,19 +180,19 @@ async function firstRegionChange(
   later: readonly ArtifactVersion[],
 ): Promise<CommitInfo | null> {
   const window = 32;
-  const reads = later.map(() => null as Promise<Uint8Array | null> | null);
+  const reads = later.map(() => null as Promise<string | null> | null);
   const request = (at: number): void => {
     const version = later[at];
     if (version === undefined || reads[at] !== null || version.blob === null) return;
-    reads[at] = history.read(version.blob).then((object) => object?.bytes ?? null);
+    reads[at] = history.readText(version.blob);
   };
   for (let at = 0; at < later.length; at += 1) {
     for (let ahead = at; ahead < Math.min(later.length, at + window); ahead += 1) request(ahead);
     const version = later[at] as ArtifactVersion;
     if (version.blob === null) return version.commit;
-    const bytes = await (reads[at] as Promise<Uint8Array | null>);
-    if (bytes === null) continue;
-    const drift = classifyDrift(pinnedText, decoder.decode(bytes), lines).drift;
+    const text = await (reads[at] as Promise<string | null>);
+    if (text === null) continue;
+    const drift = classifyDrift(pinnedText, text, lines).drift;
     if (drift !== 'intact' && drift !== 'moved') return version.commit;
   }
   return null;

@@ -33,6 +33,9 @@ export interface ArtifactVersion {
 export type HistoryScope = 'head' | 'all';
 
 const nodeSha256: Sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+const textDecoder = new TextDecoder('utf-8');
+/** How many UTF-16 units of decoded blob text a history keeps in memory. */
+const TEXT_CACHE_CHARS = 64 * 1024 * 1024;
 
 /**
  * The git history of cited artifacts, read cheaply: one `git log --follow --raw` per artifact and
@@ -53,6 +56,8 @@ export class GitHistory {
   readonly #logs = new Map<string, ArtifactVersion[]>();
   #catFile: CatFileBatch | null = null;
   #hasCommits: boolean | undefined;
+  readonly #texts = new Map<string, Promise<string | null>>();
+  #textChars = 0;
 
   private constructor(topLevel: string, gitDir: string, isShallow: boolean, root: string, env: NodeJS.ProcessEnv) {
     this.topLevel = topLevel;
@@ -161,6 +166,24 @@ export class GitHistory {
   read(object: string): Promise<GitObject | null> {
     this.#catFile ??= new CatFileBatch(this.topLevel, this.#env);
     return this.#catFile.read(object);
+  }
+
+  /**
+   * A blob decoded as UTF-8 (invalid bytes become U+FFFD), or `null` when it does not exist.
+   * Kept for the life of this object up to a budget, so blaming many citations of one artifact
+   * reads each version once.
+   */
+  readText(oid: string): Promise<string | null> {
+    const cached = this.#texts.get(oid);
+    if (cached !== undefined) return cached;
+    const text = this.read(oid).then((object) => (object === null ? null : textDecoder.decode(object.bytes)));
+    if (this.#textChars < TEXT_CACHE_CHARS) {
+      this.#texts.set(oid, text);
+      void text.then((value) => {
+        this.#textChars += value?.length ?? 0;
+      });
+    }
+    return text;
   }
 
   /** The artifact's stage-0 index entry, or `null` when it is not in the index. */
