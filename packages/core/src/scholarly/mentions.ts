@@ -28,22 +28,25 @@ export type MentionResolution = 'file' | 'directory' | 'missing' | 'unavailable'
 /** The host port that resolves mentions; `.aiwg/` may live outside the root (SPEC §2.3 item 4). */
 export type MentionResolver = (target: MentionTarget) => MaybePromise<MentionResolution>;
 
-const MENTION = /(?<=^|[\s([{"'])@(\$AIWG_ROOT\/)?((?:\.aiwg|aiwg)\/[\w./-]*|[A-Za-z][\w./-]*\.[A-Za-z0-9]{1,10})(?![\w@])/gm;
+/** What may follow the `@`: an optional `$AIWG_ROOT/`, then an aiwg path or a file path with an extension. */
+const MENTION_BODY = /(\$AIWG_ROOT\/)?((?:\.aiwg|aiwg)\/[\w./-]*|[A-Za-z][\w./-]*\.[A-Za-z0-9]{1,10})(?![\w@])/y;
+/** What may stand before the `@`: line start, whitespace or an opening bracket or quote. */
+const MENTION_BEFORE = /[\s([{"']/;
 
 /** Finds `@path` mentions: not e-mail addresses, not `@octocat`, not `@types/node`. */
 export function findMentions(text: string): MentionMatch[] {
-  if (!text.includes('@')) return [];
   const found: MentionMatch[] = [];
-  MENTION.lastIndex = 0;
-  for (let match = MENTION.exec(text); match !== null; match = MENTION.exec(text)) {
-    let path = match[2] as string;
-    const trimmed = path.replace(/[.,;:)]+$/, '');
-    path = trimmed;
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    if (at > 0 && !MENTION_BEFORE.test(text[at - 1] as string)) continue;
+    MENTION_BODY.lastIndex = at + 1;
+    const match = MENTION_BODY.exec(text);
+    if (match === null) continue;
+    const path = (match[2] as string).replace(/[.,;:)]+$/, '');
     if (path === '' || path === '.aiwg' || path === 'aiwg') continue;
     if (!/^\.?aiwg\//.test(path) && !/\.[A-Za-z0-9]{1,10}$/.test(path)) continue;
     const prefix = match[1] ?? '';
     const textOf = `@${prefix}${path}`;
-    found.push({ text: textOf, start: match.index, end: match.index + textOf.length, path, aiwgRoot: prefix !== '' });
+    found.push({ text: textOf, start: at, end: at + textOf.length, path, aiwgRoot: prefix !== '' });
   }
   return found;
 }
