@@ -130,7 +130,7 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
             .join(', ')}`,
         );
       }
-      if (corpus !== null && corpus.exists && !corpus.hasAuthors && values['corpus-only'] !== true) {
+      if (corpus?.exists && !corpus.hasAuthors && values['corpus-only'] !== true) {
         final.coverage.notes.push('author-year: no corpus entry lists authors, so only implausible years were checked');
       }
       if (values.fix === true) applyFixes(final, workspace.root, read, stderr);
