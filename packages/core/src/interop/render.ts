@@ -87,8 +87,10 @@ export function marksFromFindings(text: string, findings: readonly Finding[]): A
  */
 export function marksFromAggregate(text: string, aggregated: readonly AggregatedVerdict[]): AnnotationMark[] {
   const index = createOffsetIndex(text);
+  const marker = findReportMarker(text);
+  const limit = marker === -1 ? text.length : marker;
   return aggregated.map(({ claim, verdict }) => ({
-    ...relocate(text, claim.text, index.toUtf16(claim.sentence_span.start), index.toUtf16(claim.sentence_span.end)),
+    ...relocate(text, limit, claim.text, index.toUtf16(claim.sentence_span.start), index.toUtf16(claim.sentence_span.end)),
     verdict: verdict.source_check_verdict ?? sourceCheckOfLabel(verdict.label),
     label: verdict.label,
     verifier: verdict.verifier_name,
@@ -99,9 +101,9 @@ export function marksFromAggregate(text: string, aggregated: readonly Aggregated
   }));
 }
 
-function relocate(text: string, claim: string, start: number, end: number): { start: number; end: number } {
+/** The span itself when it still holds the claim, else the claim's nearest verbatim occurrence before `limit`. */
+function relocate(text: string, limit: number, claim: string, start: number, end: number): { start: number; end: number } {
   if (claim === '' || text.slice(start, end) === claim) return { start, end };
-  const limit = findReportMarker(text) === -1 ? text.length : findReportMarker(text);
   let best = -1;
   for (let at = text.indexOf(claim); at !== -1 && at + claim.length <= limit; at = text.indexOf(claim, at + 1)) {
     if (best === -1 || Math.abs(at - start) < Math.abs(best - start)) best = at;
