@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '@aiwg-cite/test-utils';
+import { gitRepo, PROJECT_ROOT } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   addHookBlock,
@@ -8,9 +8,11 @@ import {
   addLintStagedToPackageJson,
   BLOCK_END,
   BLOCK_START,
+  detectSetup,
   HOOK_BLOCK,
   LINT_STAGED_COMMAND,
   parseJsonWithOffsets,
+  planChanges,
   unifiedDiff,
 } from './init.ts';
 
@@ -117,5 +119,37 @@ describe('unifiedDiff', () => {
       ['--- a/x', '+++ b/x', '@@ -2,6 +2,7 @@', ' b', ' c', ' d', '+NEW', ' e', ' f', ' g'].join('\n'),
     );
     expect(unifiedDiff('new', null, 'one\n')).toBe(['--- /dev/null', '+++ b/new', '@@ -0,0 +1,1 @@', '+one'].join('\n'));
+  });
+});
+
+describe('detectSetup and planChanges', () => {
+  it('uses husky when the project depends on it, and says when husky is not active yet', () => {
+    const repo = gitRepo({ 'package.json': '{ "devDependencies": { "husky": "^9" } }\n' });
+    const setup = detectSetup(repo.dir);
+    expect(setup).toMatchObject({ isNpm: true, isHusky: true, hookPath: '.husky/pre-commit', lintStaged: null });
+    expect(setup.notes.join('\n')).toContain('npx husky');
+    expect(planChanges(setup)).toEqual([
+      expect.objectContaining({ path: '.husky/pre-commit', before: null, after: `${HOOK_BLOCK}\n`, executable: true }),
+    ]);
+  });
+
+  it('finds lint-staged in .lintstagedrc.json, and names a configuration it cannot edit', () => {
+    const rc = gitRepo({ '.husky/pre-commit': 'npx lint-staged\n', '.lintstagedrc.json': '{\n  "*.ts": "tsc"\n}\n' });
+    const setup = detectSetup(rc.dir);
+    expect(setup.lintStaged).toEqual({ file: '.lintstagedrc.json', inPackageJson: false });
+    const lint = planChanges(setup).find((change) => change.path === '.lintstagedrc.json');
+    expect(lint?.after).toBe(`{\n  "*.ts": "tsc",\n  "*.md": "${LINT_STAGED_COMMAND}"\n}\n`);
+
+    const yaml = gitRepo({ 'package.json': '{ "devDependencies": { "lint-staged": "^16" } }\n', '.lintstagedrc.yaml': '"*.ts": tsc\n' });
+    const other = detectSetup(yaml.dir);
+    expect(other.lintStaged).toBeNull();
+    expect(other.notes.join('\n')).toContain('.lintstagedrc.yaml');
+    expect(other).toMatchObject({ isHusky: false, hookPath: '.git/hooks/pre-commit' });
+    expect(other.notes.join('\n')).toContain('no husky');
+  });
+
+  it('refuses a package.json that is not JSON, naming it', () => {
+    const repo = gitRepo({ 'package.json': '{ nope\n' });
+    expect(() => detectSetup(repo.dir)).toThrow(/^package\.json: not valid JSON/);
   });
 });
