@@ -60,6 +60,8 @@ const HTML_TYPE_6 =
   /^ {0,3}<\/?(address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul)(?:\s|\/?>|$)/i;
 const HTML_TYPE_7 =
   /^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/;
+/** `aiwg-cite annotate` appends its audit report below this line; it is generated, never checked. */
+const AUDIT_REPORT = /^<!-- aiwg-cite:audit-report -->[ \t]*\r?$/;
 const SUPPRESS = /<!--\s*aiwg-cite-disable-next-line\b([^>]*?)-->/g;
 
 type HtmlEnd = { readonly kind: 'marker'; readonly marker: RegExp } | { readonly kind: 'blank' };
@@ -130,6 +132,13 @@ export function scanMarkdown(input: string, options: ScanOptions = {}): ScannedD
       previousBlank = true;
       line += 1;
       continue;
+    }
+
+    if (AUDIT_REPORT.test(content)) {
+      closeParagraph(line);
+      push('html', line, lineCount - 1);
+      line = lineCount;
+      break;
     }
 
     const fence = FENCE.exec(content);
@@ -218,8 +227,8 @@ export function scanMarkdown(input: string, options: ScanOptions = {}): ScannedD
   closeParagraph(lineCount);
   closeSources(lineCount);
 
-  const inlineRegions = includeCode ? [] : prose.flatMap((range) => findCodeSpans(text, range));
-  for (const range of prose) inlineRegions.push(...findInlineComments(text, range));
+  const inlineRegions = includeCode ? [] : findCodeSpans(text, prose);
+  inlineRegions.push(...findInlineComments(text, prose));
   const allRegions = inlineRegions.length === 0 ? regions : mergeRegions(regions, inlineRegions);
 
   return {
@@ -256,43 +265,61 @@ function htmlBlockEnd(line: string, interruptsParagraph: boolean): HtmlEnd | nul
   return null;
 }
 
-/** Code spans in a prose range: a backtick run closes at the next run of the same length (CommonMark §6.1). */
-function findCodeSpans(text: string, range: Range): Region[] {
+/** A run of backticks. */
+interface BacktickRun {
+  readonly start: number;
+  readonly length: number;
+}
+
+/**
+ * Code spans in ascending prose ranges: a backtick run closes at the next run of the same length
+ * in the same range (CommonMark §6.1). All runs are found in one pass over the document.
+ */
+function findCodeSpans(text: string, ranges: readonly Range[]): Region[] {
+  const runs: BacktickRun[] = [];
+  for (let at = text.indexOf('`'); at !== -1; ) {
+    let end = at;
+    while (text.charCodeAt(end) === 96) end += 1;
+    const escaped = isEscaped(text, at);
+    if (end - at > (escaped ? 1 : 0)) runs.push({ start: escaped ? at + 1 : at, length: end - at - (escaped ? 1 : 0) });
+    at = text.indexOf('`', end);
+  }
   const found: Region[] = [];
-  let at = text.indexOf('`', range.start);
-  while (at !== -1 && at < range.end) {
-    let runEnd = at;
-    while (text.charCodeAt(runEnd) === 96) runEnd += 1;
-    const length = runEnd - at;
-    if (isEscaped(text, at)) {
-      at = text.indexOf('`', at + 1);
-      continue;
-    }
-    let close = text.indexOf('`', runEnd);
-    let closed = -1;
-    while (close !== -1 && close < range.end) {
-      let closeEnd = close;
-      while (text.charCodeAt(closeEnd) === 96) closeEnd += 1;
-      if (closeEnd - close === length) {
-        closed = closeEnd;
+  let first = 0;
+  for (const range of ranges) {
+    while (first < runs.length && (runs[first] as BacktickRun).start < range.start) first += 1;
+    let last = first;
+    while (last < runs.length && (runs[last] as BacktickRun).start < range.end) last += 1;
+    for (let open = first; open < last; open += 1) {
+      const opener = runs[open] as BacktickRun;
+      for (let close = open + 1; close < last; close += 1) {
+        const closer = runs[close] as BacktickRun;
+        if (closer.length !== opener.length) continue;
+        found.push({ kind: 'code', start: opener.start, end: closer.start + closer.length });
+        open = close;
         break;
       }
-      close = text.indexOf('`', closeEnd);
     }
-    if (closed === -1) {
-      at = text.indexOf('`', runEnd);
-      continue;
-    }
-    found.push({ kind: 'code', start: at, end: closed });
-    at = text.indexOf('`', closed);
+    first = last;
   }
   return found;
 }
 
-function findInlineComments(text: string, range: Range): Region[] {
+/** Inline `<!-- … -->` comments in ascending prose ranges; an unclosed one runs to the end of its range. */
+function findInlineComments(text: string, ranges: readonly Range[]): Region[] {
   const found: Region[] = [];
-  let at = text.indexOf('<!--', range.start);
-  while (at !== -1 && at < range.end) {
+  let index = 0;
+  let at = text.indexOf('<!--');
+  while (at !== -1 && index < ranges.length) {
+    const range = ranges[index] as Range;
+    if (at >= range.end) {
+      index += 1;
+      continue;
+    }
+    if (at < range.start) {
+      at = text.indexOf('<!--', range.start);
+      continue;
+    }
     const close = text.indexOf('-->', at + 4);
     const end = close === -1 || close >= range.end ? range.end : close + 3;
     found.push({ kind: 'html', start: at, end });

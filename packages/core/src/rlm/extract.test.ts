@@ -184,3 +184,10 @@ describe('suppression comments', () => {
     ]);
   });
 });
+
+describe('generated content', () => {
+  it('ignores everything below an `aiwg-cite annotate` audit report marker', () => {
+    const markdown = '[gone/a.ts, L1]\n\n<!-- aiwg-cite:audit-report -->\n## Audit Report\n\n[gone/b.ts, L1] doi:10.1234/x\n';
+    expect(ids(markdown)).toEqual(['gone/a.ts|-|L1']);
+  });
+});
