@@ -60,7 +60,7 @@ describe('the aiwg 2026.5.1 corpus', () => {
       ref: { found: 962, 'not-in-corpus': 145 },
       mention: { unresolvable: 1539, missing: 91, found: 52 },
       'author-year': { found: 297, 'year-mismatch': 82, 'author-not-in-corpus': 139 },
-      statistic: { unsourced: 482 },
+      statistic: { unsourced: 442 },
       arxiv: { unverified: 19, verified: 49 },
       doi: { unverified: 10, verified: 6 },
       grade: { unassessed: 38 },

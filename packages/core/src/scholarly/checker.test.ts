@@ -222,6 +222,11 @@ describe('statistic and pages', () => {
     ]);
   });
 
+  it('counts a citation in the section heading as the source of the statistics below it', async () => {
+    const text = '## Results of REF-018\n\n- Accuracy: 27% vs 20%.\n\n## Other results\n\n- Accuracy: 30%.\n';
+    expect(brief(await check(text)).filter((line) => line.startsWith('statistic'))).toEqual(['statistic:unsourced:warning:30%']);
+  });
+
   it('flags page 0, reversed ranges and pages beyond the source, and accepts abbreviated ranges', async () => {
     const findings = await check('REF-018 (p. 0). REF-018 (pp. 45-32). REF-018 (p. 40). REF-018 (pp. 12-18). REF-018 (pp. 21-3).\n');
     expect(brief(findings.filter((finding) => finding.kind === 'pages'))).toEqual([

@@ -434,8 +434,11 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
       }
 
       function checkStatistics(): void {
+        // A section whose heading cites a source (`#### REF-016: … (Wei et al., 2022)`) sources its statistics.
+        let headingParagraph = -1;
         for (const sentence of sentences) {
-          if (sentence.kind !== 'prose' || citedParagraphs.has(sentence.paragraph)) continue;
+          if (sentence.kind === 'heading') headingParagraph = sentence.paragraph;
+          if (sentence.kind !== 'prose' || citedParagraphs.has(sentence.paragraph) || citedParagraphs.has(headingParagraph)) continue;
           const slice = view.citable.slice(sentence.start, sentence.end);
           const match = STATISTIC.exec(slice);
           if (match === null || REQUIREMENT.test(slice)) continue;
