@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   decodeDocument,
   extractRlm,
@@ -78,29 +78,62 @@ export async function findCitingEntries(
   artifacts: ReadonlySet<string>,
   excludeDocuments: ReadonlySet<string>,
 ): Promise<CitingEntry[]> {
-  const stored = loadIndex(options.file, options.includeCode);
   const documents: [string, string][] = [];
   for (const [path, entry] of options.snapshot.entries) {
     if (isRegularFileMode(entry.mode) && isMarkdownName(path)) documents.push([path, entry.oid]);
   }
   const wanted = new Set(documents.map(([, oid]) => oid));
-  const unseen = [...wanted].filter((oid) => stored.blobs[oid] === undefined);
+  const extracted = new Map<string, IndexedBlob>();
+  const extract = (oids: readonly string[]) =>
+    Promise.all(
+      oids.map(async (oid) => {
+        const object = await options.batch.read(oid);
+        if (object !== null && object.type === 'blob') extracted.set(oid, extractBlob(decodeDocument(object.bytes), options.includeCode));
+      }),
+    );
+
+  // Fast path: the small summary names every artifact its blobs cite. When none of the changed
+  // paths is among them (a commit of documents only, say), the full index is never read.
+  const summary = loadSummary(summaryPath(options.file), options.includeCode);
+  if (summary !== null) {
+    const unseen = [...wanted].filter((oid) => !summary.oids.has(oid));
+    if (unseen.length <= MAX_UNSEEN_FOR_SUMMARY) {
+      await extract(unseen);
+      const cited = (artifact: string) =>
+        summary.artifacts.has(artifact) || [...extracted.values()].some((blob) => blob.c.some((stored) => stored[0] === artifact));
+      if (![...artifacts].some(cited)) return [];
+    }
+  }
+
+  const stored = loadIndex(options.file, options.includeCode);
   const blobs: Record<string, IndexedBlob> = {};
   for (const oid of wanted) {
-    const known = stored.blobs[oid];
+    const known = stored.blobs[oid] ?? extracted.get(oid);
     if (known !== undefined) blobs[oid] = known;
   }
-  await Promise.all(
-    unseen.map(async (oid) => {
-      const object = await options.batch.read(oid);
-      if (object === null || object.type !== 'blob') return;
-      blobs[oid] = extractBlob(decodeDocument(object.bytes), options.includeCode);
-    }),
-  );
+  const unseen = [...wanted].filter((oid) => blobs[oid] === undefined);
+  await extract(unseen);
+  for (const oid of unseen) {
+    const blob = extracted.get(oid);
+    if (blob !== undefined) blobs[oid] = blob;
+  }
+  const added = [...wanted].some((oid) => stored.blobs[oid] === undefined);
   const pruned = Object.keys(stored.blobs).some((oid) => !wanted.has(oid));
-  if (options.writeFile !== undefined && (unseen.length > 0 || pruned)) {
+  if (options.writeFile !== undefined && (added || pruned || summary === null)) {
     mkdirSync(dirname(options.file), { recursive: true });
     options.writeFile(options.file, JSON.stringify({ version: FORMAT_VERSION, includeCode: options.includeCode, blobs }));
+    // Written second: a summary never claims a blob the index file lacks.
+    const citedArtifacts = new Set<string>();
+    for (const blob of Object.values(blobs)) for (const stored of blob.c) citedArtifacts.add(stored[0]);
+    options.writeFile(
+      summaryPath(options.file),
+      JSON.stringify({
+        version: FORMAT_VERSION,
+        includeCode: options.includeCode,
+        oids: Object.keys(blobs),
+        artifacts: [...citedArtifacts],
+      }),
+    );
   }
 
   const out: CitingEntry[] = [];
@@ -116,6 +149,31 @@ export async function findCitingEntries(
     }
   }
   return out;
+}
+
+/** More unseen documents than this and the run reads (and rewrites) the full index instead. */
+const MAX_UNSEEN_FOR_SUMMARY = 64;
+
+/** The summary file beside the index: `citations.json` → `cited.json`. */
+export function summaryPath(indexFile: string): string {
+  return join(dirname(indexFile), 'cited.json');
+}
+
+function loadSummary(file: string, includeCode: boolean): { oids: Set<string>; artifacts: Set<string> } | null {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as {
+      version?: unknown;
+      includeCode?: unknown;
+      oids?: unknown;
+      artifacts?: unknown;
+    };
+    if (parsed.version !== FORMAT_VERSION || parsed.includeCode !== includeCode) return null;
+    if (!Array.isArray(parsed.oids) || !Array.isArray(parsed.artifacts)) return null;
+    if (!parsed.oids.every((oid) => typeof oid === 'string') || !parsed.artifacts.every((path) => typeof path === 'string')) return null;
+    return { oids: new Set(parsed.oids as string[]), artifacts: new Set(parsed.artifacts as string[]) };
+  } catch {
+    return null;
+  }
 }
 
 /** The citations a markdown text holds, as the index keeps them. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createConfinedReader, type FileSystem, type Finding, rlmChecker } from '@aiwg-cite/core';
 import { GIT_ENV, type GitRepo, gitRepo, sha16, tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { checkStaged, citationIndexPath, type StagedCheckInput, toRootRelative } from '../src/index.ts';
+import { checkStaged, citationIndexPath, type StagedCheckInput, summaryPath, toRootRelative } from '../src/index.ts';
 
 /** The working tree, for the `.aiwg/` fallback (the git package does not depend on the node host). */
 const workingTreeFs: FileSystem = {
@@ -254,6 +254,27 @@ describe('the reverse direction: committed documents the staged change breaks', 
     const without = await run(repo, { writeFile: undefined });
     expect(brief(without.report.citations)).toEqual(['docs/one.md:1 stale (staged-change)']);
     expect(existsSync(file)).toBe(false);
+  });
+
+  it('answers from the small summary when no changed path is cited, without reading the full index', async () => {
+    const repo = setup();
+    repo.write({ 'src/c.ts': CODE });
+    repo.commit('uncited file');
+    repo.write({ 'src/a.ts': 'x\n' });
+    repo.git('add', 'src/a.ts');
+    await run(repo);
+    repo.git('reset', '-q');
+    const file = citationIndexPath(join(repo.dir, '.git'));
+    const summary = JSON.parse(readFileSync(summaryPath(file), 'utf8')) as { artifacts: string[] };
+    expect(summary.artifacts.sort()).toEqual(['src/a.ts', 'src/b.ts']);
+    writeFileSync(file, 'corrupt on purpose: the fast path must not need it');
+    repo.write({ 'src/c.ts': 'changed\n', 'docs/four.md': '# four\n' });
+    repo.git('add', 'src/c.ts', 'docs/four.md');
+    expect(brief((await run(repo)).report.citations)).toEqual([]);
+    expect(readFileSync(file, 'utf8')).toBe('corrupt on purpose: the fast path must not need it');
+    repo.git('rm', '-q', '--cached', 'src/b.ts');
+    expect(brief((await run(repo)).report.citations)).toEqual(['docs/two.md:5 missing (staged-change)']);
+    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
   });
 
   it('finds citations in documents changed since the index was built', async () => {
