@@ -81,6 +81,11 @@ describe('ref', () => {
     expect(findings[1]?.message).toContain('docs/references/REF-018-other.md');
   });
 
+  it('honours aiwg-cite-disable-next-line for a rule or a kind', async () => {
+    const text = '<!-- aiwg-cite-disable-next-line ref/missing -->\nREF-999 and 10.9999/x.1.\n<!-- aiwg-cite-disable-next-line doi -->\nREF-998 and 10.9999/x.2.\n';
+    expect(brief(await check(text))).toEqual(['doi:unverified:warning:10.9999/x.1', 'ref:not-in-corpus:error:REF-998']);
+  });
+
   it('does not report the upper bound of a range of ids', async () => {
     expect(brief(await check('Ids run REF-018, ... REF-999 and REF-018 to REF-998.\n'))).toEqual([
       'ref:found:ok:REF-018',
