@@ -276,6 +276,16 @@ describe('check --staged as a command', () => {
     expect(fix.stderr).toContain('--fix');
   });
 
+  it('configured rule severities apply in the hook: rlm/stale as an error blocks a change that stales a committed citation', () => {
+    const repo = gitRepo({ 'src/a.ts': CODE, 'docs/cites.md': GOOD, 'aiwg-cite.config.json': '{ "rules": { "rlm/stale": "error" } }\n' });
+    init(repo);
+    writeFileSync(join(repo.dir, 'src/a.ts'), `${CODE}// more\n`);
+    const refused = commit(repo, 'stales a citation', '-a');
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toMatch(/docs\/cites\.md:1:7\s+error\s+rlm\/stale/);
+    expect(headMessage(repo)).toBe('initial');
+  });
+
   it('AIWG_CITE_STRICT=1 makes staged warnings block', () => {
     const repo = gitRepo({ 'src/a.ts': CODE });
     init(repo);
