@@ -226,7 +226,13 @@ async function findStagedChangeFindings(input: ReverseInput): Promise<Finding[]>
       if (finding === null || isSuppressed(finding, entry.suppressions)) return;
       if (change.status === 'D' || !isRegularFileMode(change.newMode)) {
         if (finding.severity !== 'error' || finding.status === 'invalid-range') return;
-        findings.push({ ...finding, fix: stagedMessages.missingFix(entry.artifact), cause: 'staged-change' });
+        const gone = finding.status === 'missing' && !input.snapshot.entries.has(entry.artifact);
+        findings.push({
+          ...finding,
+          ...(gone ? { message: stagedMessages.deleted(entry.artifact) } : {}),
+          fix: stagedMessages.missingFix(entry.artifact),
+          cause: 'staged-change',
+        });
         return;
       }
       // Only citations that were fresh against HEAD are made stale by this commit.

@@ -225,6 +225,8 @@ describe('the reverse direction: committed documents the staged change breaks', 
     expect(brief(report.citations)).toEqual(['docs/two.md:5 missing (staged-change)']);
     expect(report.verdict).toBe('FAIL');
     expect(report.citations[0]?.fix).toContain('git restore --staged src/b.ts');
+    expect(report.citations[0]?.message).toBe('`src/b.ts` is deleted by this commit');
+    expect(report.coverage.notes).toContain('this commit makes 1 citation missing in committed documents');
   });
 
   it('does not report a staged document twice', async () => {
