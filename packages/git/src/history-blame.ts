@@ -200,11 +200,12 @@ async function firstRegionChange(
 
 /**
  * The index of the newest version whose blob has the hash, or -1. Blobs are hashed newest first in
- * batches, so a recent pin (the usual case) costs a few blob reads, not the whole history.
+ * growing batches (16, 64, 256, …), so a recent pin (the usual case) costs a few blob reads and an
+ * old one only a handful of round trips to `cat-file`.
  */
 async function newestMatch(history: GitHistory, versions: readonly ArtifactVersion[], hash: string): Promise<number> {
-  const batch = 64;
-  for (let from = 0; from < versions.length; from += batch) {
+  let batch = 16;
+  for (let from = 0; from < versions.length; from += batch, batch *= 4) {
     const slice = versions.slice(from, from + batch);
     const hashes = await history.hashBlobs(slice.flatMap((version) => (version.blob === null ? [] : [version.blob])));
     const found = slice.findIndex((version) => version.blob !== null && matches(hashes.get(version.blob), hash));

@@ -58,6 +58,8 @@ export class GitHistory {
   #hasCommits: boolean | undefined;
   readonly #texts = new Map<string, Promise<string | null>>();
   #textChars = 0;
+  readonly #hashedBytes = new Map<string, Uint8Array>();
+  #hashedChars = 0;
 
   private constructor(topLevel: string, gitDir: string, isShallow: boolean, root: string, env: NodeJS.ProcessEnv) {
     this.topLevel = topLevel;
@@ -176,7 +178,10 @@ export class GitHistory {
   readText(oid: string): Promise<string | null> {
     const cached = this.#texts.get(oid);
     if (cached !== undefined) return cached;
-    const text = this.read(oid).then((object) => (object === null ? null : textDecoder.decode(object.bytes)));
+    const hashed = this.#hashedBytes.get(oid);
+    if (hashed !== undefined) this.#hashedBytes.delete(oid);
+    const bytes = hashed === undefined ? this.read(oid).then((object) => object?.bytes ?? null) : Promise.resolve(hashed);
+    const text = bytes.then((value) => (value === null ? null : textDecoder.decode(value)));
     if (this.#textChars < TEXT_CACHE_CHARS) {
       this.#texts.set(oid, text);
       void text.then((value) => {
@@ -205,6 +210,11 @@ export class GitHistory {
         this.read(oid).then(async (object) => {
           if (object === null) return;
           const hashes = await hashBytes(object.bytes);
+          // Keep the bytes a while: blame reads the same versions next to track the cited lines.
+          if (this.#hashedChars < TEXT_CACHE_CHARS) {
+            this.#hashedBytes.set(oid, object.bytes);
+            this.#hashedChars += object.bytes.length;
+          }
           this.#cache.set(oid, hashes);
           out.set(oid, hashes);
         }),
