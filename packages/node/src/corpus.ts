@@ -126,8 +126,13 @@ function discoverBibliographies(root: string, isGit: boolean): string[] {
 /**
  * Resolves `@` mentions on disk: root paths inside the root, `.aiwg/…` in the aiwg directory
  * (`unavailable` when it does not exist), `$AIWG_ROOT/…` under `AIWG_ROOT` (`unavailable` when unset).
+ * `known` holds root-relative paths already read (the corpus files), which need no file system call.
  */
-export function createMentionResolver(root: string, env: Readonly<Record<string, string | undefined>>): MentionResolver {
+export function createMentionResolver(
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+  known: ReadonlySet<string> = new Set(),
+): MentionResolver {
   const aiwgDir = resolveAiwgDir(root, env);
   const aiwgRoot = env.AIWG_ROOT?.trim();
   const cache = new Map<string, MentionResolution>();
@@ -136,7 +141,10 @@ export function createMentionResolver(root: string, env: Readonly<Record<string,
     const key = `${target.base}:${target.path}`;
     let result = cache.get(key);
     if (result !== undefined) return result;
-    if (target.base === 'aiwg-root') {
+    if (target.base === 'root' && known.has(target.path)) {
+      // A corpus file the run has already read: it exists.
+      result = 'file';
+    } else if (target.base === 'aiwg-root') {
       result = aiwgRoot === undefined || aiwgRoot === '' ? 'unavailable' : kindOf(resolve(aiwgRoot, target.path), null);
     } else if (target.path === '.aiwg' || target.path.startsWith('.aiwg/')) {
       result = aiwgDirExists ? kindOf(aiwgDir + target.path.slice('.aiwg'.length), null) : 'unavailable';

@@ -95,7 +95,7 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
       createScholarlyChecker({
         corpus,
         now: { year: now.year, month: now.month },
-        resolveMention: createMentionResolver(workspace.root, context.env),
+        resolveMention: createMentionResolver(workspace.root, context.env, new Set(corpus.sources.map((source) => source.path))),
         doiPlaceholders: config.doi?.placeholders ?? [],
         requireCorpus: values['require-corpus'] === true,
         ...(values['corpus-only'] === true ? { kinds: ['mention'] as const } : {}),

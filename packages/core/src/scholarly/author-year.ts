@@ -33,7 +33,7 @@ const NARRATIVE_NAMES = new RegExp(`(?<![\\p{L}\\d])${PAIR}${ET_AL}\\s*$`, 'u');
 const ET_AL_ANCHOR = new RegExp(`\\bet\\s+al\\.?,?\\s+${YEAR}(?!\\d)`, 'g');
 const ET_AL_NAMES = new RegExp(`(?<![\\p{L}\\d])${PAIR}\\s+$`, 'u');
 /** How far back from an anchor the names may start. */
-const WINDOW = 120;
+const WINDOW = 72;
 /** One item of a parenthetical list: `Surname, 2023`, `A & B, 2020`, `Surname et al., 2023`. */
 const ITEM = new RegExp(`^\\s*(?:see\\s+|e\\.g\\.,?\\s+|cf\\.\\s+)?${PAIR}${ET_AL},?\\s+${YEAR}${LOCATOR}\\s*$`, 'u');
 const PARENTHESES = /\(([^()\n]{6,300})\)/g;

@@ -57,6 +57,7 @@ const REQUIREMENT =
   /\b(?:targets?|thresholds?|SHALL|MUST|must|should|minimum|maximum|at least|at most|no more than|goals?|budgets?|default|limits?|coverage|weights?)\b|[<>≤≥~±]=?\s*\d|=\s*\d|\b\d+\s*\/\s*\d+\b/i;
 /** `REF-001 ... REF-999`, `REF-001 to REF-010`: the upper bound of a range of ids is not a citation. */
 const RANGE_END = /REF-\d+\s*,?\s*(?:\.\.\.|…|–|—|-|to|through|thru)\s*$/;
+const GRADE_WORD = /grade/i;
 const PAGES = /(?<![\w.])(pp?)\.\s?(\d+)(?:\s?[-–]\s?(\d+))?/g;
 const QUOTE = /"([^"\n]+(?:\n(?![ \t]*\n)[^"\n]*)*)"|“([^”]+?)”/g;
 const FOOTNOTE_OR_RLM = /\[\^[^\]\n]+\]|\[[^\]\n]*(?:@[0-9a-f]{16}|,\s*L\d)[^\]\n]*\]/g;
@@ -460,7 +461,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
           const sentence = sentences[index] as Sentence;
           if (entry.sources.length === 0 || sentence.kind === 'heading') continue;
           const sentenceText = view.citable.slice(sentence.start, sentence.end);
-          const written = findGradeMarker(sentenceText);
+          const written = GRADE_WORD.test(sentenceText) ? findGradeMarker(sentenceText) : null;
           let best: { level: GradeLevel; source: CorpusSource } | null = null;
           for (const source of entry.sources) {
             const id = source.ids[0] ?? source.path;
