@@ -80,6 +80,15 @@ describe('planFixes (SPEC §4.3, §2.4)', () => {
     expect(plan.text).toContain('We now cite [REF-999] and (REF-998) and REF-997 too.');
   });
 
+  it('puts a TODO(verify) marker after an autolink or a bare URL, never inside it', async () => {
+    const text = 'See <https://doi.org/10.9999/auto.1> and https://doi.org/10.9999/bare.2.\n';
+    const plan = planFixes(text, await findingsOf(text));
+    expect(plan.text).toBe(
+      'See <https://doi.org/10.9999/auto.1> <!-- TODO(verify): DOI not confirmed --> and https://doi.org/10.9999/bare.2 <!-- TODO(verify): DOI not confirmed -->.\n',
+    );
+    expect(planFixes(plan.text, await findingsOf(plan.text)).edits).toEqual([]);
+  });
+
   it('leaves a file with nothing to fix unchanged', async () => {
     const text = 'Nothing (REF-020) to see.\n';
     const plan = planFixes(text, await findingsOf(text));

@@ -13,7 +13,7 @@ import { findArxivIds, findDois, isPlaceholderDoi, type YearMonth } from './iden
 import { findMentions, type MentionResolution, type MentionResolver } from './mentions.ts';
 import { scholarlyMessages as say } from './messages.ts';
 import { normaliseQuoteText, quoteOccursIn } from './normalise-quote.ts';
-import { buildProseView, type LinkSpan, type Sentence, sentenceAt, splitSentences } from './prose.ts';
+import { buildProseView, type LinkSpan, type ProseView, type Sentence, sentenceAt, splitSentences } from './prose.ts';
 import { SCHOLARLY_RULES, type ScholarlyRuleId } from './rules.ts';
 
 /** The finding kinds of the scholarly checks. */
@@ -195,7 +195,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
         const where = corpus.findDoi(doi.key);
         markCitation(doi.start, doi.raw, corpus.sourceAt(where));
         if (!kinds.has('doi')) continue;
-        const anchor = { fixAt: positionOf(lineStarts, link === null ? doi.end : link.end) };
+        const anchor = { fixAt: positionOf(lineStarts, link?.end ?? urlEnd(view, doi.start) ?? doi.end) };
         if (isPlaceholderDoi(doi.raw, placeholders))
           make(doi.start, 'doi', doi.raw, 'placeholder', 'doi/placeholder', say.doiPlaceholder(doi.raw), say.doiPlaceholderFix());
         else if (doi.problem !== null)
@@ -216,7 +216,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
         const where = id.problem === null ? corpus.findArxiv(id.raw) : null;
         markCitation(id.start, id.raw, corpus.sourceAt(where));
         if (!kinds.has('arxiv')) continue;
-        const anchor = { fixAt: positionOf(lineStarts, link === null ? id.end : link.end) };
+        const anchor = { fixAt: positionOf(lineStarts, link?.end ?? urlEnd(view, id.start) ?? id.end) };
         if (id.problem !== null) {
           const future = id.problem.includes('in the future');
           make(
@@ -577,6 +577,12 @@ function defaultResolver(artifacts: ArtifactCache): MentionResolver {
 
 function linkAt(links: readonly LinkSpan[], offset: number): LinkSpan | null {
   for (const link of links) if (offset >= link.start && offset < link.end) return link;
+  return null;
+}
+
+/** The end of the autolink or bare URL holding `offset`, or `null`. */
+function urlEnd(view: ProseView, offset: number): number | null {
+  for (const url of view.urls) if (offset >= url.start && offset < url.end) return url.end;
   return null;
 }
 

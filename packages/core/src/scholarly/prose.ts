@@ -26,6 +26,8 @@ export interface ProseView {
   /** Also link destinations, autolinks and bare URLs blanked: every other citation is read here. */
   readonly citable: string;
   readonly links: readonly LinkSpan[];
+  /** Autolinks (`<https://…>`) and bare URLs, so an edit never lands inside one. */
+  readonly urls: readonly { readonly start: number; readonly end: number }[];
 }
 
 const LINK =
@@ -60,7 +62,8 @@ export function buildProseView(document: ScannedDocument): ProseView {
   const links: LinkSpan[] = [];
   const hasLink = prose.includes('](');
   const hasUrl = prose.includes('://');
-  if (!hasLink && !hasUrl) return { text, withDestinations: prose, citable: prose, links };
+  const urls: { start: number; end: number }[] = [];
+  if (!hasLink && !hasUrl) return { text, withDestinations: prose, citable: prose, links, urls };
   const images: { start: number; end: number }[] = [];
   const hidden: { start: number; end: number }[] = [];
   if (hasLink) {
@@ -82,6 +85,7 @@ export function buildProseView(document: ScannedDocument): ProseView {
     AUTOLINK.lastIndex = 0;
     for (let match = AUTOLINK.exec(prose); match !== null; match = AUTOLINK.exec(prose)) {
       hidden.push({ start: match.index, end: match.index + match[0].length });
+      urls.push({ start: match.index, end: match.index + match[0].replace(/[.,;:!?]+$/, '').length });
     }
   }
   hidden.sort((a, b) => a.start - b.start);
@@ -91,7 +95,7 @@ export function buildProseView(document: ScannedDocument): ProseView {
     if (last !== undefined && range.start <= last.end) last.end = Math.max(last.end, range.end);
     else merged.push({ ...range });
   }
-  return { text, withDestinations: blankRanges(prose, images), citable: blankRanges(prose, merged), links };
+  return { text, withDestinations: blankRanges(prose, images), citable: blankRanges(prose, merged), links, urls };
 }
 
 const LIST_ITEM = /^[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/;
