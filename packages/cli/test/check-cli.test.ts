@@ -223,6 +223,9 @@ describe('the demo project', () => {
     const run = runCli(['check', '--root', 'examples/rlm-demo', '--format', 'json'], { cwd: PROJECT_ROOT });
     expect(run.code).toBe(1);
     const report = json(run.stdout);
-    expect(report.summary.rlm).toEqual({ total: 9, fresh: 3, stale: 1, unversioned: 2, missing: 1, malformed: 1, invalidRange: 1 });
+    expect(report.summary.rlm).toEqual({ total: 10, fresh: 3, stale: 2, unversioned: 2, missing: 1, malformed: 1, invalidRange: 1 });
+    expect(new Set(report.citations.map((finding) => finding.status))).toEqual(
+      new Set(['fresh', 'stale', 'unknown-hash', 'unversioned', 'missing', 'malformed', 'invalid-range']),
+    );
   });
 });

@@ -3,7 +3,7 @@
  * hash, and prints the JSON report. `scripts/deno-check.sh` compares it with the Node CLI's.
  * Usage: deno run --allow-read packages/core/deno/check-examples.ts DIR
  */
-import { checkDocuments, createConfinedReader, type EntryKind, type FileSystem } from '../src/index.ts';
+import { checkDocuments, createConfinedReader, type EntryKind, type FileSystem, withVerdicts } from '../src/index.ts';
 
 const denoFileSystem: FileSystem = {
   async realpath(path) {
@@ -49,4 +49,5 @@ if (directory === undefined) {
 const root = await Deno.realPath(directory);
 const documents = (await listMarkdown(root)).sort();
 const report = await checkDocuments({ reader: createConfinedReader(denoFileSystem, root), documents });
-console.log(JSON.stringify(report, null, 2));
+// The same JSON document `aiwg-cite check --format json` prints: findings carry their verdict mapping.
+console.log(JSON.stringify({ ...report, citations: withVerdicts(report.citations) }));
