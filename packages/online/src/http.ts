@@ -70,6 +70,8 @@ export interface HttpClientOptions {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Distinct hosts that must fail to connect, with none answering, before the run counts as offline. */
+const OFFLINE_AFTER = 3;
 
 /** A counting semaphore. */
 class Semaphore {
@@ -141,6 +143,13 @@ export class HttpClient {
   requests = 0;
   /** Hosts that answered with any HTTP status during this run. */
   readonly answeredHosts = new Set<string>();
+  /** Hosts that refused a connection or did not resolve. */
+  readonly #deadHosts = new Set<string>();
+  /**
+   * Set once {@link OFFLINE_AFTER} hosts failed that way and none answered: the machine is offline,
+   * so later requests fail at once instead of each waiting for its own DNS lookup.
+   */
+  #offline: string | null = null;
 
   constructor(options: HttpClientOptions) {
     this.#options = options;
@@ -192,18 +201,32 @@ export class HttpClient {
     return state;
   }
 
+  /** A failure already known for this host (it refused or did not resolve), or for the whole network. */
+  #knownFailure(state: HostState): { failure: FailureKind; message: string } | null {
+    if (state.unreachable !== null) return state.unreachable;
+    if (this.#offline !== null && this.answeredHosts.size === 0) return { failure: 'network', message: this.#offline };
+    return null;
+  }
+
   async #withRetries(request: Required<Pick<HttpRequest, 'url' | 'method'>> & HttpRequest, host: string): Promise<HttpResult> {
     const state = this.#host(host);
     const retries = this.#options.retries ?? 3;
     const maxRetryAfter = this.#options.maxRetryAfterMs ?? 60_000;
     let last: HttpResult = { ok: false, failure: 'network', message: 'not sent', url: request.url };
     for (let attempt = 0; attempt <= retries; attempt += 1) {
-      if (state.unreachable !== null) return { ok: false, ...state.unreachable, url: request.url };
+      const known = this.#knownFailure(state);
+      if (known !== null) return { ok: false, ...known, url: request.url };
       if (this.#options.signal?.aborted === true)
         return { ok: false, failure: 'aborted', message: 'the run ran out of time', url: request.url };
       last = await this.#once(request, state);
       if (!last.ok) {
-        if (last.failure === 'refused' || last.failure === 'dns') state.unreachable = { failure: last.failure, message: last.message };
+        if (last.failure === 'refused' || last.failure === 'dns') {
+          state.unreachable = { failure: last.failure, message: last.message };
+          this.#deadHosts.add(host);
+          if (this.#deadHosts.size >= OFFLINE_AFTER && this.answeredHosts.size === 0) {
+            this.#offline = `the network seems unreachable: ${this.#deadHosts.size} hosts failed and none answered (${last.message})`;
+          }
+        }
         if (last.failure !== 'timeout' && last.failure !== 'reset') return last;
         continue;
       }
@@ -239,6 +262,9 @@ export class HttpClient {
     await this.#global.acquire();
     const runSignal = this.#options.signal;
     try {
+      // Requests queued behind a host's gate learn here that it failed meanwhile, and skip the wait.
+      const known = this.#knownFailure(state);
+      if (known !== null) return { ok: false, ...known, url: request.url };
       const wait = state.notBefore - Date.now();
       if (wait > 0) await sleep(wait, runSignal);
       if (state.intervalMs > 0) state.notBefore = Date.now() + state.intervalMs;
@@ -319,5 +345,7 @@ export function classifyNetworkError(error: unknown): { failure: FailureKind; me
     return { failure: 'timeout', message: 'the connection timed out' };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { failure: 'network', message: `network error: ${message}${codes.length > 0 ? ` (${codes.join(', ')})` : ''}` };
+  const cause = (error as { cause?: unknown }).cause;
+  const detail = codes.length > 0 ? codes.join(', ') : cause instanceof Error ? cause.message : '';
+  return { failure: 'network', message: `network error: ${message}${detail === '' ? '' : ` (${detail})`}` };
 }

@@ -85,6 +85,17 @@ describe('URL liveness and DNS', () => {
     expect(gone.outcome === 'not-found' ? gone.message : '').toContain('while other hosts answered');
   });
 
+  it('after three hosts fail to resolve and none answered, the machine counts as offline: no more lookups', async () => {
+    const { fetch, calls } = scriptedFetch(() => dnsFailure());
+    const client = new HttpClient({ userAgent: 't', fetch });
+    const results = [];
+    for (const host of ['a', 'b', 'c', 'd', 'e']) results.push(await client.request({ url: `http://${host}.test/` }));
+    expect(calls).toEqual(['http://a.test/', 'http://b.test/', 'http://c.test/']);
+    expect(results.every((result) => !result.ok)).toBe(true);
+    expect(results[4]).toMatchObject({ ok: false, failure: 'network' });
+    expect(results[4]?.ok === false ? results[4].message : '').toContain('the network seems unreachable: 3 hosts failed and none answered');
+  });
+
   it('sends the User-Agent and never fetches a non-http redirect target', async () => {
     const agents: string[] = [];
     const fetchImpl = (async (_input: string | URL | Request, init?: RequestInit) => {
