@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { gitRepo, PROJECT_ROOT, runCli, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -220,7 +221,10 @@ describe('aiwg-cite check: which documents', () => {
 
 describe('the demo project', () => {
   it('shows every verdict', () => {
-    const run = runCli(['check', '--root', 'examples/rlm-demo', '--format', 'json'], { cwd: PROJECT_ROOT });
+    // A clone, so the history lookups (and their cache under the git dir) never touch this project's .git.
+    const clone = join(tempDir(), 'clone');
+    execFileSync('git', ['clone', '-q', '--local', PROJECT_ROOT, clone]);
+    const run = runCli(['check', '--root', 'examples/rlm-demo', '--format', 'json'], { cwd: clone });
     expect(run.code).toBe(1);
     const report = json(run.stdout);
     expect(report.summary.rlm).toEqual({ total: 10, fresh: 3, stale: 2, unversioned: 2, missing: 1, malformed: 1, invalidRange: 1 });
