@@ -100,6 +100,34 @@ describe('aiwg-cite check: research corpus', () => {
     expect(mentions(check(dir, [], { AIWG_ROOT: aiwg }).report)).toEqual(['found:ok', 'missing:warning']);
   });
 
+  it('finds a relocated .aiwg/ directory (AIWG_ARTIFACTS_PATH, .aiwg-location) with its corpus and GRADE assessments', () => {
+    const elsewhere = tempDir();
+    writeTree(elsewhere, {
+      'research/findings/REF-050-agents.md': '# REF-050: Agents\n\n## Citation\n\nDoe, J. (2024). Agents.\n',
+      'research/quality-assessments/REF-050-assessment.yaml': 'reference_id: REF-050\nfinal_quality:\n  level: VERY LOW\n',
+    });
+    const doc = 'Research shows agents plan (REF-050). See @.aiwg/research/findings/REF-050-agents.md.\n';
+    const byEnv = project({ 'doc.md': doc });
+    const viaEnv = check(byEnv, [], { AIWG_ARTIFACTS_PATH: elsewhere }).report?.citations.filter((finding) => finding.file === 'doc.md');
+    expect(viaEnv?.map((finding) => `${finding.kind}:${finding.status}:${finding.severity}`)).toEqual([
+      'grade:overclaim:error',
+      'ref:found:ok',
+      'mention:found:ok',
+    ]);
+    const byFile = project({ 'doc.md': doc, '.aiwg-location': `${elsewhere}\n` });
+    expect(
+      check(byFile)
+        .report?.citations.filter((finding) => finding.file === 'doc.md')
+        .map((finding) => finding.status),
+    ).toEqual(['overclaim', 'found', 'found']);
+    const without = project({ 'doc.md': doc });
+    expect(
+      check(without)
+        .report?.citations.filter((finding) => finding.file === 'doc.md')
+        .map((finding) => finding.status),
+    ).toEqual(['not-in-corpus', 'unresolvable']);
+  });
+
   it('verifies DOIs from a .bib or CSL-JSON bibliography that git does not ignore', () => {
     const repo = gitRepo({
       '.gitignore': 'ignored/\n',
