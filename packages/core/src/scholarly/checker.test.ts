@@ -82,7 +82,8 @@ describe('ref', () => {
   });
 
   it('honours aiwg-cite-disable-next-line for a rule or a kind', async () => {
-    const text = '<!-- aiwg-cite-disable-next-line ref/missing -->\nREF-999 and 10.9999/x.1.\n<!-- aiwg-cite-disable-next-line doi -->\nREF-998 and 10.9999/x.2.\n';
+    const text =
+      '<!-- aiwg-cite-disable-next-line ref/missing -->\nREF-999 and 10.9999/x.1.\n<!-- aiwg-cite-disable-next-line doi -->\nREF-998 and 10.9999/x.2.\n';
     expect(brief(await check(text))).toEqual(['doi:unverified:warning:10.9999/x.1', 'ref:not-in-corpus:error:REF-998']);
   });
 
