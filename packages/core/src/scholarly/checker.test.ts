@@ -296,6 +296,13 @@ describe('grade (SPEC §4)', () => {
   });
 });
 
+describe('documents that cannot hold a citation', () => {
+  it('are skipped without a finding, while a statistic phrase alone is still read', async () => {
+    expect(await check('# Notes\n\nNothing to cite here, only words.\n')).toEqual([]);
+    expect(brief(await check('Studies show that this works.\n'))).toEqual(['statistic:unsourced:warning:Studies show']);
+  });
+});
+
 describe('prose views and sentences', () => {
   it('keeps offsets while blanking code and link destinations, and splits sentences but not after et al. or p.', () => {
     const text = 'Yao et al. (2023) found it. See p. 5 of [REF-018](docs/REF-777.md). Then `REF-666` here!\n\n# Heading\n';
