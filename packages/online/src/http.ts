@@ -100,7 +100,11 @@ interface HostState {
   backoffMs: number;
   /** Earliest time the next request may start (Retry-After, spacing). */
   notBefore: number;
-  readonly intervalMs: number;
+  /** Spacing between request starts: the configured one, widened by `X-Rate-Limit-*` headers. */
+  intervalMs: number;
+  readonly baseIntervalMs: number;
+  /** When the last request to the host started. */
+  lastStart: number;
   /** Set once the host refused a connection or did not resolve: later requests fail at once. */
   unreachable: { failure: FailureKind; message: string } | null;
 }
@@ -195,7 +199,15 @@ export class HttpClient {
       const name = host.replace(/:\d+$/, '');
       const limit = this.#options.hostLimits?.[name] ?? this.#options.hostLimits?.[host] ?? this.#options.hostConcurrency ?? 2;
       const intervalMs = this.#options.hostIntervals?.[name] ?? this.#options.hostIntervals?.[host] ?? 0;
-      state = { gate: new Semaphore(limit), backoffMs: 0, notBefore: 0, intervalMs, unreachable: null };
+      state = {
+        gate: new Semaphore(limit),
+        backoffMs: 0,
+        notBefore: 0,
+        intervalMs,
+        baseIntervalMs: intervalMs,
+        lastStart: Number.NEGATIVE_INFINITY,
+        unreachable: null,
+      };
       this.#hosts.set(host, state);
     }
     return state;
@@ -265,9 +277,9 @@ export class HttpClient {
       // Requests queued behind a host's gate learn here that it failed meanwhile, and skip the wait.
       const known = this.#knownFailure(state);
       if (known !== null) return { ok: false, ...known, url: request.url };
-      const wait = state.notBefore - Date.now();
+      const wait = Math.max(state.notBefore, state.lastStart + state.intervalMs) - Date.now();
       if (wait > 0) await sleep(wait, runSignal);
-      if (state.intervalMs > 0) state.notBefore = Date.now() + state.intervalMs;
+      state.lastStart = Date.now();
       const timeout = AbortSignal.timeout(this.#options.timeoutMs ?? 10_000);
       const signal = runSignal === undefined ? timeout : AbortSignal.any([timeout, runSignal]);
       this.requests += 1;
@@ -279,6 +291,8 @@ export class HttpClient {
           signal,
         });
         this.answeredHosts.add(new URL(request.url).host);
+        const advertised = rateLimitInterval(response.headers);
+        if (advertised !== null) state.intervalMs = Math.max(state.baseIntervalMs, advertised);
         const read = (request.readBody ?? request.method === 'GET') && !REDIRECTS.has(response.status);
         const body = read ? await response.text() : '';
         if (!read) await response.body?.cancel().catch(() => undefined);
@@ -302,6 +316,18 @@ export class HttpClient {
       state.gate.release();
     }
   }
+}
+
+/**
+ * The spacing a service asks for through `X-Rate-Limit-Limit` and `X-Rate-Limit-Interval`
+ * (Crossref: `50` per `1s`): interval ÷ limit in ms, or `null` when the headers are absent.
+ */
+export function rateLimitInterval(headers: Headers): number | null {
+  const limit = Number(headers.get('x-rate-limit-limit'));
+  const interval = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec((headers.get('x-rate-limit-interval') ?? '').trim());
+  if (!Number.isFinite(limit) || limit <= 0 || interval === null) return null;
+  const unit = interval[2] === 'ms' ? 1 : interval[2] === 'm' ? 60_000 : 1000;
+  return Math.min(Math.ceil((Number(interval[1]) * unit) / limit), 60_000);
 }
 
 function retryAfter(headers: Headers, now: number): number | null {

@@ -5,7 +5,7 @@ export { ResultCache, ttlFor } from './cache.ts';
 export type { OnlineCheckerOptions, OnlineTargets, UrlMatch } from './checker.ts';
 export { createOnlineChecker, findOnlineTargets, proseOf, sentenceAround, withOnline } from './checker.ts';
 export type { FailureKind, HttpClientOptions, HttpRequest, HttpResult } from './http.ts';
-export { classifyNetworkError, HttpClient, parseRetryAfter, sleep } from './http.ts';
+export { classifyNetworkError, HttpClient, parseRetryAfter, rateLimitInterval, sleep } from './http.ts';
 export { onlineMessages } from './messages.ts';
 export type { Progress, ProgressStream } from './progress.ts';
 export { createPlainProgress, createTtyProgress, describeProgress } from './progress.ts';

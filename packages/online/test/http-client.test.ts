@@ -1,4 +1,4 @@
-import { HttpClient, Resolvers, resolveServiceUrls } from '@aiwg-cite/online';
+import { HttpClient, Resolvers, rateLimitInterval, resolveServiceUrls } from '@aiwg-cite/online';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /** A `fetch` that answers from a table and records the order of calls. */
@@ -39,6 +39,26 @@ describe('HttpClient scheduling (fake timers, no real waiting)', () => {
     expect(calls).toHaveLength(3);
     const results = await all;
     expect(results.every((result) => result.ok && result.status === 200)).toBe(true);
+  });
+
+  it('widens the spacing of a host to what X-Rate-Limit-Limit / X-Rate-Limit-Interval advertise', async () => {
+    vi.useFakeTimers();
+    const { fetch, calls } = scriptedFetch(
+      () => new Response('{}', { headers: { 'x-rate-limit-limit': '2', 'x-rate-limit-interval': '1s' } }),
+    );
+    const client = new HttpClient({ userAgent: 't', fetch, hostLimits: { 'api.crossref.test': 1 } });
+    const all = Promise.all([1, 2, 3].map((n) => client.request({ url: `http://api.crossref.test/works/${n}` })));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(499);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(calls).toHaveLength(3);
+    await all;
+    expect(rateLimitInterval(new Headers({ 'x-rate-limit-limit': '50', 'x-rate-limit-interval': '1s' }))).toBe(20);
+    expect(rateLimitInterval(new Headers())).toBeNull();
   });
 
   it('backs off adaptively after a 429 without Retry-After: 500 ms, then doubles', async () => {
