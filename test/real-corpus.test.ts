@@ -132,6 +132,16 @@ describe('the aiwg 2026.5.1 corpus', () => {
     for (const title of ['Manifesto (2001)', 'Learners (2023)', 'ReAct (2023)', 'MetaGPT (2024)']) expect(notAuthors).not.toContain(title);
   });
 
+  it("reports the corpus sources' own references as info, and author-year problems elsewhere as warnings", () => {
+    const problems = report.citations.filter((finding) => finding.kind === 'author-year' && finding.status !== 'found');
+    const own = problems.filter((finding) => finding.file.startsWith('docs/references/REF-'));
+    expect(own.length).toBeGreaterThan(100);
+    expect(new Set(own.map((finding) => finding.severity))).toEqual(new Set(['info']));
+    const elsewhere = problems.filter((finding) => !finding.file.startsWith('docs/references/REF-'));
+    expect(elsewhere.length).toBeGreaterThan(50);
+    expect(new Set(elsewhere.map((finding) => finding.severity))).toEqual(new Set(['warning']));
+  });
+
   it('finds a real quote in its source and catches a spliced, reordered one', () => {
     const quotes = report.citations.filter(
       (finding) => finding.file === 'docs/research/research-background.md' && finding.kind === 'quote',

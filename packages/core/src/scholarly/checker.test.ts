@@ -48,14 +48,19 @@ function corpus(exists = true): CorpusIndex {
   });
 }
 
-async function check(text: string, options: Partial<ScholarlyOptions> = {}, files: Record<string, string> = {}): Promise<Finding[]> {
+async function check(
+  text: string,
+  options: Partial<ScholarlyOptions> = {},
+  files: Record<string, string> = {},
+  file = 'doc.md',
+): Promise<Finding[]> {
   const fs = createMemoryFileSystem({
     '/repo/docs/x.md': 'x',
     ...Object.fromEntries(Object.entries(files).map(([path, body]) => [`/repo/${path}`, body])),
   });
   const artifacts = new ArtifactCache(createConfinedReader(fs, '/repo'));
   const checker = createScholarlyChecker({ corpus: corpus(), now: { year: 2026, month: 11 }, ...options });
-  return (await checkDocument('doc.md', text, artifacts, {}, [checker])).findings.sort((a, b) => a.line - b.line || a.column - b.column);
+  return (await checkDocument(file, text, artifacts, {}, [checker])).findings.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
 const brief = (findings: readonly Finding[]) =>
@@ -176,6 +181,20 @@ describe('author-year (SPEC §5.2)', () => {
       'Yao/2023',
       'Griffiths+Yao/2023',
       'Yao+Zhao/2023',
+    ]);
+  });
+
+  it("reports a corpus source's own references as info: they lie outside the corpus by nature", async () => {
+    const findings = await check(
+      'The paper builds on Smith et al. (2021) and Zhao (2019), not (Cao, 1850).\n',
+      {},
+      {},
+      'docs/references/REF-018-react.md',
+    );
+    expect(brief(findings)).toEqual([
+      'author-year:author-not-in-corpus:info:Smith et al. (2021)',
+      'author-year:year-mismatch:info:Zhao (2019)',
+      'author-year:implausible-year:error:Cao, 1850',
     ]);
   });
 

@@ -236,7 +236,9 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
         else make(id.start, 'arxiv', id.raw, 'unverified', 'arxiv/unverified', say.arxivUnverified(id.raw), say.doiUnverifiedFix(), anchor);
       }
 
-      // Author-year citations (SPEC §5.2).
+      // Author-year citations (SPEC §5.2). Inside a corpus source they are mostly the paper's own
+      // references, outside the corpus by nature: reported as info, not as warnings.
+      const ownReference: Severity | undefined = corpus.sourceAt(file) === null ? undefined : 'info';
       for (const citation of findAuthorYears(view.citable)) {
         let source: CorpusSource | null = null;
         let verdict: (() => void) | null = null;
@@ -264,6 +266,8 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
                 'author-year/author-not-in-corpus',
                 say.authorNotInCorpus(missing),
                 say.authorNotInCorpusFix(),
+                {},
+                ownReference,
               );
           } else {
             const first = citation.surnames[0] as string;
@@ -300,6 +304,8 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
                   'author-year/year-mismatch',
                   say.yearMismatch(first, citation.year, years),
                   say.yearMismatchFix(years),
+                  {},
+                  ownReference,
                 );
             }
           }
