@@ -9,6 +9,8 @@ import type { LookupListener, ResolverName } from './resolvers.ts';
 export interface ProgressStream {
   write(text: string): unknown;
   readonly isTTY?: boolean;
+  /** Terminal width; a terminal that reports none (0) gets plain lines, which cannot be garbled. */
+  readonly columns?: number;
 }
 
 /** A running progress display. */
@@ -32,9 +34,10 @@ export function describeProgress(name: ResolverName, counts: Counts): string {
   return `${name}: ${counts.done} resolved${cached}, ${counts.seen - counts.done} remaining`;
 }
 
-/** Plain lines: one per finished lookup, for logs and CI. */
+/** Plain lines for logs and CI: one per lookup that went to the network, and a total per resolver at the end. */
 export function createPlainProgress(stream: ProgressStream): Progress {
   const counts = new Map<ResolverName, Counts>(RESOLVERS.map((name) => [name, { seen: 0, done: 0, cached: 0 }]));
+  let stopped = false;
   return {
     listener(resolver, event, detail) {
       const count = counts.get(resolver) as Counts;
@@ -42,10 +45,14 @@ export function createPlainProgress(stream: ProgressStream): Progress {
       else {
         count.done += 1;
         if (detail.cached) count.cached += 1;
-        stream.write(`aiwg-cite online: ${describeProgress(resolver, count)}\n`);
+        else stream.write(`aiwg-cite online: ${describeProgress(resolver, count)}\n`);
       }
     },
-    async stop() {},
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      for (const [name, count] of counts) if (count.seen > 0) stream.write(`aiwg-cite online: ${describeProgress(name, count)} (done)\n`);
+    },
   };
 }
 

@@ -82,7 +82,7 @@ export async function openOnlineSession(options: OnlineSessionOptions): Promise<
   let progress: Progress | null = null;
   if (options.progress !== false) {
     progress =
-      options.stderr.isTTY === true
+      options.stderr.isTTY === true && (options.stderr.columns ?? 0) > 0
         ? await createTtyProgress(options.stderr as ProgressStream & NodeJS.WriteStream)
         : createPlainProgress(options.stderr);
   }

@@ -351,7 +351,7 @@ describe('network errors and progress', () => {
     expect(classifyNetworkError(new Error('odd')).failure).toBe('network');
   });
 
-  it('plain progress writes one line per finished lookup', async () => {
+  it('plain progress writes one line per network lookup and a total per resolver', async () => {
     const lines: string[] = [];
     const progress = createPlainProgress({ write: (text: string) => lines.push(text) });
     const client = new HttpClient({ userAgent: 'aiwg-cite-test' });
@@ -364,9 +364,13 @@ describe('network errors and progress', () => {
     });
     await check(`Vaswani et al. (2017), arXiv:1706.03762, and ${fake.origin}/web/ok.\n`, resolvers);
     await progress.stop();
-    expect(lines.sort()).toEqual([
+    expect(lines.slice(0, 2).sort()).toEqual([
       'aiwg-cite online: arxiv: 1 resolved, 0 remaining\n',
       'aiwg-cite online: url: 1 resolved, 0 remaining\n',
+    ]);
+    expect(lines.slice(2)).toEqual([
+      'aiwg-cite online: arxiv: 1 resolved, 0 remaining (done)\n',
+      'aiwg-cite online: url: 1 resolved, 0 remaining (done)\n',
     ]);
   });
 
