@@ -51,14 +51,9 @@ describe('WatchDaemon', () => {
     const { engine, daemon, updates, problems } = await startDaemon(repo.dir);
     expect(updates.map((update) => update.reason)).toEqual(['load']);
     expect(engine.snapshot().summary.rlm).toMatchObject({ fresh: 2, missing: 1 });
-    // Only the relevant directories are watched: the root, the documents' and the artifacts' own.
-    expect(daemon.watchedPaths().filter((path) => !path.includes('/.git'))).toEqual([
-      repo.dir,
-      `${repo.dir}/docs`,
-      `${repo.dir}/src`,
-      `${repo.dir}/src/a.ts`,
-      `${repo.dir}/src/b.ts`,
-    ]);
+    // Only the relevant directories are watched (the root, the documents' and the artifacts' own,
+    // the nearest existing one for `src/later/c.ts`), and the git index; no file one by one.
+    expect(daemon.watchedPaths()).toEqual([repo.dir, `${repo.dir}/.git/index`, `${repo.dir}/docs`, `${repo.dir}/src`]);
 
     atomicSave(repo.dir, 'src/a.ts', `${A1}// changed\n`);
     await expectEventualParity(engine, repo.dir);

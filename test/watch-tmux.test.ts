@@ -1,8 +1,9 @@
 /**
  * The end-to-end smoke test of the dashboard in a real terminal: `aiwg-cite watch` runs in a
  * detached tmux session (120×30) on a temporary git repository; editing a cited file makes the
- * Stale count rise on screen, restoring it makes it fall, and `q` or Ctrl-C quits with exit
- * code 0. tmux is required: without it the test fails and says so. Needs the built CLI.
+ * Stale count rise on screen, Enter shows the details and the staling commit, restoring the file
+ * makes the count fall, and `q` or Ctrl-C quits with exit code 0. tmux is required: without it
+ * the test fails and says so. Needs the built CLI.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
@@ -69,8 +70,13 @@ describe('aiwg-cite watch in a real terminal (tmux)', () => {
     // Never taller than the terminal: the frame fits in 29 of the 30 rows.
     expect(staled.trimEnd().split('\n').length).toBeLessThanOrEqual(29);
 
+    // Enter shows the details, with the staling commit from `blame` once the edit is committed.
+    const sha = repo.commit('make a() chatty');
     session.keys('Enter');
-    await session.until(/changed since it was cited/);
+    const details = await session.until(/staling commit: [0-9a-f]{12}/);
+    expect(details).toContain('changed since it was cited');
+    expect(details).toContain(`staling commit: ${sha.slice(0, 12)} 2026-01-01 Test Author`);
+    expect(details).toContain('make a() chatty');
 
     writeFileSync(join(repo.dir, 'src/a.ts'), A1);
     await session.until(/Fresh 1 {2}Stale 0 {2}Un-versioned 0 {2}Missing 0/);

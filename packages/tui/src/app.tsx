@@ -1,6 +1,15 @@
+import type { Finding } from '@aiwg-cite/core';
 import { render, useApp, useInput, useStdout } from 'ink';
 import { type ReactElement, useEffect, useSyncExternalStore } from 'react';
-import { type DashboardAction, type DashboardState, reduceDashboard, type StatusFilter } from './state.ts';
+import {
+  type DashboardAction,
+  type DashboardState,
+  type Explanation,
+  explanationKey,
+  reduceDashboard,
+  type StatusFilter,
+  selectedFinding,
+} from './state.ts';
 import { Dashboard } from './view.tsx';
 
 /** Holds the dashboard state outside React, so the daemon can dispatch from its callbacks. */
@@ -36,6 +45,20 @@ export interface WatchAppProps {
   readonly onReverify: () => void;
   /** `q` or Ctrl-C. */
   readonly onQuit: () => void;
+  /**
+   * Finds the commit that staled a citation (the `blame` module of `@aiwg-cite/git`, injected by
+   * the CLI so this package depends on the core only). Absent outside git.
+   */
+  readonly explain?: (finding: Finding) => Promise<Explanation | null>;
+}
+
+/** Whether the details of a finding can name a staling commit: a versioned citation that is stale or gone. */
+export function isExplainable(finding: Finding): boolean {
+  return (
+    finding.kind === 'rlm' &&
+    typeof finding.hash === 'string' &&
+    (finding.status === 'stale' || finding.status === 'unknown-hash' || finding.status === 'missing')
+  );
 }
 
 const NUMBER_FILTERS: Readonly<Record<string, StatusFilter>> = {
@@ -48,10 +71,22 @@ const NUMBER_FILTERS: Readonly<Record<string, StatusFilter>> = {
 };
 
 /** The live dashboard: the store's state painted by {@link Dashboard}, keys turned into actions. */
-export function WatchApp({ store, onReverify, onQuit }: WatchAppProps): ReactElement {
+export function WatchApp({ store, onReverify, onQuit, explain }: WatchAppProps): ReactElement {
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const { stdout } = useStdout();
   const { exit } = useApp();
+
+  const shown = state.mode === 'details' ? selectedFinding(state) : null;
+  const wanted = shown !== null && explain !== undefined && isExplainable(shown) ? explanationKey(shown) : null;
+  useEffect(() => {
+    if (wanted === null || shown === null || explain === undefined) return;
+    if (store.getState().explanation?.key === wanted) return;
+    store.dispatch({ type: 'explain-start', key: wanted });
+    explain(shown).then(
+      (explanation) => store.dispatch({ type: 'explain-done', key: wanted, explanation }),
+      () => store.dispatch({ type: 'explain-done', key: wanted, explanation: null }),
+    );
+  }, [wanted, shown, explain, store]);
 
   useEffect(() => {
     const onResize = () => store.dispatch({ type: 'resize', rows: stdout.rows ?? 24, columns: stdout.columns ?? 80 });
@@ -131,10 +166,13 @@ export function mountDashboard(props: WatchAppProps, streams: DashboardStreams):
     patchConsole: false,
     maxFps: 12,
   });
+  // Ask for the exit promise now: ink only resolves one that exists when it unmounts, and the app
+  // may unmount itself (through `exit()` on q) before `stop` is called.
+  const exited = instance.waitUntilExit().catch(() => undefined);
   return {
     async stop() {
       instance.unmount();
-      await instance.waitUntilExit().catch(() => undefined);
+      await exited;
     },
   };
 }

@@ -42,11 +42,13 @@ function toPosix(path: string): string {
 }
 
 /**
- * Turns file events into engine batches. It watches only what can change a verdict: the
- * directories that hold documents, the directories of cited artifacts (or, for an artifact that
- * does not exist yet, its nearest existing ancestor), and the git index. Directories are watched
- * one level deep and everything else in them is ignored, so a 100,000-file repository costs one
- * watch per relevant directory and file, not one per file in the tree.
+ * Turns file events into engine batches. It watches only directories that can hold a change of
+ * verdict: those of the documents, those of the cited artifacts (or, for an artifact that does
+ * not exist yet, its nearest existing ancestor) and the root, one level deep, plus the git
+ * index. chokidar reports directories coming and going; files inside are not watched one by
+ * one: each directory's own `fs.watch` names the file that changed (the raw event), and only
+ * names that are a document, a cited artifact, a markdown file or a `.gitignore` are queued.
+ * So a 100,000-file repository costs one watch per relevant directory, not one per file.
  */
 export class WatchDaemon {
   readonly #options: WatchDaemonOptions;
@@ -55,10 +57,8 @@ export class WatchDaemon {
   readonly #scheduler: BatchScheduler<EventKind>;
   readonly #gitDir: string | null;
   #watcher: FSWatcher | null = null;
+  /** The absolute paths handed to chokidar: directories, and the git index file. */
   #watched = new Set<string>();
-  #relevantDirectories = new Set<string>();
-  /** The watched directories (absolute), as opposed to watched files. */
-  #directories = new Set<string>();
   #ready = false;
   #closed = false;
 
@@ -87,10 +87,9 @@ export class WatchDaemon {
     if (this.#closed) return update;
     const chokidarOptions: ChokidarOptions = {
       depth: 0,
-      ignoreInitial: false,
+      ignoreInitial: true,
       followSymlinks: true,
       persistent: true,
-      atomic: true,
       usePolling: this.#options.usePolling === true,
       ignored: (path, stats) => this.#isIgnored(toPosix(path), stats),
     };
@@ -116,7 +115,7 @@ export class WatchDaemon {
     this.#options.onBusy?.();
     const documents = await this.#discoverOr(this.#engine.documents());
     const update = await this.#engine.load(documents);
-    await this.#refreshWatches();
+    this.#refreshWatches();
     this.#options.onUpdate(update);
     return update;
   }
@@ -126,7 +125,7 @@ export class WatchDaemon {
     return this.#scheduler.idle();
   }
 
-  /** The absolute paths currently handed to the watcher (for tests and diagnostics). */
+  /** The absolute paths handed to the watcher: directories, and the git index (for tests and diagnostics). */
   watchedPaths(): string[] {
     return [...this.#watched].sort();
   }
@@ -163,7 +162,7 @@ export class WatchDaemon {
     const watched = toPosix(watchedPath);
     const name = typeof filename === 'string' ? filename : Buffer.isBuffer(filename) ? filename.toString('utf8') : '';
     let absolute: string;
-    if (name === '' || (!this.#directories.has(watched) && watched.endsWith(`/${name}`))) absolute = watched;
+    if (name === '' || watched === this.#options.gitIndexPath) absolute = watched;
     else absolute = `${watched}/${name}`;
     if (absolute === this.#options.gitIndexPath) {
       this.#scheduler.push(absolute, 'file');
@@ -176,7 +175,7 @@ export class WatchDaemon {
 
   #isRelevantFile(relative: string): boolean {
     if (this.#engine.hasDocument(relative) || this.#engine.isCited(relative)) return true;
-    if (!isMarkdownPath(relative)) return false;
+    if (!isMarkdownPath(relative) && !isGitignore(relative)) return false;
     return !relative.split('/').some((segment) => SKIPPED_SEGMENTS.has(segment));
   }
 
@@ -196,13 +195,20 @@ export class WatchDaemon {
         continue;
       }
       paths.push(path);
-      if (path === '.gitignore' || path.endsWith('/.gitignore')) rediscover = true;
+      if (isGitignore(path)) rediscover = true;
       else if (isMarkdownPath(path) && !this.#engine.hasDocument(path)) rediscover = true;
       else if (this.#engine.hasDocument(path) && !existsSync(joinRoot(this.#root, path))) rediscover = true;
     }
     const documents = rediscover ? await this.#discoverOr(null) : null;
     const update = await this.#engine.apply({ paths, directories, ...(documents === null ? {} : { documents }) });
-    if (update.scopeChanged || directories.length > 0) await this.#refreshWatches();
+    if (update.scopeChanged || directories.length > 0) {
+      // A directory that starts being watched now may have gained files before its watch was
+      // in place: look at it once more in the next batch.
+      for (const added of this.#refreshWatches()) {
+        const relative = relativeToRoot(this.#root, added);
+        if (relative !== null && relative !== '' && !directories.includes(relative)) this.#scheduler.push(relative, 'directory');
+      }
+    }
     this.#options.onUpdate(update);
   }
 
@@ -215,74 +221,55 @@ export class WatchDaemon {
     }
   }
 
-  /**
-   * Adds watches for new documents' and artifacts' directories and drops directories no longer
-   * needed. A cited file is unwatched only once nothing cites it: chokidar ignores an unwatched
-   * path from then on, so a cited file that was deleted must stay watched to be seen coming back.
-   */
-  async #refreshWatches(): Promise<void> {
+  /** Watches the directories now needed and unwatches the others; returns the newly watched ones. */
+  #refreshWatches(): string[] {
     const watcher = this.#watcher;
-    if (watcher === null || this.#closed) return;
+    if (watcher === null || this.#closed) return [];
     const next = this.#targets();
     const added = [...next].filter((path) => !this.#watched.has(path));
-    const removed = [...this.#watched].filter((path) => !next.has(path) && !this.#isCitedFile(path));
-    for (const path of removed) this.#watched.delete(path);
-    for (const path of added) this.#watched.add(path);
+    const removed = [...this.#watched].filter((path) => !next.has(path));
+    this.#watched = next;
     if (removed.length > 0) watcher.unwatch(removed);
     if (added.length > 0) watcher.add(added);
+    return added;
   }
 
-  #isCitedFile(absolute: string): boolean {
-    const relative = relativeToRoot(this.#root, absolute);
-    return relative !== null && relative !== '' && this.#engine.isCited(relative) && !isDirectory(absolute);
-  }
-
-  /** Directories to watch one level deep, plus cited files that exist (so one cited late is watched too). */
+  /** The directories to watch one level deep, and the git index. */
   #targets(): Set<string> {
-    const directories = new Set<string>([this.#root]);
-    const files = new Set<string>();
-    const relevant = new Set<string>();
+    const targets = new Set<string>([this.#root]);
     const absolute = (relative: string) => (relative === '' ? this.#root : joinRoot(this.#root, relative));
-    for (const document of this.#engine.documents()) directories.add(absolute(parentOf(document)));
-    const checked = new Map<string, string>();
+    for (const document of this.#engine.documents()) targets.add(absolute(parentOf(document)));
+    const checked = new Set<string>();
     for (const artifact of this.#engine.artifacts()) {
       const parent = parentOf(artifact);
-      let directory = checked.get(parent);
-      if (directory === undefined) {
-        directory = parent;
-        while (directory !== '' && !isDirectory(absolute(directory))) {
-          relevant.add(directory);
-          directory = parentOf(directory);
-        }
-        checked.set(parent, directory);
-      }
-      directories.add(absolute(directory));
-      const file = absolute(artifact);
-      if (directory === parent && (this.#watched.has(file) || isFile(file))) files.add(file);
+      if (checked.has(parent)) continue;
+      checked.add(parent);
+      let directory = parent;
+      while (directory !== '' && !isDirectory(absolute(directory))) directory = parentOf(directory);
+      targets.add(absolute(directory));
     }
-    if (this.#gitDir !== null && this.#options.gitIndexPath !== undefined) files.add(this.#options.gitIndexPath);
-    this.#directories = directories;
-    this.#relevantDirectories = relevant;
-    return new Set([...directories, ...files]);
+    if (this.#options.gitIndexPath !== undefined) targets.add(this.#options.gitIndexPath);
+    return targets;
   }
 
+  /** Directories one level below a watched one are reported (added, removed); files never are. */
   #isIgnored(path: string, stats?: { isDirectory(): boolean }): boolean {
-    if (this.#gitDir !== null && (path === this.#options.gitIndexPath || path === this.#gitDir)) return false;
+    if (path === this.#options.gitIndexPath || path === this.#gitDir) return false;
     const relative = relativeToRoot(this.#root, path);
     if (relative === null) return true;
     if (relative === '') return false;
-    const segments = relative.split('/');
-    if (segments.some((segment) => SKIPPED_SEGMENTS.has(segment))) return true;
-    if (this.#watched.has(path)) return false;
-    if (this.#engine.hasDocument(relative) || this.#engine.isCited(relative) || this.#relevantDirectories.has(relative)) return false;
+    if (relative.split('/').some((segment) => SKIPPED_SEGMENTS.has(segment))) return true;
     if (stats === undefined) return false;
-    if (stats.isDirectory()) return false;
-    return !isMarkdownPath(relative);
+    return !stats.isDirectory();
   }
 
   #problem(message: string): void {
     this.#options.onProblem?.(message);
   }
+}
+
+function isGitignore(path: string): boolean {
+  return path === '.gitignore' || path.endsWith('/.gitignore');
 }
 
 function parentOf(path: string): string {
@@ -303,14 +290,6 @@ function changedSince(path: string, since: number): boolean {
   try {
     const stats = statSync(path);
     return stats.mtimeMs >= since || stats.ctimeMs >= since;
-  } catch {
-    return false;
-  }
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
   } catch {
     return false;
   }

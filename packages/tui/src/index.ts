@@ -18,8 +18,9 @@ export type { CountCell } from './plain.ts';
 export { countCells, formatCounts, formatSummaryLine, formatVerdictChange, statusLabel } from './plain.ts';
 export type { BatchSchedulerOptions } from './scheduler.ts';
 export { BatchScheduler } from './scheduler.ts';
-export type { DashboardAction, DashboardMode, DashboardState, LastUpdate, StatusFilter } from './state.ts';
+export type { DashboardAction, DashboardMode, DashboardState, Explanation, ExplanationState, LastUpdate, StatusFilter } from './state.ts';
 export {
+  explanationKey,
   findingKey,
   initialDashboardState,
   matchesFilter,

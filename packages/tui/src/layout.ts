@@ -1,7 +1,7 @@
 import type { Finding } from '@aiwg-cite/core';
 import { watchMessages } from './messages.ts';
 import { countCells, statusLabel } from './plain.ts';
-import { type DashboardState, findingKey, visibleFindings } from './state.ts';
+import { type DashboardState, explanationKey, findingKey, visibleFindings } from './state.ts';
 
 /** A colour a segment may take; dropped entirely when colour is off. */
 export type Tone = 'green' | 'yellow' | 'red' | 'cyan' | 'gray';
@@ -182,6 +182,18 @@ function detailLines(state: DashboardState, width: number): ScreenLine[] {
   ];
   for (const text of wrap(finding.message, width)) lines.push([{ text }]);
   if (finding.fix !== null) for (const text of wrap(`fix: ${finding.fix}`, width)) lines.push([{ text, tone: 'cyan' }]);
+  const explanation = state.explanation?.key === explanationKey(finding) ? state.explanation.explanation : undefined;
+  if (explanation !== undefined) {
+    lines.push([{ text: ' ' }]);
+    if (explanation === 'loading') lines.push([{ text: watchMessages.blameLoading(), tone: 'gray' }]);
+    else if (explanation === null) lines.push([{ text: watchMessages.blameUnavailable(), tone: 'gray' }]);
+    else if (explanation.staling === null) lines.push([{ text: watchMessages.blameNone(explanation.drift), tone: 'gray' }]);
+    else {
+      const { sha, date, author, subject } = explanation.staling;
+      lines.push([{ text: watchMessages.staling(sha, date, author), tone: 'yellow' }]);
+      for (const text of wrap(watchMessages.stalingSubject(subject, explanation.drift), width)) lines.push([{ text }]);
+    }
+  }
   const facts: string[] = [];
   if (typeof finding.artifact === 'string') facts.push(`artifact ${finding.artifact}`);
   if (typeof finding.lines === 'string') facts.push(`lines ${finding.lines}`);
@@ -194,25 +206,27 @@ function detailLines(state: DashboardState, width: number): ScreenLine[] {
   return lines;
 }
 
-/** Wraps at spaces to `width` columns; a word longer than the width is cut. */
+/** Wraps at spaces to `width` columns, keeping a leading indent on every line; a word longer than the width is cut. */
 export function wrap(text: string, width: number): string[] {
+  const indent = /^ */.exec(text)?.[0] ?? '';
+  const room = Math.max(1, width - indent.length);
   const out: string[] = [];
   let line = '';
-  for (const word of text.split(' ')) {
+  for (const word of text.slice(indent.length).split(' ')) {
     const candidate = line === '' ? word : `${line} ${word}`;
-    if (candidate.length <= width) {
+    if (candidate.length <= room) {
       line = candidate;
       continue;
     }
     if (line !== '') out.push(line);
     line = word;
-    while (line.length > width) {
-      out.push(line.slice(0, width));
-      line = line.slice(width);
+    while (line.length > room) {
+      out.push(line.slice(0, room));
+      line = line.slice(room);
     }
   }
   if (line !== '' || out.length === 0) out.push(line);
-  return out;
+  return out.map((part) => indent + part);
 }
 
 function truncateLine(line: ScreenLine, width: number): ScreenLine {

@@ -25,7 +25,13 @@ export const watchMessages = {
   helpFooter: () => 'any key: back',
   pathPrompt: (draft: string) => `path: ${draft}▏  (Enter keep, Esc clear)`,
   blameLoading: () => 'staling commit: looking it up…',
-  blameNone: () => 'staling commit: not found in history',
+  blameNone: (drift: string) =>
+    drift === 'uncommitted'
+      ? 'staling commit: none yet, the change is not committed'
+      : `staling commit: none found (${drift}); \`aiwg-cite blame\` explains`,
+  blameUnavailable: () => 'staling commit: unavailable (not a git repository, or the lookup failed)',
+  staling: (sha: string, date: string, author: string) => `staling commit: ${sha.slice(0, 12)} ${date.slice(0, 10)} ${author}`,
+  stalingSubject: (subject: string, drift: string) => `    ${subject} (drift: ${drift})`,
   help: [
     'aiwg-cite watch: keys',
     '',

@@ -128,4 +128,14 @@ describe('reduceDashboard', () => {
     expect([resized.rows, resized.columns]).toEqual([10, 40]);
     expect(reduceDashboard(resized, { type: 'resize', rows: 10, columns: 40 })).toBe(resized);
   });
+
+  it('keeps the staling-commit lookup of the shown citation and drops late answers for another', () => {
+    const state = run(loaded(), { type: 'open' });
+    const started = reduceDashboard(state, { type: 'explain-start', key: 'k1' });
+    expect(started.explanation).toEqual({ key: 'k1', explanation: 'loading' });
+    const staling = { sha: 'a'.repeat(40), author: 'Ann', date: '2026-01-02T03:04:05Z', subject: 'rework' };
+    expect(reduceDashboard(started, { type: 'explain-done', key: 'k2', explanation: null })).toBe(started);
+    const done = reduceDashboard(started, { type: 'explain-done', key: 'k1', explanation: { staling, drift: 'changed' } });
+    expect(done.explanation).toEqual({ key: 'k1', explanation: { staling, drift: 'changed' } });
+  });
 });

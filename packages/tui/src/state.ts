@@ -18,6 +18,20 @@ export interface LastUpdate {
   readonly rechecked: number;
 }
 
+/** The commit that staled a citation, as `blame` finds it (issue #6), reduced to what the details show. */
+export interface Explanation {
+  /** The first commit after the pinned version, or `null` when there is none (uncommitted change, unknown hash). */
+  readonly staling: { readonly sha: string; readonly author: string; readonly date: string; readonly subject: string } | null;
+  /** `blame`'s drift class: `moved`, `whitespace`, `changed`, `deleted`, `uncommitted`, `unknown-hash`, `shallow`. */
+  readonly drift: string;
+}
+
+/** The staling-commit lookup for the finding in the details view. */
+export interface ExplanationState {
+  readonly key: string;
+  readonly explanation: Explanation | null | 'loading';
+}
+
 /** Everything the dashboard draws. Built only by {@link reduceDashboard}. */
 export interface DashboardState {
   readonly summary: Summary | null;
@@ -40,6 +54,8 @@ export interface DashboardState {
   readonly columns: number;
   /** Whether colours are used (NO_COLOR, FORCE_COLOR and TTY already decided). */
   readonly color: boolean;
+  /** The staling commit of the finding in details, when a lookup was made. */
+  readonly explanation: ExplanationState | null;
 }
 
 /** Inputs of the reducer: engine updates, terminal events and keys. */
@@ -59,7 +75,9 @@ export type DashboardAction =
   | { readonly type: 'path-backspace' }
   | { readonly type: 'path-commit' }
   | { readonly type: 'path-cancel' }
-  | { readonly type: 'resize'; readonly rows: number; readonly columns: number };
+  | { readonly type: 'resize'; readonly rows: number; readonly columns: number }
+  | { readonly type: 'explain-start'; readonly key: string }
+  | { readonly type: 'explain-done'; readonly key: string; readonly explanation: Explanation | null };
 
 /** The state before the first check finishes. */
 export function initialDashboardState(options: { rows: number; columns: number; color: boolean }): DashboardState {
@@ -80,12 +98,18 @@ export function initialDashboardState(options: { rows: number; columns: number; 
     rows: options.rows,
     columns: options.columns,
     color: options.color,
+    explanation: null,
   };
 }
 
 /** A finding's identity in the list: document, position and kind. */
 export function findingKey(finding: Finding): string {
   return `${finding.file}:${finding.line}:${finding.column}:${finding.kind}`;
+}
+
+/** The identity of a staling-commit lookup: the finding and the hash it cites. */
+export function explanationKey(finding: Finding): string {
+  return `${findingKey(finding)}@${String(finding.hash)}`;
 }
 
 /** Whether a finding passes a status filter. */
@@ -187,6 +211,12 @@ export function reduceDashboard(state: DashboardState, action: DashboardAction):
       return state.rows === action.rows && state.columns === action.columns
         ? state
         : { ...state, rows: action.rows, columns: action.columns };
+    case 'explain-start':
+      return { ...state, explanation: { key: action.key, explanation: 'loading' } };
+    case 'explain-done':
+      // A late answer for a citation no longer shown is dropped.
+      if (state.explanation?.key !== action.key) return state;
+      return { ...state, explanation: { key: action.key, explanation: action.explanation } };
   }
 }
 

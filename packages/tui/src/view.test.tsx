@@ -1,10 +1,11 @@
+import type { Finding } from '@aiwg-cite/core';
 import { renderToString } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { finding, snapshotOf } from '../test/fixtures.ts';
 import { createDashboardStore, WatchApp } from './app.tsx';
 import { layoutDashboard, plainText } from './layout.ts';
-import { type DashboardAction, type DashboardState, initialDashboardState, reduceDashboard } from './state.ts';
+import { type DashboardAction, type DashboardState, explanationKey, initialDashboardState, reduceDashboard } from './state.ts';
 import { Dashboard } from './view.tsx';
 
 const UPDATE = { clock: '10:00:00', durationMs: 3.4, rechecked: 2 };
@@ -162,5 +163,31 @@ describe('Dashboard view', () => {
     await press('q');
     expect(quits).toBe(1);
     app.unmount();
+  });
+
+  it('shows the staling commit in the details once it is known', () => {
+    const opened = stateWith(20, defaultAttention(), [{ type: 'open' }]);
+    const stale = defaultAttention()[0] as Finding;
+    const key = explanationKey(stale);
+    const loading = frame(reduceDashboard(opened, { type: 'explain-start', key }));
+    expect(loading).toContain('staling commit: looking it up…');
+    const staling = { sha: '0123456789abcdef0123', author: 'Ann Author', date: '2026-01-02T03:04:05Z', subject: 'rework the stale module' };
+    const found = frame(
+      [
+        { type: 'explain-start', key } as DashboardAction,
+        { type: 'explain-done', key, explanation: { staling, drift: 'changed' } } as DashboardAction,
+      ].reduce(reduceDashboard, opened),
+    ).split('\n');
+    expect(found.slice(9, 11)).toEqual([
+      'staling commit: 0123456789ab 2026-01-02 Ann Author',
+      '    rework the stale module (drift: changed)',
+    ]);
+    const uncommitted = frame(
+      [
+        { type: 'explain-start', key } as DashboardAction,
+        { type: 'explain-done', key, explanation: { staling: null, drift: 'uncommitted' } } as DashboardAction,
+      ].reduce(reduceDashboard, opened),
+    );
+    expect(uncommitted).toContain('staling commit: none yet, the change is not committed');
   });
 });

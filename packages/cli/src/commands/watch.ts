@@ -1,4 +1,6 @@
-import { type CheckOptions, rlmChecker } from '@aiwg-cite/core';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CheckOptions, contentHash, type Finding, parseLineRange, rlmChecker } from '@aiwg-cite/core';
 import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace, runGit } from '@aiwg-cite/node';
 import { parseCommandArgs, parseCount } from '../args.ts';
 import { shouldColor } from '../color.ts';
@@ -107,6 +109,7 @@ export const watch: Command = {
       },
     });
 
+    const explainer = new StalingCommits(workspace.root, context.env);
     const stop = async (code: number): Promise<void> => {
       if (stopping) {
         // A second interrupt while stopping: give up waiting (SPEC §12: exit 130).
@@ -116,6 +119,7 @@ export const watch: Command = {
       stopping = true;
       await daemon.close();
       await dashboard?.stop();
+      await explainer.close();
       finish(code);
     };
     const onSignal = () => void stop(0);
@@ -131,6 +135,7 @@ export const watch: Command = {
         dashboard = mountDashboard(
           {
             store,
+            ...(workspace.isGit ? { explain: (finding: Finding) => explainer.explain(finding) } : {}),
             onQuit: () => void stop(0),
             onReverify: () => {
               daemon.reverifyAll().catch((error: unknown) => store?.dispatch({ type: 'problem', message: String(error) }));
@@ -154,6 +159,58 @@ export const watch: Command = {
     }
   },
 };
+
+/**
+ * The staling commit of a citation for the dashboard's details, through the `blame` module of
+ * `@aiwg-cite/git` (issue #6). Loaded and opened on the first Enter on a stale citation, never
+ * before, and closed with the daemon.
+ */
+class StalingCommits {
+  readonly #root: string;
+  readonly #env: Readonly<Record<string, string | undefined>>;
+  #history: Promise<import('@aiwg-cite/git').GitHistory | null> | null = null;
+
+  constructor(root: string, env: Readonly<Record<string, string | undefined>>) {
+    this.#root = root;
+    this.#env = env;
+  }
+
+  async explain(finding: Finding): Promise<import('@aiwg-cite/tui').Explanation | null> {
+    if (typeof finding.hash !== 'string' || typeof finding.artifact !== 'string') return null;
+    const git = await import('@aiwg-cite/git');
+    this.#history ??= Promise.resolve(git.GitHistory.open(this.#root, { ...this.#env }));
+    const history = await this.#history;
+    if (history === null) return null;
+    const artifact = finding.artifact;
+    let bytes: Uint8Array | null = null;
+    try {
+      bytes = readFileSync(join(this.#root, artifact));
+    } catch {
+      bytes = null;
+    }
+    const current = bytes === null ? null : { bytes, hash: await contentHash(bytes, nodeSha256) };
+    const detail = await git.blameCitation(
+      history,
+      {
+        file: finding.file,
+        line: finding.line,
+        column: finding.column,
+        text: finding.text,
+        artifact,
+        hash: finding.hash,
+        lines: typeof finding.lines === 'string' ? parseLineRange(finding.lines) : null,
+      },
+      current,
+    );
+    const { staling, drift } = detail.entry;
+    return { staling, drift };
+  }
+
+  async close(): Promise<void> {
+    const history = await this.#history;
+    await history?.close();
+  }
+}
 
 function clockOf(epochMs: number): string {
   return new Date(epochMs).toTimeString().slice(0, 8);

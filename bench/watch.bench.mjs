@@ -1,0 +1,216 @@
+// Issue 7: `aiwg-cite watch` on 2,000 markdown documents holding 50,000 RLM citations to 5,000
+// source files. Measures, from this process: start-up to the first summary (the daemon prints
+// it once every document is checked and the watcher is ready), beside a whole `check` of the
+// same tree; and the latency from saving a cited file (write a temporary file, rename it over)
+// to the updated counts on the daemon's stdout, over 100 saves, beside the floor of a bare
+// `fs.watch` seeing the same kind of save. Memory: the daemon's resident set after start, after
+// the 100 saves and after 1,000 more.
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { CLI, ms, scratch, summarise, table, timeCommand } from './lib.mjs';
+
+const DOCUMENTS = 2000;
+const CITATIONS_PER_DOCUMENT = 25;
+const SOURCES = 5000;
+const SAVES = 100;
+
+/** A small deterministic PRNG (mulberry32), so every run builds the same corpus. */
+function random(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function write(path, contents) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, contents);
+}
+
+const hash16 = (contents) => createHash('sha256').update(contents).digest('hex').slice(0, 16);
+
+/** 5,000 sources of 60 lines; 2,000 documents of 25 citations (90 % fresh, 5 % stale, 3 % un-versioned, 2 % missing). */
+function generate(dir) {
+  const rand = random(7);
+  const sources = [];
+  for (let index = 0; index < SOURCES; index += 1) {
+    const path = `src/m${Math.floor(index / 100)}/file${index}.ts`;
+    const lines = Array.from({ length: 60 }, (_, line) => `export const v${line} = ${(index * 31 + line) % 997}; // line ${line}`);
+    const contents = `${lines.join('\n')}\n`;
+    write(join(dir, path), contents);
+    sources.push({ path, contents, hash: hash16(contents), freshCitations: 0 });
+  }
+  for (let document = 0; document < DOCUMENTS; document += 1) {
+    const parts = [`# Report ${document}`, ''];
+    for (let citation = 0; citation < CITATIONS_PER_DOCUMENT; citation += 1) {
+      const source = sources[Math.floor(rand() * sources.length)];
+      const start = 1 + Math.floor(rand() * 50);
+      const range = `L${start}-${start + Math.floor(rand() * 9)}`;
+      const roll = rand();
+      let text;
+      if (roll < 0.9) {
+        text = `[${source.path}@${source.hash}, ${range}]`;
+        source.freshCitations += 1;
+      } else if (roll < 0.95) text = `[${source.path}@0123456789abcdef, ${range}]`;
+      else if (roll < 0.98) text = `[${source.path}, ${range}]`;
+      else text = `[src/gone/missing${citation}.ts, ${range}]`;
+      parts.push(`Finding ${citation}: the handler validates the token before reading ${text} and caches the result.`, '');
+    }
+    write(join(dir, `docs/a${Math.floor(document / 100)}/report${document}.md`), parts.join('\n'));
+  }
+  return sources;
+}
+
+/** Starts `watch --no-tui` and collects its stdout lines. */
+function startWatch(dir) {
+  const child = spawn(process.execPath, [CLI, 'watch', '--no-tui'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  const lines = [];
+  const waiters = [];
+  let partial = '';
+  child.stdout.on('data', (chunk) => {
+    partial += chunk.toString('utf8');
+    const parts = partial.split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) {
+      lines.push(line);
+      for (const waiter of [...waiters]) waiter();
+    }
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+  /** Resolves with the time (ms, hrtime) at which the `count`-th summary line arrived. */
+  const summaryNumber = (count) =>
+    new Promise((resolve, reject) => {
+      const check = () => {
+        const summaries = lines.filter((line) => /^(PASS|FAIL): /.test(line));
+        if (summaries.length >= count) {
+          waiters.splice(waiters.indexOf(check), 1);
+          resolve(Number(process.hrtime.bigint()) / 1e6);
+        }
+      };
+      waiters.push(check);
+      exited.then((code) => reject(new Error(`watch exited ${code}: ${stderr.slice(0, 500)}`)));
+      const timer = setTimeout(
+        () => reject(new Error(`no summary #${count} within 60 s; last lines:\n${lines.slice(-5).join('\n')}`)),
+        60_000,
+      );
+      timer.unref();
+      check();
+    });
+  const rss = () => {
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? Number.NaN) / 1024;
+  };
+  const stop = async () => {
+    child.kill('SIGTERM');
+    return exited;
+  };
+  return { child, lines, summaryNumber, rss, stop };
+}
+
+function atomicSave(dir, path, contents) {
+  const temporary = join(dir, `${path}.tmp-save`);
+  writeFileSync(temporary, contents);
+  renameSync(temporary, join(dir, path));
+}
+
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+const dir = scratch('watch-corpus');
+const sources = generate(dir);
+// A git repository makes discovery one `git ls-files`, as in a real project.
+execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir, stdio: 'ignore' });
+
+// Baseline: one whole `check` of the same tree.
+const check = timeCommand(process.execPath, [CLI, 'check', '--format', 'json', '--no-history'], { cwd: dir, runs: 3 });
+
+// Start-up: spawn to the first summary line, three times.
+const startups = [];
+for (let run = 0; run < 3; run += 1) {
+  const started = now();
+  const watcher = startWatch(dir);
+  startups.push((await watcher.summaryNumber(1)) - started);
+  await watcher.stop();
+}
+
+process.stderr.write(`watch bench: start-up ${startups.map((value) => value.toFixed(0)).join(', ')} ms\n`);
+
+// Latency: 100 saves of cited files, each followed by its updated counts.
+const cited = sources.filter((source) => source.freshCitations > 0).slice(0, SAVES / 2);
+const watcher = startWatch(dir);
+await watcher.summaryNumber(1);
+const rssStart = watcher.rss();
+const latencies = [];
+let summaries = 1;
+for (let save = 0; save < SAVES; save += 1) {
+  const source = cited[Math.floor(save / 2)];
+  const contents = save % 2 === 0 ? `${source.contents}// edited ${save}\n` : source.contents;
+  const started = now();
+  atomicSave(dir, source.path, contents);
+  summaries += 1;
+  latencies.push((await watcher.summaryNumber(summaries)) - started);
+}
+const rssAfterSaves = watcher.rss();
+for (let save = 0; save < 1000; save += 1) {
+  // Edit then restore each file, so every save changes a verdict and prints a summary.
+  const source = cited[Math.floor(save / 2) % cited.length];
+  atomicSave(dir, source.path, save % 2 === 0 ? `${source.contents}// soak ${save}\n` : source.contents);
+  summaries += 1;
+  await watcher.summaryNumber(summaries);
+}
+const rssAfterSoak = watcher.rss();
+const exitCode = await watcher.stop();
+if (exitCode !== 0) throw new Error(`watch exited ${exitCode} on SIGTERM`);
+
+// Floor: a bare fs.watch on the directory seeing the same kind of save.
+const floorSamples = [];
+const floorSource = cited[0];
+for (let save = 0; save < SAVES; save += 1) {
+  const directory = join(dir, dirname(floorSource.path));
+  const seen = new Promise((resolve) => {
+    const handle = watch(directory, () => {
+      handle.close();
+      resolve(now());
+    });
+  });
+  const started = now();
+  atomicSave(dir, floorSource.path, save % 2 === 0 ? `${floorSource.contents}// floor ${save}\n` : floorSource.contents);
+  floorSamples.push((await seen) - started);
+}
+atomicSave(dir, floorSource.path, floorSource.contents);
+
+const startup = summarise(startups);
+const latency = summarise(latencies);
+const floor = summarise(floorSamples);
+console.log(`## watch: 2,000 documents, 50,000 RLM citations (issue 7)
+
+Corpus: ${DOCUMENTS} documents with ${DOCUMENTS * CITATIONS_PER_DOCUMENT} RLM citations to ${SOURCES} source files (generated by bench/watch.bench.mjs).
+Latency is measured in the bench process from the atomic save (temporary file renamed over the cited file) to the
+daemon's updated summary line on stdout (\`watch --no-tui\`); start-up from spawning the process to its first summary,
+which it prints once every document is checked and the watcher is ready.
+
+${table(
+  ['Measure', 'Median', 'p95', 'Runs', 'Target'],
+  [
+    ['watch: save → updated counts', ms(latency.median), ms(latency.p95), String(latency.runs), '< 100 ms median, < 250 ms p95'],
+    ['floor: save → bare fs.watch event', ms(floor.median), ms(floor.p95), String(floor.runs), '—'],
+    ['watch: start-up to first summary', ms(startup.median), ms(startup.p95), String(startup.runs), '< 2 s'],
+    ['baseline: whole `check --format json --no-history`', ms(check.median), ms(check.p95), String(check.runs), '—'],
+  ],
+)}
+
+Daemon resident memory: ${rssStart.toFixed(0)} MiB after start, ${rssAfterSaves.toFixed(0)} MiB after ${SAVES} saves, ${rssAfterSoak.toFixed(0)} MiB after 1,000 more.
+`);
