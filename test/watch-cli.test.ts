@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CLI_ENTRY, GIT_ENV, gitRepo, runCli, sha16 } from '@aiwg-cite/test-utils';
+import { CLI_ENTRY, GIT_ENV, gitRepo, runCli, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 const A1 = 'export const a = 1;\n';
@@ -18,10 +18,10 @@ interface Watching {
   readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-function startWatch(cwd: string, args: string[] = []): Watching {
+function startWatch(cwd: string, args: string[] = [], extraEnv: Record<string, string> = {}): Watching {
   const child = spawn(process.execPath, [CLI_ENTRY, 'watch', ...args], {
     cwd,
-    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', FORCE_COLOR: undefined },
+    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', FORCE_COLOR: undefined, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: string[] = [];
@@ -88,6 +88,19 @@ describe('aiwg-cite watch without a terminal', () => {
     expect(await watching.exit).toEqual({ code: 0, signal: null });
     // Every line is a summary or a verdict change: nothing else reaches stdout.
     for (const line of watching.stdout) expect(line).toMatch(/^(PASS|FAIL): |^docs\/guide\.md:\d+:\d+ \S+ -> \S+ \[/);
+  });
+
+  it('works outside git too: documents found by walking the tree', async () => {
+    const dir = tempDir();
+    writeTree(dir, { 'src/a.ts': A1, 'notes/guide.md': `See [src/a.ts@${sha16(A1)}, L1].\n` });
+    const watching = startWatch(dir, ['--no-tui'], { GIT_CEILING_DIRECTORIES: dirname(dir) });
+    await waitForLine(watching.stdout, (line) => line.startsWith('PASS: Fresh 1 '));
+    writeFileSync(join(dir, 'src/a.ts'), `${A1}// edited\n`);
+    await waitForLine(watching.stdout, (line) => line === `notes/guide.md:1:5 FRESH -> STALE [src/a.ts@${sha16(A1)}, L1]`);
+    writeFileSync(join(dir, 'notes/more.md'), `More [src/a.ts, L1].\n`);
+    await waitForLine(watching.stdout, (line) => line === 'notes/more.md:1:6 (none) -> UN-VERSIONED [src/a.ts, L1]');
+    watching.child.kill('SIGINT');
+    expect(await watching.exit).toEqual({ code: 0, signal: null });
   });
 
   it('stops with exit code 0 on SIGINT', async () => {
