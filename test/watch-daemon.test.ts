@@ -133,4 +133,29 @@ describe('WatchDaemon', () => {
     await expectEventualParity(engine, repo.dir);
     expect(engine.snapshot().summary.rlm).toMatchObject({ fresh: 200, stale: 0 });
   });
+
+  it('follows the target of a symlinked artifact, and re-verifies everything on demand', async () => {
+    const repo = gitRepo({
+      'vendor/real.ts': A1,
+      'src/link.ts': { symlink: '../vendor/real.ts' },
+      'docs/one.md': `Linked [src/link.ts@${sha16(A1)}, L1].\n`,
+    });
+    const { engine, daemon, updates } = await startDaemon(repo.dir);
+    expect(engine.snapshot().summary.rlm.fresh).toBe(1);
+    expect(daemon.watchedPaths()).toContain(`${repo.dir}/vendor`);
+
+    appendFileSync(join(repo.dir, 'vendor/real.ts'), '// edited through the link\n');
+    await expectEventualParity(engine, repo.dir);
+    expect(engine.snapshot().summary.rlm.stale).toBe(1);
+
+    writeFileSync(join(repo.dir, 'vendor/real.ts'), A1);
+    await expectEventualParity(engine, repo.dir);
+    expect(engine.snapshot().summary.rlm.fresh).toBe(1);
+
+    const update = await daemon.reverifyAll();
+    expect(update.reason).toBe('load');
+    expect(update.changes).toEqual([]);
+    expect(updates.at(-1)).toBe(update);
+    await expectEventualParity(engine, repo.dir);
+  });
 });

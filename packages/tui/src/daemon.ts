@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { joinRoot, relativeToRoot } from '@aiwg-cite/core';
 import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
@@ -59,6 +59,8 @@ export class WatchDaemon {
   #watcher: FSWatcher | null = null;
   /** The absolute paths handed to chokidar: directories, and the git index file. */
   #watched = new Set<string>();
+  /** Root-relative targets of symlinked artifacts → the artifact paths that lead to them. */
+  #aliases = new Map<string, string[]>();
   #ready = false;
   #closed = false;
 
@@ -169,8 +171,9 @@ export class WatchDaemon {
       return;
     }
     const relative = relativeToRoot(this.#root, absolute);
-    if (relative === null || relative === '' || !this.#isRelevantFile(relative)) return;
-    this.#scheduler.push(relative, 'file');
+    if (relative === null || relative === '') return;
+    for (const alias of this.#aliases.get(relative) ?? []) this.#scheduler.push(alias, 'file');
+    if (this.#isRelevantFile(relative)) this.#scheduler.push(relative, 'file');
   }
 
   #isRelevantFile(relative: string): boolean {
@@ -201,7 +204,8 @@ export class WatchDaemon {
     }
     const documents = rediscover ? await this.#discoverOr(null) : null;
     const update = await this.#engine.apply({ paths, directories, ...(documents === null ? {} : { documents }) });
-    if (update.scopeChanged || directories.length > 0) {
+    // A symlink that was replaced may point somewhere else now: recompute the targets then too.
+    if (update.scopeChanged || directories.length > 0 || paths.some((path) => isSymlink(joinRoot(this.#root, path)))) {
       // A directory that starts being watched now may have gained files before its watch was
       // in place: look at it once more in the next batch.
       for (const added of this.#refreshWatches()) {
@@ -240,7 +244,14 @@ export class WatchDaemon {
     const absolute = (relative: string) => (relative === '' ? this.#root : joinRoot(this.#root, relative));
     for (const document of this.#engine.documents()) targets.add(absolute(parentOf(document)));
     const checked = new Set<string>();
+    const aliases = new Map<string, string[]>();
     for (const artifact of this.#engine.artifacts()) {
+      // A symlinked artifact changes when its target does: watch the target's directory too.
+      const real = realRelative(this.#root, artifact);
+      if (real !== null && real !== artifact) {
+        aliases.set(real, [...(aliases.get(real) ?? []), artifact]);
+        targets.add(absolute(parentOf(real)));
+      }
       const parent = parentOf(artifact);
       if (checked.has(parent)) continue;
       checked.add(parent);
@@ -248,6 +259,7 @@ export class WatchDaemon {
       while (directory !== '' && !isDirectory(absolute(directory))) directory = parentOf(directory);
       targets.add(absolute(directory));
     }
+    this.#aliases = aliases;
     if (this.#options.gitIndexPath !== undefined) targets.add(this.#options.gitIndexPath);
     return targets;
   }
@@ -265,6 +277,24 @@ export class WatchDaemon {
 
   #problem(message: string): void {
     this.#options.onProblem?.(message);
+  }
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+/** The root-relative canonical path of an artifact, or `null` when it does not resolve inside the root. */
+function realRelative(root: string, artifact: string): string | null {
+  try {
+    const real = relativeToRoot(root, toPosix(realpathSync.native(joinRoot(root, artifact))));
+    return real === '' ? null : real;
+  } catch {
+    return null;
   }
 }
 
