@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo, tempDir, writeTree } from '@aiwg-cite/test-utils';
+import { CLI_ENTRY, gitRepo, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeServices, startFakeServices } from '../packages/online/test/fake-services.ts';
 import { runCliAsync } from './online-helpers.ts';
@@ -185,6 +186,30 @@ describe('check --online (seed 001 against the fake services)', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--online is not available with --staged');
     expect(fake.count()).toBe(before);
+  });
+
+  it('shows listr2 progress on a real terminal (util-linux script gives the run a pty)', async () => {
+    const dir = project();
+    const command = `stty cols 120 rows 40; ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI_ENTRY)} check --online`;
+    const run = await new Promise<{ code: number; output: string }>((resolve, reject) => {
+      const child = spawn('script', ['-qec', command, '/dev/null'], {
+        cwd: dir,
+        env: { ...process.env, ...fake.env, NO_COLOR: '1', TERM: 'xterm' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        output += chunk;
+      });
+      child.on('error', (error) => reject(new Error(`the pty test needs util-linux \`script\` on PATH: ${error.message}`)));
+      child.on('close', (code) => resolve({ code: code ?? -1, output }));
+    });
+    expect(run.code).toBe(1);
+    expect(run.output).toMatch(/doi: 2 resolved, 0 remaining/);
+    expect(run.output).toMatch(/arxiv: 3 resolved, 0 remaining/);
+    expect(run.output).toMatch(/url: 2 resolved, 0 remaining/);
+    expect(run.output).not.toContain('aiwg-cite online:');
+    expect(run.output).toContain('FAIL (');
   });
 
   it('prints the online findings in the pretty report with the request count', async () => {

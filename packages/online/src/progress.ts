@@ -56,7 +56,12 @@ export function createPlainProgress(stream: ProgressStream): Progress {
   };
 }
 
-/** listr2 tasks on a terminal, one per resolver, retitled as lookups finish. */
+/**
+ * listr2 tasks on a terminal, one per resolver, retitled as lookups finish. The display starts
+ * with the first lookup and renders lazily (no spinner timer), so a run that fails before or
+ * during the lookups can never be kept alive by it; should the process exit while listr2 still
+ * holds stderr, what it buffered is released on exit, so an error line is never swallowed.
+ */
 export async function createTtyProgress(stream: ProgressStream & NodeJS.WriteStream): Promise<Progress> {
   const { Listr, ListrLogger, ProcessOutput } = await import('listr2');
   const counts = new Map<ResolverName, Counts>(RESOLVERS.map((name) => [name, { seen: 0, done: 0, cached: 0 }]));
@@ -65,32 +70,42 @@ export async function createTtyProgress(stream: ProgressStream & NodeJS.WriteStr
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
   });
-  const logger = new ListrLogger({ processOutput: new ProcessOutput(stream, stream) });
-  const list = new Listr(
-    RESOLVERS.map((name) => ({
-      title: `${name}: waiting`,
-      task: async (_context: unknown, task: { title: string }) => {
-        titles.set(name, (title) => {
-          task.title = title;
-        });
-        await finished;
-        const count = counts.get(name) as Counts;
-        task.title = count.seen === 0 ? `${name}: nothing to resolve` : describeProgress(name, count);
+  let running: Promise<unknown> | null = null;
+  let output: InstanceType<typeof ProcessOutput> | null = null;
+  const release = () => output?.release();
+  const begin = () => {
+    if (running !== null) return;
+    output = new ProcessOutput(stream, stream);
+    const logger = new ListrLogger({ processOutput: output });
+    const list = new Listr(
+      RESOLVERS.map((name) => ({
+        title: `${name}: waiting`,
+        task: async (_context: unknown, task: { title: string }) => {
+          titles.set(name, (title) => {
+            task.title = title;
+          });
+          const count = counts.get(name) as Counts;
+          if (count.seen > 0) task.title = describeProgress(name, count);
+          await finished;
+          task.title = count.seen === 0 ? `${name}: nothing to resolve` : describeProgress(name, count);
+        },
+      })),
+      {
+        concurrent: true,
+        exitOnError: false,
+        registerSignalListeners: false,
+        rendererOptions: { logger, lazy: true },
+        // Without a terminal on stdout listr2 falls back to its line renderer: it too writes to our stream.
+        fallbackRendererOptions: { logger },
       },
-    })),
-    {
-      concurrent: true,
-      exitOnError: false,
-      registerSignalListeners: false,
-      rendererOptions: { logger },
-      // Without a terminal on stdout listr2 falls back to its line renderer: it too writes to our stream.
-      fallbackRendererOptions: { logger },
-    },
-  );
-  const running = list.run().catch(() => undefined);
+    );
+    process.once('exit', release);
+    running = list.run().catch(() => undefined);
+  };
   let stopped = false;
   return {
     listener(resolver, event, detail) {
+      begin();
       const count = counts.get(resolver) as Counts;
       if (event === 'start') count.seen += 1;
       else {
@@ -103,7 +118,8 @@ export async function createTtyProgress(stream: ProgressStream & NodeJS.WriteStr
       if (stopped) return;
       stopped = true;
       finish();
-      await running;
+      if (running !== null) await running;
+      process.off('exit', release);
     },
   };
 }
