@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir, writeTree } from '@aiwg-cite/test-utils';
+import { CLI_ENTRY, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeServices, startFakeServices } from '../packages/online/test/fake-services.ts';
 import { runCliAsync } from './online-helpers.ts';
@@ -280,6 +281,50 @@ describe('certify', () => {
       ['5', 'UNCONFIRMED', expect.stringContaining('the corpus has LeCun only for 2015')],
       ['6', 'UNCONFIRMED', expect.stringContaining('needs-search')],
     ]);
+  });
+
+  it('an interrupted run resumes from --state without repeating a request it already made', async () => {
+    const slow = await startFakeServices({ slowMs: 60_000 });
+    try {
+      const notes: [string, string][] = [...pages(slow.origin, 5), ['Analysis', `Slow site ${slow.origin}/web/slow [INFERRED: page]`]];
+      const dir = project(notes);
+      const statePath = join(dir, '.aiwg-cite/state/memo.json');
+      const child = spawn(process.execPath, [CLI_ENTRY, 'certify', 'memo.md', '--online', '--no-cache', '--state', statePath], {
+        cwd: dir,
+        env: { ...process.env, ...slow.env, NO_COLOR: '1' },
+        stdio: 'ignore',
+      });
+      const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      const deadline = Date.now() + 30_000;
+      let saved = 0;
+      while (Date.now() < deadline) {
+        try {
+          saved = Object.keys(JSON.parse(readFileSync(statePath, 'utf8')).items).length;
+        } catch {
+          saved = 0;
+        }
+        if (saved === 5 && slow.countOf('/web/slow') > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(saved).toBe(5);
+      child.kill('SIGTERM');
+      await closed;
+      expect(() => readFileSync(join(dir, CERTIFICATE))).toThrow();
+
+      const pagesBefore = slow.countOf('/web/ok-');
+      const resumed = await runCliAsync(['certify', 'memo.md', '--online', '--no-cache', '--state', statePath], {
+        cwd: dir,
+        env: { ...slow.env, AIWG_CITE_HTTP_TIMEOUT_MS: '100' },
+      });
+      expect(slow.countOf('/web/ok-')).toBe(pagesBefore);
+      expect(resumed.code).toBe(1);
+      const certificate = parse(readFileSync(join(dir, CERTIFICATE), 'utf8'));
+      recompute(certificate);
+      expect([certificate.confirmed, certificate.verifiable]).toEqual([5, 6]);
+      expect(JSON.parse(readFileSync(statePath, 'utf8'))).toMatchObject({ status: 'complete', metrics: { reused: 5, checked: 1 } });
+    } finally {
+      await slow.close();
+    }
   });
 
   it('usage and input errors exit 2 with one clear line', async () => {

@@ -185,7 +185,10 @@ export const certify: Command = {
             state.metrics.checked += 1;
             state.status = 'in_progress';
             sinceSave += 1;
-            if (sinceSave >= 10 && statePath !== null) {
+            // At least every 10 items (SPEC §7.3), and after every item that went to the network, so
+            // an interrupted run never repeats a request it already made.
+            const networked = session !== null && result.source !== undefined && result.source !== 'structure';
+            if ((sinceSave >= 10 || networked) && statePath !== null) {
               saveState(statePath, state);
               sinceSave = 0;
             }
