@@ -64,7 +64,7 @@ describe('the aiwg 2026.5.1 corpus', () => {
       arxiv: { unverified: 19, verified: 49 },
       doi: { unverified: 10, verified: 6 },
       grade: { unassessed: 38 },
-      quote: { found: 20, 'not-found': 1 },
+      quote: { found: 20, 'missing-page': 4, 'not-found': 1 },
     });
   });
 

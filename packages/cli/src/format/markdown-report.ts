@@ -25,6 +25,7 @@ const ISSUE_NAMES: Readonly<Record<string, string>> = {
   'author-year/implausible-year': 'Implausible year',
   'quote/not-found': 'Quote not found in source',
   'quote/uncheckable': 'Quote cannot be checked',
+  'quote/missing-page': 'Quote without a page',
   'statistic/unsourced': 'Unsourced statistic',
   'pages/invalid': 'Invalid page locator',
   'grade/overclaim': 'GRADE overclaim',

@@ -141,6 +141,31 @@ describe('the corpus index', () => {
   });
 });
 
+describe('metadata files (SPEC §3.2 item 2)', () => {
+  it('fill in what the markdown lacks, below frontmatter', () => {
+    const index = new CorpusIndex({
+      roots: [{ path: '.aiwg/research/sources', exists: true }],
+      files: [{ path: '.aiwg/research/sources/REF-077-paper.md', text: '# REF-077: A Paper\n' }],
+      metadata: [
+        {
+          path: '.aiwg/research/sources/metadata/REF-077-metadata.json',
+          text: JSON.stringify({
+            title: 'A Paper, In Full',
+            authors: ['Ada Lovelace', 'Babbage, C.'],
+            year: 1843,
+            doi: '10.5555/Engine',
+            arxiv: '2401.00001v2',
+          }),
+        },
+      ],
+    });
+    const source = index.findRef('REF-077');
+    expect(source).toMatchObject({ title: 'A Paper, In Full', authors: ['Lovelace', 'Babbage'], year: 1843 });
+    expect(index.findDoi('10.5555/engine')).toBe('.aiwg/research/sources/REF-077-paper.md');
+    expect(index.findArxiv('2401.00001')).toBe('.aiwg/research/sources/REF-077-paper.md');
+  });
+});
+
 describe('GRADE levels (SPEC §4.1)', () => {
   it('reads every spelling and symbol, and does not map letter grades', () => {
     for (const [value, level] of [

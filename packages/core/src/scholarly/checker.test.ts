@@ -215,9 +215,18 @@ describe('author-year (SPEC §5.2)', () => {
 
 describe('quote (SPEC §5.3)', () => {
   it('passes a real quote despite curly quotes and line breaks, and fails a changed word with the closest passage', async () => {
-    const ok = await check('REF-018 says “interleaves reasoning traces with\ntask-specific actions, so that reasoning guides acting”.\n');
+    const ok = await check(
+      'REF-018 says “interleaves reasoning traces with\ntask-specific actions, so that reasoning guides acting” (p. 2).\n',
+    );
     expect(brief(ok).filter((line) => line.startsWith('quote'))).toHaveLength(1);
     expect(ok.find((finding) => finding.kind === 'quote')?.status).toBe('found');
+    const unpaged = await check(
+      'REF-018 says “interleaves reasoning traces with task-specific actions, so that reasoning guides acting”.\n',
+    );
+    expect(brief(unpaged).filter((line) => line.startsWith('quote'))).toEqual([
+      'quote:found:ok:“interleaves reasoning traces with task-specific actions, so that reasoning guides acting”',
+      'quote:missing-page:warning:“interleaves reasoning traces with task-specific actions, so that reasoning guides acting”',
+    ]);
     const changed = await check(
       'REF-018 says "interleaves reasoning traces with task-agnostic actions, so that reasoning guides acting".\n',
     );

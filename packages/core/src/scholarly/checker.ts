@@ -58,6 +58,8 @@ const REQUIREMENT =
 /** `REF-001 ... REF-999`, `REF-001 to REF-010`: the upper bound of a range of ids is not a citation. */
 const RANGE_END = /REF-\d+\s*,?\s*(?:\.\.\.|…|–|—|-|to|through|thru)\s*$/;
 const GRADE_WORD = /grade/i;
+/** A page locator: `p. 7`, `pp. 3-5`, `page 7`. */
+const LOCATOR = /(?<![\w.])(?:pp?\.|pages?)\s?\d/i;
 const STATISTIC_PHRASE = /\b(?:studies|research)\s+(?:show|shows|showed|shown|suggests?|indicates?|finds|found)\b|\baccording to\b/i;
 const PAGES = /(?<![\w.])(pp?)\.\s?(\d+)(?:\s?[-–]\s?(\d+))?/g;
 const QUOTE = /"([^"\n]+(?:\n(?![ \t]*\n)[^"\n]*)*)"|“([^”]+?)”/g;
@@ -404,6 +406,11 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
               say.quoteNotFoundFix(),
               { source: first.path, closest },
             );
+          }
+          const sentence = sentences[index] as Sentence;
+          const around = view.citable.slice(sentence.start, Math.min(view.citable.length, Math.max(sentence.end, quoteEnd + 24)));
+          if (!LOCATOR.test(around) && (hit === undefined || titleKey(quote) !== titleKey(hit.title ?? ''))) {
+            make(match.index, 'quote', match[0], 'missing-page', 'quote/missing-page', say.quoteMissingPage(), say.quoteMissingPageFix());
           }
         }
       }

@@ -56,6 +56,8 @@ export const scholarlyMessages = {
   quoteNotFound: (path: string, closest: string | null) =>
     `the quote occurs nowhere in \`${path}\`${closest === null ? '' : `; the closest passage is "${closest}"`}`,
   quoteNotFoundFix: () => 'quote the source exactly, or paraphrase without quotation marks',
+  quoteMissingPage: () => 'the quote carries no page locator (`p. N`)',
+  quoteMissingPageFix: () => 'add the page the quote is on, e.g. `(p. 7)`',
   quoteUncheckable: (path: string) => `\`${path}\` has no text to check the quote against`,
   statisticUnsourced: (statistic: string) => `\`${statistic}\` has no citation in its sentence or paragraph`,
   statisticUnsourcedFix: () => 'cite the source of the number, or remove it',

@@ -25,6 +25,7 @@ export const SCHOLARLY_RULES = {
   'quote/found': { severity: 'ok', summary: 'the quote occurs in the cited source' },
   'quote/not-found': { severity: 'error', summary: 'the quote occurs nowhere in the cited source' },
   'quote/uncheckable': { severity: 'info', summary: 'the cited source has no text to check the quote against' },
+  'quote/missing-page': { severity: 'warning', summary: 'a checked quote carries no page locator' },
   'statistic/unsourced': { severity: 'warning', summary: 'a statistic with no citation in its sentence or paragraph' },
   'pages/invalid': { severity: 'error', summary: 'a page locator that cannot exist' },
   'grade/ok': { severity: 'ok', summary: 'the claim strength fits the evidence' },
