@@ -134,7 +134,9 @@ export function readAttribution(window: string, identifierAt: number): CitedAttr
   const after = whole.filter((mention) => mention.at >= identifierAt).sort((a, b) => a.at - b.at);
   const chosen = before[0] ?? after[0];
   let year = chosen?.year ?? null;
-  if (year === null) {
+  // A lone year elsewhere in the window counts only beside named authors ("Lewis et al. … in 2020");
+  // on its own ("In 2019, …") it is more often about something else.
+  if (year === null && chosen !== undefined) {
     const years = [...window.matchAll(YEAR)];
     if (years.length === 1) year = Number((years[0] as RegExpMatchArray)[1]);
   }

@@ -310,7 +310,8 @@ describe('attribution', () => {
     expect(readAttribution('Lewis et al. introduced GPT-3 (arXiv:', 36)).toMatchObject({ surnames: ['Lewis'], year: null });
     expect(readAttribution('as shown (Smith, 2019) in ', 20)).toMatchObject({ surnames: ['Smith'], year: 2019 });
     expect(readAttribution('Smith and Jones (2020) argue ', 25)).toMatchObject({ surnames: ['Smith', 'Jones'], year: 2020 });
-    expect(readAttribution('In 2019 the paper ', 10)).toMatchObject({ surnames: [], year: 2019 });
+    expect(readAttribution('In 2019 the paper ', 10)).toMatchObject({ surnames: [], year: null });
+    expect(readAttribution('Lewis et al. introduced it in 2019 ', 30)).toMatchObject({ surnames: ['Lewis'], year: 2019 });
   });
 
   it('compares with metadata: author mismatch, overlap, year and title', () => {
