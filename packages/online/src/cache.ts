@@ -79,12 +79,17 @@ export class ResultCache {
     return this.#dirty.size;
   }
 
-  /** Merges this run's entries into the file on disk (newest `checked_at` wins) and writes it atomically. */
-  save(): void {
+  /**
+   * Merges this run's entries into the file on disk (newest `checked_at` wins), drops entries that
+   * expired by `now`, and writes it atomically.
+   */
+  save(now: number = Date.now()): void {
     if (this.#dirty.size === 0) return;
     const onDisk = readEntries(this.path);
     const merged = new Map<string, CacheEntry>();
-    if (onDisk.kind === 'ok') for (const entry of onDisk.entries) merged.set(entry.key, entry);
+    if (onDisk.kind === 'ok') {
+      for (const entry of onDisk.entries) if (now - Date.parse(entry.checked_at) <= ttlFor(entry)) merged.set(entry.key, entry);
+    }
     for (const entry of this.#dirty.values()) {
       const other = merged.get(entry.key);
       if (other === undefined || Date.parse(other.checked_at) <= Date.parse(entry.checked_at)) merged.set(entry.key, entry);

@@ -235,7 +235,7 @@ describe('cache', () => {
     };
     const cold = ResultCache.load(path, { warn });
     const first = await check(SEED_001, setup({ cache: cold }).resolvers);
-    cold.save();
+    cold.save(NOW.getTime());
     expect(readFileSync(join(dir, '.aiwg-cite', '.gitignore'), 'utf8')).toBe('*\n');
 
     const before = fake.count();
@@ -287,12 +287,27 @@ describe('cache', () => {
     one.set(entry('url:http://both.test/', '2026-11-22T07:30:00Z'));
     two.set(entry('url:http://two.test/', '2026-11-22T07:00:00Z'));
     two.set({ ...entry('url:http://both.test/', '2026-11-22T07:00:00Z'), status: 'dead' });
-    one.save();
-    two.save();
+    one.save(NOW.getTime());
+    two.save(NOW.getTime());
     const merged = ResultCache.load(path, { warn: () => {} });
     expect(merged.get('url:http://one.test/', NOW.getTime())?.status).toBe('alive');
     expect(merged.get('url:http://two.test/', NOW.getTime())?.status).toBe('alive');
     expect(merged.get('url:http://both.test/', NOW.getTime())?.status).toBe('alive');
+  });
+
+  it('drops expired entries from the file when it saves', () => {
+    const dir = tempDir();
+    const path = join(dir, 'cache.jsonl');
+    const old = { key: 'url:http://old.test/', status: 'alive', code: 200, checked_at: '2026-10-01T00:00:00Z', resolver: 'http', data: {} };
+    writeFileSync(path, `${JSON.stringify(old)}\n`);
+    const cache = ResultCache.load(path, { warn: () => {} });
+    cache.set({ ...old, key: 'url:http://new.test/', checked_at: NOW.toISOString() });
+    cache.save(NOW.getTime());
+    const keys = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).key);
+    expect(keys).toEqual(['url:http://new.test/']);
   });
 
   it('expires entries by outcome: not-found after a day, exists after 30 days', () => {
