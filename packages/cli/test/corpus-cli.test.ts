@@ -64,6 +64,13 @@ describe('aiwg-cite check: research corpus', () => {
     expect(both.report?.summary.kinds.ref).toEqual({ found: 4 });
   });
 
+  it('--corpus naming a directory that does not exist is exit 2', () => {
+    const dir = project({ 'doc.md': 'REF-018.\n' });
+    const run = runCli(['check', '--corpus', 'docs/referencez'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('aiwg-cite: docs/referencez: the corpus directory does not exist\n');
+  });
+
   it('without any corpus root: one corpus/absent warning and corpus findings as info; --require-corpus fails', () => {
     const dir = tempDir();
     writeTree(dir, { 'doc.md': 'REF-999 says so.\n' });

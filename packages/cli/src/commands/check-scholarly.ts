@@ -149,13 +149,22 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
 
 function loadRunCorpus(values: ScholarlyValues, workspace: Workspace, context: CliContext, config: AiwgCiteConfig): CorpusIndex {
   const dirs = values.corpus ?? config.corpus;
-  return loadCorpus({
+  const corpus = loadCorpus({
     root: workspace.root,
     isGit: workspace.isGit,
     env: context.env,
     ...(dirs === undefined ? {} : { dirs: dirs.map((dir) => toRootPath(workspace.root, context.cwd, dir, values.corpus !== undefined)) }),
     ...(config.bibliography === undefined ? {} : { bibliography: config.bibliography }),
   });
+  // A directory named on the command line must exist (a typo is bad input); configured and
+  // default roots may be absent, as `.aiwg/` is in a fresh clone.
+  if (values.corpus !== undefined) {
+    corpus.roots.forEach((root, index) => {
+      if (!root.exists)
+        throw new AiwgCiteError('INPUT_UNREADABLE', `${values.corpus?.[index] ?? root.path}: the corpus directory does not exist`);
+    });
+  }
+  return corpus;
 }
 
 /** `--corpus` paths are relative to the working directory; configured ones to the root. */
