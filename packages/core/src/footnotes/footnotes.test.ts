@@ -21,6 +21,7 @@ describe('tags', () => {
     expect(evidenceQuality('CL-4593878')).toBe('full');
     expect(evidenceQuality('2019 WL 123456')).toBe('full');
     expect(evidenceQuality('No. 21-01234')).toBe('full');
+    expect(evidenceQuality('CourtListener Opinion IDs 4593878')).toBe('full');
     expect(evidenceQuality('Westlaw')).toBe('none');
   });
 
@@ -105,6 +106,30 @@ describe('parseFootnotes', () => {
       ['Beta#1', 'Beta', 1],
     ]);
     expect(parsed.markers.map((marker) => marker.definition)).toEqual(['Alpha#1', 'Alpha#2', 'Beta#1']);
+  });
+
+  it('reads a consolidated footnotes file: numbered lists under H2 sections of a "Consolidated Footnotes" H1', () => {
+    const text = [
+      '# Consolidated Footnotes',
+      '',
+      '## I. Securities Fraud',
+      '',
+      '1. 15 U.S.C. § 78j(b) [VERIFIED: https://law.test/78j]',
+      '2. Basic Inc. v. Levinson, 485 U.S. 224 (1988)',
+      '   [VERIFIED: CourtListener Opinion IDs 4593878]',
+      '',
+      '## II. Medicare',
+      '',
+      '3. 42 U.S.C. § 1395i-3(b)(2) [INFERRED: statute - nursing facilities]',
+      '',
+    ].join('\n');
+    const parsed = parseFootnotes(text);
+    expect(parsed.markers).toEqual([]);
+    expect(parsed.definitions.map((definition) => [definition.label, definition.section, definition.text])).toEqual([
+      ['1', 'I. Securities Fraud', '15 U.S.C. § 78j(b) [VERIFIED: https://law.test/78j]'],
+      ['2', 'I. Securities Fraud', 'Basic Inc. v. Levinson, 485 U.S. 224 (1988)\n[VERIFIED: CourtListener Opinion IDs 4593878]'],
+      ['3', 'II. Medicare', '42 U.S.C. § 1395i-3(b)(2) [INFERRED: statute - nursing facilities]'],
+    ]);
   });
 
   it('counts bare numerals only when asked', () => {

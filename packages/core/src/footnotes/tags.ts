@@ -23,8 +23,17 @@ export interface FootnoteTag {
 
 const TAG = /\[(VERIFIED|INFERRED|ASSUMED|METHODOLOGY|UNVERIFIABLE|UNVERIFIED)\s*:\s*([^\]]*)\]/gi;
 const URL = /\bhttps?:\/\/\S/i;
-/** A record id such as `CL-4593878`, a Westlaw cite `2019 WL 123456`, or a docket number `No. 21-cv-01234`. */
-const RECORD_ID = [/\b[A-Z]+-[\w-]*\d/, /\b\d{4} WL \d+/, /\bNo\.\s*\d{1,2}[:-]\d{2,}/i, /\b\d{1,2}:\d{2}-[a-z]{2,4}-\d+/i];
+/**
+ * A record id such as `CL-4593878`, a Westlaw cite `2019 WL 123456`, a docket number
+ * `No. 21-cv-01234`, or a database id (`CourtListener Opinion IDs 4593878`, seed 003).
+ */
+const RECORD_ID = [
+  /\b[A-Z]+-[\w-]*\d/,
+  /\b\d{4} WL \d+/,
+  /\bNo\.\s*\d{1,2}[:-]\d{2,}/i,
+  /\b\d{1,2}:\d{2}-[a-z]{2,4}-\d+/i,
+  /\bIDs?\s*(?:#|:|no\.)?\s*\d{4,}/i,
+];
 const DASHED = /\S\s+[-–—]\s+\S/;
 
 /** Grades the evidence of a tag payload: a URL or record id is full, a dashed descriptor partial, a bare name none. */
