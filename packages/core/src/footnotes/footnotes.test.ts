@@ -132,6 +132,29 @@ describe('parseFootnotes', () => {
     ]);
   });
 
+  it('gives footnotes listed under one closing "## Footnotes" the section of their marker', () => {
+    const text = [
+      '## Facts',
+      'A claim [1].',
+      '## Law',
+      'A rule<sup>2</sup> and [3].',
+      '## Footnotes',
+      '1. One [VERIFIED: CL-1]',
+      '2. Two [VERIFIED: CL-2]',
+      '',
+    ].join('\n');
+    const parsed = parseFootnotes(text);
+    expect(parsed.definitions.map((definition) => [definition.key, definition.section])).toEqual([
+      ['#1', 'Facts'],
+      ['#2', 'Law'],
+    ]);
+    expect(parsed.markers.map((marker) => [marker.label, marker.definition])).toEqual([
+      ['1', '#1'],
+      ['2', '#2'],
+      ['3', null],
+    ]);
+  });
+
   it('counts bare numerals only when asked', () => {
     const text = '## A\nThe recovery.6 went on.\n## Footnotes\n6. Source [VERIFIED: CL-1]\n';
     expect(parseFootnotes(text).markers).toHaveLength(0);
