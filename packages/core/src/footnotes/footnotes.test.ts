@@ -64,7 +64,7 @@ describe('parseFootnotes', () => {
       '',
       '## Facts',
       '',
-      'The rule applies.[^a] Also here.[^missing]',
+      'The rule applies.[^a] Also here.[^missing] Index x[3] is no marker here.',
       '',
       '```',
       'code [^a] is not a marker',

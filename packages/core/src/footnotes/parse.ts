@@ -227,7 +227,11 @@ function link(raw: readonly RawDefinition[], rawMarkers: readonly RawMarker[], l
 
   const firstSection = new Map<string, string>();
   const references = new Map<string, number>();
-  const markers: FootnoteMarker[] = rawMarkers.map((marker) => {
+  // `[N]` is a footnote marker only in a document that numbers its footnotes in a list; elsewhere
+  // it is more likely an index or a bracketed number.
+  const hasList = raw.some((definition) => definition.style === 'list');
+  const candidates = hasList ? rawMarkers : rawMarkers.filter((marker) => marker.style !== 'bracket');
+  const markers: FootnoteMarker[] = candidates.map((marker) => {
     const target = resolveMarker(marker, byKey);
     if (target !== null) {
       if (!firstSection.has(target)) firstSection.set(target, marker.section);
