@@ -109,6 +109,17 @@ describe('check --online (seed 001 against the fake services)', () => {
     expect(() => readFileSync(join(dir, '.aiwg-cite', 'cache.jsonl'))).toThrow();
   });
 
+  it('keeps the cache where AIWG_CITE_CACHE says (relative to the root)', async () => {
+    const dir = project();
+    const run = await runCliAsync(['check', '--online', '--format', 'json'], {
+      cwd: dir,
+      env: { ...fake.env, AIWG_CITE_CACHE: 'tmp/online-cache.jsonl' },
+    });
+    expect(run.code).toBe(1);
+    expect(readFileSync(join(dir, 'tmp', 'online-cache.jsonl'), 'utf8')).toContain('"key":"doi:10.1145/3676932.3676933"');
+    expect(() => readFileSync(join(dir, '.aiwg-cite', 'cache.jsonl'))).toThrow();
+  });
+
   it('never touches the network without --online', async () => {
     const dir = project();
     const before = fake.count();
