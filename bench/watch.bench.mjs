@@ -4,12 +4,14 @@
 // same tree; and the latency from saving a cited file (write a temporary file, rename it over)
 // to the updated counts on the daemon's stdout, over 100 saves, beside the floor of a bare
 // `fs.watch` seeing the same kind of save. Memory: the daemon's resident set after start, after
-// the 100 saves and after 1,000 more.
+// the 100 saves and after 1,000 more; and, because a resident set only shows what V8 has not
+// collected yet, the heap after a forced GC of the same daemon driven in-process (bundled from
+// source with esbuild, run with --expose-gc) over 3,000 saves.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CLI, ms, scratch, summarise, table, timeCommand } from './lib.mjs';
+import { CLI, ms, ROOT, scratch, summarise, table, timeCommand } from './lib.mjs';
 
 const DOCUMENTS = 2000;
 const CITATIONS_PER_DOCUMENT = 25;
@@ -192,6 +194,54 @@ for (let save = 0; save < SAVES; save += 1) {
 }
 atomicSave(dir, floorSource.path, floorSource.contents);
 
+// Heap after GC, in-process: the engine and the daemon bundled from source.
+const heapDir = scratch('watch-heap');
+const entry = join(heapDir, 'heap.ts');
+writeFileSync(
+  entry,
+  `import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace } from ${JSON.stringify(join(ROOT, 'packages/node/src/index.ts'))};
+import { WatchDaemon, WatchEngine } from ${JSON.stringify(join(ROOT, 'packages/tui/src/index.ts'))};
+const dir = process.argv[2];
+const path = process.argv[3];
+const workspace = resolveWorkspace(dir, undefined);
+const engine = new WatchEngine({ reader: createNodeReader(workspace.root), sha256: nodeSha256 });
+let wake = () => {};
+const daemon = new WatchDaemon({ root: workspace.root, engine, discover: () => discoverDocuments(workspace, dir, []), onUpdate: () => { engine.snapshot(); wake(); } });
+await daemon.start();
+const original = readFileSync(dir + '/' + path, 'utf8');
+const heap = () => { globalThis.gc(); return process.memoryUsage().heapUsed / 1048576; };
+const samples = [heap()];
+for (let save = 1; save <= 3000; save += 1) {
+  const seen = new Promise((resolve) => { wake = resolve; });
+  writeFileSync(dir + '/' + path + '.tmp', save % 2 === 1 ? original + '// ' + save + '\\n' : original);
+  renameSync(dir + '/' + path + '.tmp', dir + '/' + path);
+  await seen;
+  if (save % 1000 === 0) samples.push(heap());
+}
+await daemon.close();
+console.log(JSON.stringify(samples));
+`,
+);
+execFileSync(join(ROOT, 'node_modules/.bin/esbuild'), [
+  entry,
+  '--bundle',
+  '--platform=node',
+  '--format=esm',
+  `--outfile=${join(heapDir, 'heap.mjs')}`,
+  '--conditions=aiwg-source',
+  // The dashboard is loaded lazily and never here: leave ink and React out of the bundle.
+  '--external:ink',
+  '--external:react',
+  '--log-level=warning',
+]);
+const heapSamples = JSON.parse(
+  execFileSync(process.execPath, ['--expose-gc', join(heapDir, 'heap.mjs'), dir, cited[0].path], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  }).trim(),
+);
+
 const startup = summarise(startups);
 const latency = summarise(latencies);
 const floor = summarise(floorSamples);
@@ -212,5 +262,6 @@ ${table(
   ],
 )}
 
-Daemon resident memory: ${rssStart.toFixed(0)} MiB after start, ${rssAfterSaves.toFixed(0)} MiB after ${SAVES} saves, ${rssAfterSoak.toFixed(0)} MiB after 1,000 more.
+Daemon resident memory (\`watch --no-tui\` process): ${rssStart.toFixed(0)} MiB after start, ${rssAfterSaves.toFixed(0)} MiB after ${SAVES} saves, ${rssAfterSoak.toFixed(0)} MiB after 1,000 more.
+Heap used after a forced GC (same daemon in-process): ${heapSamples.map((value) => `${value.toFixed(1)} MiB`).join(' → ')} (start, then every 1,000 saves up to 3,000).
 `);

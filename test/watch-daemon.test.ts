@@ -158,4 +158,30 @@ describe('WatchDaemon', () => {
     expect(updates.at(-1)).toBe(update);
     await expectEventualParity(engine, repo.dir);
   });
+
+  it('catches saves and deletes made after the first check but before the watcher is ready', async () => {
+    const repo = gitRepo({
+      'src/a.ts': A1,
+      'src/b.ts': B1,
+      'docs/one.md': `A [src/a.ts@${sha16(A1)}, L1] and B [src/b.ts@${sha16(B1)}].\n`,
+    });
+    const workspace = resolveWorkspace(repo.dir, undefined);
+    const engine = new WatchEngine({ reader: createNodeReader(workspace.root), sha256: nodeSha256 });
+    const daemon = new WatchDaemon({
+      root: workspace.root,
+      engine,
+      discover: () => discoverDocuments(workspace, repo.dir, []),
+      onUpdate: (update) => {
+        // The first state is reported before the watcher starts: change the tree right then.
+        if (update.reason !== 'load') return;
+        atomicSave(repo.dir, 'src/a.ts', `${A1}// racing\n`);
+        rmSync(join(repo.dir, 'src/b.ts'));
+      },
+    });
+    onTestFinished(() => daemon.close());
+    await daemon.start();
+    expect(engine.snapshot().summary.rlm.fresh).toBe(2);
+    await expectEventualParity(engine, repo.dir);
+    expect(engine.snapshot().summary.rlm).toMatchObject({ fresh: 0, stale: 1, missing: 1 });
+  });
 });

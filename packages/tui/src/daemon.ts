@@ -25,8 +25,6 @@ export interface WatchDaemonOptions {
   readonly settleMs?: number;
   /** Trailing debounce once events come in a burst. @default 100 */
   readonly debounceMs?: number;
-  /** Use polling (network file systems). @default false */
-  readonly usePolling?: boolean;
 }
 
 type EventKind = 'file' | 'directory';
@@ -78,21 +76,21 @@ export class WatchDaemon {
   }
 
   /**
-   * Lists and checks every document, then starts watching; reports the first update once the
-   * watcher is ready, so a reported state is a watched one. A file saved between its first read
-   * and the watcher getting ready is caught by comparing modification times afterwards.
+   * Lists and checks every document and reports that first state at once, then starts watching.
+   * A file saved, or a file deleted, between its first read and the watcher getting ready is
+   * caught afterwards by its modification time (or its absence) and queued like any event.
    */
   async start(): Promise<EngineUpdate> {
     const loadStartedAt = Date.now();
     const documents = await this.#options.discover();
     const update = await this.#engine.load(documents);
     if (this.#closed) return update;
+    this.#options.onUpdate(update);
     const chokidarOptions: ChokidarOptions = {
       depth: 0,
       ignoreInitial: true,
       followSymlinks: true,
       persistent: true,
-      usePolling: this.#options.usePolling === true,
       ignored: (path, stats) => this.#isIgnored(toPosix(path), stats),
     };
     const targets = this.#targets();
@@ -104,10 +102,13 @@ export class WatchDaemon {
     await new Promise<void>((resolve) => this.#watcher?.once('ready', () => resolve()));
     if (this.#closed) return update;
     this.#ready = true;
-    this.#options.onUpdate(update);
     // Modification times have coarse resolution on some file systems: look one second back.
-    for (const path of [...this.#engine.documents(), ...this.#engine.artifacts()]) {
-      if (changedSince(joinRoot(this.#root, path), loadStartedAt - 1000)) this.#scheduler.push(path, 'file');
+    const since = loadStartedAt - 1000;
+    for (const path of this.#engine.documents()) {
+      if (changedSince(joinRoot(this.#root, path), since, true)) this.#scheduler.push(path, 'file');
+    }
+    for (const path of this.#engine.artifacts()) {
+      if (changedSince(joinRoot(this.#root, path), since, this.#engine.wasFile(path))) this.#scheduler.push(path, 'file');
     }
     return update;
   }
@@ -315,13 +316,13 @@ function isDirectory(path: string): boolean {
   }
 }
 
-/** Whether a file changed (content or name) at or after `since`; a missing file is not reported. */
-function changedSince(path: string, since: number): boolean {
+/** Whether a file changed (content or name) at or after `since`, or is gone though it existed. */
+function changedSince(path: string, since: number, existed: boolean): boolean {
   try {
     const stats = statSync(path);
     return stats.mtimeMs >= since || stats.ctimeMs >= since;
   } catch {
-    return false;
+    return existed;
   }
 }
 

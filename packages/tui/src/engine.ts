@@ -236,6 +236,11 @@ export class WatchEngine {
     return this.#citedBy.has(path);
   }
 
+  /** Whether an artifact was a readable file when it was last read (`false` when unknown or not a file). */
+  wasFile(path: string): boolean {
+    return this.#cache.peek(path)?.kind === 'file';
+  }
+
   /** The documents in scope, sorted. */
   documents(): string[] {
     return [...this.#allDocuments()].sort();

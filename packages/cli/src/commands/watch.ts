@@ -20,7 +20,6 @@ Options:
   --strict             warnings (stale, un-versioned, malformed) count as errors; also AIWG_CITE_STRICT=1
   --include-code       also check citations inside code blocks and code spans
   --debounce MS        quiet time that ends a burst of file events (default 100)
-  --poll               poll instead of native file events (network file systems)
   -h, --help           show this help
 
 Stops on q, Ctrl-C, SIGINT or SIGTERM with exit code 0; a second Ctrl-C while stopping exits 130.
@@ -36,7 +35,6 @@ export const watch: Command = {
       strict: { type: 'boolean' },
       'include-code': { type: 'boolean' },
       debounce: { type: 'string' },
-      poll: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help === true) {
@@ -81,7 +79,6 @@ export const watch: Command = {
       discover: () => discoverDocuments(workspace, context.cwd, positionals),
       ...(gitDir === undefined || gitDir === '' ? {} : { gitIndexPath: `${gitDir}/index` }),
       debounceMs,
-      usePolling: values.poll === true,
       onBusy: () => store?.dispatch({ type: 'busy' }),
       onProblem: (message) => {
         if (store !== null) store.dispatch({ type: 'problem', message });
