@@ -233,3 +233,45 @@ describe('check --online (seed 001 against the fake services)', () => {
     expect(run.stdout).toMatch(/online: \d+ requests, 0 from cache/);
   });
 });
+
+describe('check --online: service base URLs from the configuration file', () => {
+  const URL_VARIABLES = ['AIWG_CITE_DOI_URL', 'AIWG_CITE_CROSSREF_URL', 'AIWG_CITE_OPENALEX_URL', 'AIWG_CITE_ARXIV_URL'];
+  const configured = () => {
+    const dir = project();
+    const online = {
+      doi: `${fake.origin}/doi`,
+      crossref: `${fake.origin}/crossref`,
+      openalex: `${fake.origin}/openalex`,
+      arxiv: `${fake.origin}/arxiv`,
+    };
+    writeFileSync(join(dir, 'aiwg-cite.config.json'), JSON.stringify({ online }));
+    return dir;
+  };
+  const envWithout = (names: string[]) => Object.fromEntries(Object.entries(fake.env).filter(([name]) => !names.includes(name)));
+
+  it('uses `online` URLs from aiwg-cite.config.json when the environment names none', async () => {
+    const before = fake.count();
+    const run = await runCliAsync(['check', '--online', '--no-cache', '--format', 'json'], {
+      cwd: configured(),
+      env: envWithout(URL_VARIABLES),
+    });
+    expect(statuses(JSON.parse(run.stdout) as JsonReport)).toEqual(EXPECTED);
+    expect(fake.count()).toBeGreaterThan(before);
+  });
+
+  it('lets an AIWG_CITE_*_URL variable override the configuration for one run', async () => {
+    const env = { ...envWithout(URL_VARIABLES), AIWG_CITE_DOI_URL: 'http://127.0.0.1:9/doi' };
+    const run = await runCliAsync(['check', '--online', '--no-cache', '--format', 'json'], { cwd: configured(), env });
+    const report = JSON.parse(run.stdout) as JsonReport;
+    expect(online(report).find((finding) => finding.text === '10.1145/3676932.3676933')?.status).toBe('unverified');
+    expect(online(report).find((finding) => finding.text === '1706.03762')?.status).toBe('verified');
+  });
+
+  it('rejects a configured URL that is not http(s), naming the file and key', async () => {
+    const dir = project();
+    writeFileSync(join(dir, 'aiwg-cite.config.json'), JSON.stringify({ online: { crossref: 'ftp://mirror.example/crossref' } }));
+    const run = await runCliAsync(['check', '--online'], { cwd: dir, env: envWithout(URL_VARIABLES) });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/aiwg-cite\.config\.json: `online\.crossref` must be an http or https base URL/);
+  });
+});

@@ -18,7 +18,14 @@ export interface AiwgCiteConfig {
   readonly rules?: Readonly<Record<string, SeverityOverride>>;
   /** DOI options. */
   readonly doi?: { readonly placeholders?: readonly string[] };
+  /** Base URLs of the online services (`--online`); the `AIWG_CITE_*_URL` variables take precedence. */
+  readonly online?: Readonly<Partial<Record<OnlineService, string>>>;
 }
+
+/** The services `--online` talks to. */
+export type OnlineService = 'doi' | 'crossref' | 'openalex' | 'arxiv';
+
+const ONLINE_SERVICES: readonly OnlineService[] = ['doi', 'crossref', 'openalex', 'arxiv'];
 
 /** The configuration file name. */
 export const CONFIG_FILE = 'aiwg-cite.config.json';
@@ -60,7 +67,7 @@ export function loadConfig(root: string): AiwgCiteConfig {
 export function validateConfig(value: unknown, file: string): AiwgCiteConfig {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid(file, 'the configuration must be a JSON object');
   const record = value as Record<string, unknown>;
-  const known = new Set(['$schema', 'corpus', 'bibliography', 'include', 'exclude', 'rules', 'doi']);
+  const known = new Set(['$schema', 'corpus', 'bibliography', 'include', 'exclude', 'rules', 'doi', 'online']);
   for (const key of Object.keys(record)) {
     if (!known.has(key))
       throw invalid(file, `unknown key \`${key}\` (known: ${[...known].filter((name) => name !== '$schema').join(', ')})`);
@@ -73,6 +80,7 @@ export function validateConfig(value: unknown, file: string): AiwgCiteConfig {
     exclude?: string[];
     rules?: Record<string, SeverityOverride>;
     doi?: { placeholders?: string[] };
+    online?: Partial<Record<OnlineService, string>>;
   } = { file };
   for (const key of ['corpus', 'bibliography', 'include', 'exclude'] as const) {
     if (record[key] === undefined) continue;
@@ -100,7 +108,24 @@ export function validateConfig(value: unknown, file: string): AiwgCiteConfig {
     const placeholders = (doi as Record<string, unknown>).placeholders;
     config.doi = placeholders === undefined ? {} : { placeholders: stringList(placeholders, file, 'doi.placeholders') };
   }
+  if (record.online !== undefined) config.online = onlineUrls(record.online, file);
   return config;
+}
+
+function onlineUrls(value: unknown, file: string): Partial<Record<OnlineService, string>> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw invalid(file, '`online` must be an object of service → base URL');
+  const out: Partial<Record<OnlineService, string>> = {};
+  for (const [service, url] of Object.entries(value as Record<string, unknown>)) {
+    if (!(ONLINE_SERVICES as readonly string[]).includes(service)) {
+      throw invalid(file, `unknown key \`online.${service}\` (known: ${ONLINE_SERVICES.join(', ')})`);
+    }
+    if (typeof url !== 'string' || !/^https?:\/\/[^\s/]+/.test(url)) {
+      throw invalid(file, `\`online.${service}\` must be an http or https base URL, not ${JSON.stringify(url)}`);
+    }
+    out[service as OnlineService] = url;
+  }
+  return out;
 }
 
 function stringList(value: unknown, file: string, key: string): string[] {

@@ -44,7 +44,10 @@ export function resolveServiceUrls(
 ): ServiceUrls {
   const out: Record<string, string> = {};
   for (const name of Object.keys(DEFAULT_SERVICE_URLS) as (keyof ServiceUrls)[]) {
-    const value = overrides[name] ?? env[ENV_NAMES[name]] ?? DEFAULT_SERVICE_URLS[name];
+    // The environment names this run; the configuration file names the project's default.
+    const fromEnv = env[ENV_NAMES[name]];
+    const value = fromEnv ?? overrides[name] ?? DEFAULT_SERVICE_URLS[name];
+    const source = fromEnv !== undefined ? ENV_NAMES[name] : overrides[name] !== undefined ? `online.${name}` : 'default';
     let parsed: URL | null = null;
     try {
       parsed = new URL(value);
@@ -52,7 +55,7 @@ export function resolveServiceUrls(
       parsed = null;
     }
     if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-      throw new AiwgCiteError('CONFIG_INVALID', `${ENV_NAMES[name]}: \`${value}\` is not an http or https URL`);
+      throw new AiwgCiteError('CONFIG_INVALID', `${source}: \`${value}\` is not an http or https URL`);
     }
     out[name] = value.replace(/\/+$/, '');
   }

@@ -133,6 +133,7 @@ export const certify: Command = {
             stderr: context.stderr,
             version: packageJson.version,
             placeholderDois: config.doi?.placeholders ?? [],
+            urls: config.online ?? {},
           })
         : null;
     const artifacts = new ArtifactCache(createNodeReader(workspace.root), nodeSha256);

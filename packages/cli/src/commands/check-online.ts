@@ -45,13 +45,15 @@ export async function prepareOnline(
   if (values.staged === true)
     throw new AiwgCiteError('USAGE', 'check: --online is not available with --staged; the commit hook stays offline');
   const online = await import('@aiwg-cite/online');
+  const config = loadConfig(root);
   const session = await online.openOnlineSession({
     root,
     env: context.env,
     useCache: values['no-cache'] !== true,
     stderr: context.stderr,
     version: packageJson.version,
-    placeholderDois: loadConfig(root).doi?.placeholders ?? [],
+    placeholderDois: config.doi?.placeholders ?? [],
+    urls: config.online ?? {},
   });
   return {
     checkers: (offline) => [online.withOnline(offline, session.checker)],
