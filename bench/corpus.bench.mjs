@@ -5,19 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { random } from './corpus-gen.mjs';
 import { CLI, ms, ROOT, scratch, table, timeCommand } from './lib.mjs';
-
-/** A small deterministic PRNG (mulberry32), so every run measures the same corpus. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SOURCES = 1000;
 const DOCUMENTS = 2000;
