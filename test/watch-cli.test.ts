@@ -103,6 +103,35 @@ describe('aiwg-cite watch without a terminal', () => {
     expect(await watching.exit).toEqual({ code: 0, signal: null });
   });
 
+  it('speaks NDJSON with --format ndjson', async () => {
+    const repo = project();
+    const watching = startWatch(repo.dir, ['--format', 'ndjson']);
+    const first = JSON.parse(await waitForLine(watching.stdout, (line) => line.includes('"type":"summary"')));
+    expect(first).toMatchObject({
+      type: 'summary',
+      reason: 'load',
+      verdict: 'FAIL',
+      documents: 1,
+      summary: { rlm: { fresh: 1, missing: 1 } },
+    });
+    writeFileSync(join(repo.dir, 'src/a.ts'), `${A1}// edited\n`);
+    const change = JSON.parse(await waitForLine(watching.stdout, (line) => line.includes('"type":"change"')));
+    expect(change).toEqual({
+      type: 'change',
+      file: 'docs/guide.md',
+      line: 3,
+      column: 5,
+      kind: 'rlm',
+      text: `[src/a.ts@${sha16(A1)}, L1]`,
+      before: 'fresh',
+      after: 'stale',
+    });
+    await waitForLine(watching.stdout, (line) => line.includes('"reason":"change"') && line.includes('"stale":1'));
+    for (const line of watching.stdout) expect(() => JSON.parse(line)).not.toThrow();
+    watching.child.kill('SIGTERM');
+    expect(await watching.exit).toEqual({ code: 0, signal: null });
+  });
+
   it('stops with exit code 0 on SIGINT', async () => {
     const repo = project();
     const watching = startWatch(repo.dir, ['--no-tui']);
@@ -119,6 +148,9 @@ describe('aiwg-cite watch without a terminal', () => {
     const path = runCli(['watch', 'nope.md'], { cwd: repo.dir });
     expect(path.code).toBe(2);
     expect(path.stderr).toBe('aiwg-cite: nope.md: no such file or directory\n');
+    const format = runCli(['watch', '--format', 'xml'], { cwd: repo.dir });
+    expect(format.code).toBe(2);
+    expect(format.stderr).toBe('aiwg-cite: watch: --format must be one of lines, ndjson, not `xml`\n');
     const help = runCli(['watch', '--help'], { cwd: repo.dir });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('--no-tui');

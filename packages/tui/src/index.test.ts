@@ -12,6 +12,7 @@ describe('@aiwg-cite/tui exports', () => {
       'explanationKey',
       'findingKey',
       'formatCounts',
+      'formatNdjson',
       'formatSummaryLine',
       'formatVerdictChange',
       'initialDashboardState',

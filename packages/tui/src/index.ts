@@ -15,7 +15,7 @@ export type { ScreenLine, Segment, Tone } from './layout.ts';
 export { layoutDashboard, plainText, wrap } from './layout.ts';
 export { watchMessages } from './messages.ts';
 export type { CountCell } from './plain.ts';
-export { countCells, formatCounts, formatSummaryLine, formatVerdictChange, statusLabel } from './plain.ts';
+export { countCells, formatCounts, formatNdjson, formatSummaryLine, formatVerdictChange, statusLabel } from './plain.ts';
 export type { BatchSchedulerOptions } from './scheduler.ts';
 export { BatchScheduler } from './scheduler.ts';
 export type { DashboardAction, DashboardMode, DashboardState, Explanation, ExplanationState, LastUpdate, StatusFilter } from './state.ts';

@@ -67,3 +67,31 @@ export function formatSummaryLine(snapshot: EngineSnapshot, update: EngineUpdate
     update.durationMs,
   );
 }
+
+/**
+ * The NDJSON form of an update, one JSON object per line: `{"type":"change",…}` for each change of
+ * verdict (fields of {@link VerdictChange}), then `{"type":"summary",…}` with the verdict, the
+ * `summary` object of the JSON report and the update's timing. At load, instead of changes, one
+ * `{"type":"skipped","file","reason"}` per document that could not be checked. Nothing for an
+ * update that changed no verdict.
+ */
+export function formatNdjson(snapshot: EngineSnapshot, update: EngineUpdate): string[] {
+  if (update.reason !== 'load' && update.changes.length === 0) return [];
+  // A load reports the state itself, not every citation as a change from nothing.
+  const lines =
+    update.reason === 'load'
+      ? snapshot.skipped.map((skipped) => JSON.stringify({ type: 'skipped', ...skipped }))
+      : update.changes.map((change) => JSON.stringify({ type: 'change', ...change }));
+  lines.push(
+    JSON.stringify({
+      type: 'summary',
+      reason: update.reason,
+      verdict: snapshot.verdict,
+      documents: snapshot.documents,
+      rechecked: update.rechecked,
+      durationMs: Math.round(update.durationMs),
+      summary: snapshot.summary,
+    }),
+  );
+  return lines;
+}

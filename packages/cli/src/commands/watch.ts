@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CheckOptions, contentHash, type Finding, parseLineRange, rlmChecker } from '@aiwg-cite/core';
 import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace, runGit } from '@aiwg-cite/node';
-import { parseCommandArgs, parseCount } from '../args.ts';
+import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { shouldColor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
 
@@ -11,12 +11,14 @@ const HELP = `Usage: aiwg-cite watch [paths...] [options]
 Keeps every citation verified while files change and shows the counts live. With no paths,
 every markdown file under the root that git does not ignore. On a terminal it draws a
 dashboard (keys: ↑/↓ or j/k, Enter details, f status filter, / path filter, a re-verify all,
-? help, q quit); without one (--no-tui, a pipe, or CI set) it prints one line per change of
-verdict: \`file:line:col OLD -> NEW citation\`.
+? help, q quit); without one (--no-tui, a pipe, or CI set) it prints a summary line, then one
+line per change of verdict, \`file:line:col OLD -> NEW citation\`, each batch followed by the new
+summary; with --format ndjson, the same as one JSON object per line.
 
 Options:
   --root DIR           project root (default: the git top level, else the current directory)
   --no-tui             plain lines even on a terminal
+  --format FORMAT      lines (default) or ndjson; ndjson never draws the dashboard
   --strict             warnings (stale, un-versioned, malformed) count as errors; also AIWG_CITE_STRICT=1
   --include-code       also check citations inside code blocks and code spans
   --debounce MS        quiet time that ends a burst of file events (default 100)
@@ -25,6 +27,8 @@ Options:
 Stops on q, Ctrl-C, SIGINT or SIGTERM with exit code 0; a second Ctrl-C while stopping exits 130.
 `;
 
+const FORMATS = ['lines', 'ndjson'] as const;
+
 /** `aiwg-cite watch`: the daemon, with the ink dashboard on a terminal and plain lines otherwise. */
 export const watch: Command = {
   summary: 'keep citations verified as files change, with a live dashboard',
@@ -32,6 +36,7 @@ export const watch: Command = {
     const { values, positionals } = parseCommandArgs('watch', args, {
       root: { type: 'string' },
       'no-tui': { type: 'boolean' },
+      format: { type: 'string' },
       strict: { type: 'boolean' },
       'include-code': { type: 'boolean' },
       debounce: { type: 'string' },
@@ -42,6 +47,7 @@ export const watch: Command = {
       return 0;
     }
     const debounceMs = parseCount('watch', 'debounce', values.debounce) ?? 100;
+    const format = parseChoice('watch', 'format', values.format, FORMATS, 'lines');
     const options: CheckOptions = {
       strict: values.strict === true || isTruthy(context.env.AIWG_CITE_STRICT),
       includeCode: values['include-code'] === true,
@@ -51,6 +57,7 @@ export const watch: Command = {
     discoverDocuments(workspace, context.cwd, positionals);
     const useTui =
       values['no-tui'] !== true &&
+      format !== 'ndjson' &&
       context.stdout.isTTY === true &&
       context.stdin?.isTTY === true &&
       (context.env.CI === undefined || context.env.CI === '' || context.env.CI === 'false');
@@ -92,6 +99,11 @@ export const watch: Command = {
             snapshot,
             update: { clock: clockOf(update.startedAt), durationMs: update.durationMs, rechecked: update.rechecked },
           });
+          return;
+        }
+        if (format === 'ndjson') {
+          const lines = tui.formatNdjson(snapshot, update);
+          if (lines.length > 0) context.stdout.write(`${lines.join('\n')}\n`);
           return;
         }
         if (update.reason === 'load') {
