@@ -1,5 +1,5 @@
 import type { Finding } from '@aiwg-cite/core';
-import { render, useApp, useInput, useStdout } from 'ink';
+import { type Key, render, useApp, useInput, useStdout } from 'ink';
 import { type ReactElement, useEffect, useSyncExternalStore } from 'react';
 import {
   type DashboardAction,
@@ -61,6 +61,29 @@ export function isExplainable(finding: Finding): boolean {
   );
 }
 
+const NO_KEY: Key = {
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageDown: false,
+  pageUp: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  shift: false,
+  tab: false,
+  backspace: false,
+  delete: false,
+  meta: false,
+  super: false,
+  hyper: false,
+  capsLock: false,
+  numLock: false,
+};
+
 const NUMBER_FILTERS: Readonly<Record<string, StatusFilter>> = {
   '0': 'all',
   '1': 'all',
@@ -96,7 +119,7 @@ export function WatchApp({ store, onReverify, onQuit, explain }: WatchAppProps):
     };
   }, [stdout, store]);
 
-  useInput((input, key) => {
+  const handle = (input: string, key: Key): void => {
     if (key.ctrl && input === 'c') {
       exit();
       onQuit();
@@ -133,6 +156,14 @@ export function WatchApp({ store, onReverify, onQuit, explain }: WatchAppProps):
     else if (input === '?') store.dispatch({ type: 'help' });
     else if (input === 'a') onReverify();
     else if (input in NUMBER_FILTERS) store.dispatch({ type: 'set-filter', filter: NUMBER_FILTERS[input] as StatusFilter });
+  };
+
+  useInput((input, key) => {
+    // Keys typed quickly (or pasted) arrive as one chunk: take them one at a time, so that
+    // `/report9` opens the path filter and then types into it.
+    const plain = !key.ctrl && !key.meta && !key.return && !key.escape && !key.tab && !key.backspace && !key.delete;
+    if (plain && input.length > 1) for (const character of input) handle(character, NO_KEY);
+    else handle(input, key);
   });
 
   return <Dashboard state={state} />;

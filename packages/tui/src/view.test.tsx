@@ -165,6 +165,18 @@ describe('Dashboard view', () => {
     app.unmount();
   });
 
+  it('takes keys that arrive in one chunk one at a time', async () => {
+    const store = createDashboardStore(stateWith(20));
+    const app = render(<WatchApp store={store} onQuit={() => undefined} onReverify={() => undefined} />);
+    app.stdin.write('jj');
+    await until(() => store.getState().cursor === 2);
+    expect(store.getState().cursor).toBe(2);
+    app.stdin.write('/b.m');
+    await until(() => store.getState().pathFilter === 'b.m');
+    expect(store.getState()).toMatchObject({ mode: 'path', pathFilter: 'b.m', cursor: 0 });
+    app.unmount();
+  });
+
   it('shows the staling commit in the details once it is known', () => {
     const opened = stateWith(20, defaultAttention(), [{ type: 'open' }]);
     const stale = defaultAttention()[0] as Finding;
