@@ -184,4 +184,26 @@ describe('WatchDaemon', () => {
     await expectEventualParity(engine, repo.dir);
     expect(engine.snapshot().summary.rlm).toMatchObject({ fresh: 0, stale: 1, missing: 1 });
   });
+
+  it('sees a nested directory of documents renamed and then removed', async () => {
+    const repo = gitRepo({
+      'src/a.ts': A1,
+      'docs/deep/inner/one.md': `See [src/a.ts@${sha16(A1)}, L1] and [src/zzz.ts, L1].\n`,
+    });
+    const { engine, daemon } = await startDaemon(repo.dir);
+    // The documents' directory and its parent, so a rename of the directory itself is reported.
+    expect(daemon.watchedPaths()).toEqual([
+      repo.dir,
+      `${repo.dir}/.git/index`,
+      `${repo.dir}/docs/deep`,
+      `${repo.dir}/docs/deep/inner`,
+      `${repo.dir}/src`,
+    ]);
+    renameSync(join(repo.dir, 'docs/deep/inner'), join(repo.dir, 'docs/deep/inner2'));
+    await expectEventualParity(engine, repo.dir);
+    expect(engine.documents()).toEqual(['docs/deep/inner2/one.md']);
+    rmSync(join(repo.dir, 'docs/deep'), { recursive: true });
+    await expectEventualParity(engine, repo.dir);
+    expect(engine.documents()).toEqual([]);
+  });
 });

@@ -241,9 +241,8 @@ export class WatchDaemon {
 
   /** The directories to watch one level deep, and the git index. */
   #targets(): Set<string> {
-    const targets = new Set<string>([this.#root]);
-    const absolute = (relative: string) => (relative === '' ? this.#root : joinRoot(this.#root, relative));
-    for (const document of this.#engine.documents()) targets.add(absolute(parentOf(document)));
+    const directories = new Set<string>(['']);
+    for (const document of this.#engine.documents()) directories.add(parentOf(document));
     const checked = new Set<string>();
     const aliases = new Map<string, string[]>();
     for (const artifact of this.#engine.artifacts()) {
@@ -251,18 +250,25 @@ export class WatchDaemon {
       const real = realRelative(this.#root, artifact);
       if (real !== null && real !== artifact) {
         aliases.set(real, [...(aliases.get(real) ?? []), artifact]);
-        targets.add(absolute(parentOf(real)));
+        directories.add(parentOf(real));
       }
       const parent = parentOf(artifact);
       if (checked.has(parent)) continue;
       checked.add(parent);
       let directory = parent;
-      while (directory !== '' && !isDirectory(absolute(directory))) directory = parentOf(directory);
-      targets.add(absolute(directory));
+      while (directory !== '' && !isDirectory(this.#absolute(directory))) directory = parentOf(directory);
+      directories.add(directory);
     }
     this.#aliases = aliases;
+    // Each directory's parent too: a watched directory renamed or removed is reported there.
+    for (const directory of [...directories]) if (directory !== '') directories.add(parentOf(directory));
+    const targets = new Set([...directories].map((directory) => this.#absolute(directory)));
     if (this.#options.gitIndexPath !== undefined) targets.add(this.#options.gitIndexPath);
     return targets;
+  }
+
+  #absolute(relative: string): string {
+    return relative === '' ? this.#root : joinRoot(this.#root, relative);
   }
 
   /** Directories one level below a watched one are reported (added, removed); files never are. */
