@@ -95,6 +95,16 @@ export {
 export type { SourceCheckDocument, SourceCheckResult } from './interop/source-check.ts';
 export { toSourceCheck, toSourceCheckDocument } from './interop/source-check.ts';
 export type { FindingVerdicts } from './interop/verdict-model.ts';
+export {
+  claimTypeOf,
+  sourceCheckOfLabel,
+  STATUS_VERDICTS,
+  VERDICT_ICONS,
+  VERDICT_WORDS,
+  verdictOfSeverity,
+  verdictsOf,
+  withVerdicts,
+} from './interop/verdict-model.ts';
 export type { Range, Region, RegionKind, ScannedDocument, ScanOptions, Suppression } from './markdown/scan.ts';
 export { createRegionCursor, isEscaped, lineOf, normaliseLabel, positionOf, scanMarkdown } from './markdown/scan.ts';
 export type { MemoryEntry, MemoryFileSystemOptions } from './memory-fs.ts';
