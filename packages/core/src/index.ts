@@ -88,17 +88,17 @@ export {
   labelOfSourceCheck,
   SOURCE_CHECK_CLAIM_TYPES,
   SOURCE_CHECK_VERDICTS,
+  VERDICT_LABELS,
   validateAggregateInput,
   validateAggregateOutput,
-  VERDICT_LABELS,
 } from './interop/schema.ts';
 export type { SourceCheckDocument, SourceCheckResult } from './interop/source-check.ts';
 export { toSourceCheck, toSourceCheckDocument } from './interop/source-check.ts';
 export type { FindingVerdicts } from './interop/verdict-model.ts';
 export {
   claimTypeOf,
-  sourceCheckOfLabel,
   STATUS_VERDICTS,
+  sourceCheckOfLabel,
   VERDICT_ICONS,
   VERDICT_WORDS,
   verdictOfSeverity,
@@ -120,8 +120,8 @@ export type { Located, RlmCitation, RlmExtraction, RlmNearMiss } from './rlm/ext
 export { extractRlm } from './rlm/extract.ts';
 export type { LineRange, RlmClassification, RlmForm, RlmMalformed, RlmParsed } from './rlm/grammar.ts';
 export { classifyInner, formatCitation, parseFooterBullet, parseLineRange } from './rlm/grammar.ts';
-export { judgeCitation, judgeMalformed, prepareArtifacts, verifyMalformed, verifyRlm } from './rlm/verify.ts';
 export type { ReplacementLookup } from './rlm/verify.ts';
+export { judgeCitation, judgeMalformed, prepareArtifacts, verifyMalformed, verifyRlm } from './rlm/verify.ts';
 export type { RuleId, SeverityOverride } from './rules.ts';
 export { RULES } from './rules.ts';
 export type { AuthorYearMatch } from './scholarly/author-year.ts';
