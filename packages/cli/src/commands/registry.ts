@@ -12,13 +12,13 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'check the citations in markdown files (default: every markdown file git does not ignore)',
     load: async () => (await import('./check.ts')).check,
   },
-  watch: {
-    summary: 'keep citations verified as files change, with a live dashboard (plain lines without a terminal)',
-    load: async () => (await import('./watch.ts')).watch,
-  },
   init: {
     summary: 'install the commit hook: husky, lint-staged or a plain git pre-commit hook',
     load: async () => (await import('./init.ts')).init,
+  },
+  watch: {
+    summary: 'keep citations verified as files change, with a live dashboard (plain lines without a terminal)',
+    load: async () => (await import('./watch.ts')).watch,
   },
   blame: {
     summary: 'name the commits that staled each stale citation, and how its lines drifted',
