@@ -1,4 +1,5 @@
 import { ArtifactCache } from './artifacts.ts';
+import { forEachLimited } from './concurrency.ts';
 import { AiwgCiteError } from './errors.ts';
 import { type ScannedDocument, type Suppression, scanMarkdown } from './markdown/scan.ts';
 import type { ArtifactReader, Sha256 } from './ports.ts';
@@ -144,16 +145,4 @@ export function applyOverrides(findings: readonly Finding[], overrides: Readonly
     out.push(override === undefined ? finding : { ...finding, severity: override });
   }
   return out;
-}
-
-async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

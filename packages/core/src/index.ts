@@ -2,6 +2,7 @@ export type { Artifact } from './artifacts.ts';
 export { ArtifactCache, countLines } from './artifacts.ts';
 export type { CheckerResult, CheckInput, CheckOptions, DocumentChecker, DocumentContext } from './check.ts';
 export { applyOverrides, checkDocument, checkDocuments, decodeDocument, rlmChecker } from './check.ts';
+export { forEachLimited } from './concurrency.ts';
 export type { BibliographyEntry, BibliographyResult } from './corpus/bibliography.ts';
 export { parseBibtex, parseCslJson } from './corpus/bibliography.ts';
 export type { AuthorEntry, CorpusInput } from './corpus/corpus-index.ts';

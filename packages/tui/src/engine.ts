@@ -8,6 +8,7 @@ import {
   type DocumentChecker,
   decodeDocument,
   type Finding,
+  forEachLimited,
   type Report,
   rlmChecker,
   type Sha256,
@@ -484,16 +485,4 @@ function addSummary(total: Summary, part: Summary): void {
     for (const [status, count] of Object.entries(statuses)) into[status] = (into[status] ?? 0) + count;
     total.kinds[kind] = into;
   }
-}
-
-async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next] as T;
-      next += 1;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
