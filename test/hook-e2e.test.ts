@@ -295,6 +295,19 @@ describe('check --staged as a command', () => {
     expect(commit(repo, 'lenient').code).toBe(0);
   });
 
+  it('`"strict": true` in the config makes staged warnings block, like AIWG_CITE_STRICT=1', () => {
+    const repo = gitRepo({ 'src/a.ts': CODE, 'aiwg-cite.config.json': '{ "strict": true }\n' });
+    init(repo);
+    repo.write({ 'docs/new.md': 'Un-versioned [src/a.ts, L1].\n' });
+    repo.git('add', 'docs/new.md');
+    const refused = commit(repo, 'strict by config');
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toMatch(/docs\/new\.md:1:14\s+error\s+rlm\/un-versioned/);
+    repo.write({ 'aiwg-cite.config.json': '{ "strict": false }\n' });
+    repo.git('add', 'aiwg-cite.config.json');
+    expect(commit(repo, 'lenient by config').code).toBe(0);
+  });
+
   it('writes SARIF, GitHub annotations and JUnit for the staged check', () => {
     const repo = gitRepo({ 'src/a.ts': CODE });
     repo.write({ 'docs/new.md': BROKEN });

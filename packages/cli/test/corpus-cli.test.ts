@@ -282,6 +282,7 @@ describe('aiwg-cite check: configuration', () => {
     ],
     ['{"doi": {"placeholder": []}}', /^aiwg-cite: aiwg-cite\.config\.json: unknown key `doi\.placeholder` \(known: placeholders\)\n$/],
     ['{ nope', /^aiwg-cite: aiwg-cite\.config\.json: not valid JSON/],
+    ['{"strict": "yes"}', /^aiwg-cite: aiwg-cite\.config\.json: `strict` must be true or false, not "yes"\n$/],
   ])('a bad config %s is exit 2 naming the file and the problem', (config, message) => {
     const dir = tempDir();
     writeTree(dir, { 'aiwg-cite.config.json': config, 'doc.md': 'x\n' });

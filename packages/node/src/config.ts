@@ -18,6 +18,8 @@ export interface AiwgCiteConfig {
   readonly rules?: Readonly<Record<string, SeverityOverride>>;
   /** DOI options. */
   readonly doi?: { readonly placeholders?: readonly string[] };
+  /** Warnings fail the run, as `--strict` does (the commit hook then blocks on stale citations too). @default false */
+  readonly strict?: boolean;
   /** Base URLs of the online services (`--online`); the `AIWG_CITE_*_URL` variables take precedence. */
   readonly online?: Readonly<Partial<Record<OnlineService, string>>>;
 }
@@ -67,7 +69,7 @@ export function loadConfig(root: string): AiwgCiteConfig {
 export function validateConfig(value: unknown, file: string): AiwgCiteConfig {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid(file, 'the configuration must be a JSON object');
   const record = value as Record<string, unknown>;
-  const known = new Set(['$schema', 'corpus', 'bibliography', 'include', 'exclude', 'rules', 'doi', 'online']);
+  const known = new Set(['$schema', 'corpus', 'bibliography', 'include', 'exclude', 'rules', 'doi', 'strict', 'online']);
   for (const key of Object.keys(record)) {
     if (!known.has(key))
       throw invalid(file, `unknown key \`${key}\` (known: ${[...known].filter((name) => name !== '$schema').join(', ')})`);
@@ -80,6 +82,7 @@ export function validateConfig(value: unknown, file: string): AiwgCiteConfig {
     exclude?: string[];
     rules?: Record<string, SeverityOverride>;
     doi?: { placeholders?: string[] };
+    strict?: boolean;
     online?: Partial<Record<OnlineService, string>>;
   } = { file };
   for (const key of ['corpus', 'bibliography', 'include', 'exclude'] as const) {
@@ -107,6 +110,10 @@ export function validateConfig(value: unknown, file: string): AiwgCiteConfig {
     for (const key of Object.keys(doi)) if (key !== 'placeholders') throw invalid(file, `unknown key \`doi.${key}\` (known: placeholders)`);
     const placeholders = (doi as Record<string, unknown>).placeholders;
     config.doi = placeholders === undefined ? {} : { placeholders: stringList(placeholders, file, 'doi.placeholders') };
+  }
+  if (record.strict !== undefined) {
+    if (typeof record.strict !== 'boolean') throw invalid(file, `\`strict\` must be true or false, not ${JSON.stringify(record.strict)}`);
+    config.strict = record.strict;
   }
   if (record.online !== undefined) config.online = onlineUrls(record.online, file);
   return config;

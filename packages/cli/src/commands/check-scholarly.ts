@@ -116,8 +116,11 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
               return result;
             },
           },
-    withOptions: (options) =>
-      config.rules === undefined ? options : { ...options, severityOverrides: { ...config.rules, ...options.severityOverrides } },
+    withOptions: (options) => ({
+      ...options,
+      ...(config.strict === true ? { strict: true } : {}),
+      ...(config.rules === undefined ? {} : { severityOverrides: { ...config.rules, ...options.severityOverrides } }),
+    }),
     filterDocuments: (documents, explicit) => (explicit ? [...documents] : filterByGlobs(documents, config.include, config.exclude)),
     finish(report, documents, options) {
       let final = report;
