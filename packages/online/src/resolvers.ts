@@ -279,6 +279,12 @@ export class Resolvers {
       if (work !== null) notices = updates(work['updated-by']);
     }
 
+    if (work !== undefined && work !== null && !notices.some((notice) => isRetracting(notice.type))) {
+      const reverse = await this.#noticesUpdating(doi);
+      if (reverse.ok) notices = [...notices, ...reverse.notices];
+      else failures.push(reverse.failure);
+    }
+
     let openalexRetracted = false;
     const key = openalexKey === undefined ? '' : `?api_key=${encodeURIComponent(openalexKey)}`;
     const openalex = await client.request({
@@ -317,6 +323,36 @@ export class Resolvers {
     }
     this.#store(`retraction:${doi}`, 'not-found', 200, source, { ...record, message: `no retraction in ${sources.join(', ')}` }, checkedAt);
     return { outcome: 'found', data: record, source, checkedAt, cached: false };
+  }
+
+  /**
+   * Crossref's reverse query (SPEC §6.3, source 3): notices whose `update-to` names the DOI. Before
+   * January 2025 many retractions appear only on the notice, never in the work's `updated-by`. A
+   * DOI with a comma breaks the filter (HTTP 400): that is a failure, never "not retracted".
+   */
+  async #noticesUpdating(doi: string): Promise<{ ok: true; notices: WorkUpdate[] } | { ok: false; failure: string }> {
+    const { client, urls } = this.#options;
+    const response = await client.request({
+      url: `${urls.crossref}/works?filter=${encodeURIComponent(`updates:${doi}`)}&rows=20`,
+      headers: { accept: 'application/json' },
+    });
+    if (!response.ok || response.status !== 200) return { ok: false, failure: `Crossref notices: ${describe(response)}` };
+    const items = (parseJson(response.body) as { message?: { items?: unknown } } | null)?.message?.items;
+    if (!Array.isArray(items)) return { ok: false, failure: 'Crossref notices: a response without `message.items`' };
+    const notices: WorkUpdate[] = [];
+    for (const item of items) {
+      if (typeof item !== 'object' || item === null) continue;
+      const notice = item as Record<string, unknown>;
+      for (const update of updates(notice['update-to'])) {
+        if (update.doi?.toLowerCase() !== doi) continue;
+        notices.push({
+          type: update.type,
+          doi: typeof notice.DOI === 'string' ? notice.DOI : null,
+          source: update.source ?? 'crossref-notice',
+        });
+      }
+    }
+    return { ok: true, notices };
   }
 
   async #resolveArxiv(id: string): Promise<Lookup<WorkMetadata>> {

@@ -113,6 +113,37 @@ export const FAKE_DOIS: Readonly<Record<string, FakeDoi>> = {
     },
     openalex: false,
   },
+  // Retracted only by a notice: the work's record has no `updated-by`, but a retraction notice
+  // points at it through `update-to` (found by Crossref's reverse `filter=updates:` query).
+  '10.9999/notice-only': {
+    handle: 'found',
+    crossref: {
+      DOI: '10.9999/notice-only',
+      title: ['A paper retracted before updated-by existed'],
+      author: [author('Kim', 'Park', 'first')],
+    },
+    openalex: false,
+  },
+  '10.9999/notice-only-retraction': {
+    handle: 'found',
+    crossref: {
+      DOI: '10.9999/notice-only-retraction',
+      title: ['Retraction: A paper retracted before updated-by existed'],
+      author: [],
+      'update-to': [{ DOI: '10.9999/NOTICE-ONLY', type: 'retraction', source: 'publisher' }],
+    },
+    openalex: false,
+  },
+  // A work whose reverse notice query fails (HTTP 500).
+  '10.9999/reverse-broken': {
+    handle: 'found',
+    crossref: {
+      DOI: '10.9999/reverse-broken',
+      title: ['A paper whose notices cannot be listed'],
+      author: [author('Eva', 'Berg', 'first')],
+    },
+    openalex: false,
+  },
   // Retracted according to OpenAlex only.
   '10.9999/openalex-retracted': {
     handle: 'found',
@@ -226,6 +257,21 @@ export async function startFakeServices(options: { slowMs?: number } = {}): Prom
       const fake = FAKE_DOIS[doi];
       if (fake?.csl === undefined) return text(404, 'not found');
       return json(200, fake.csl, { 'content-type': 'application/vnd.citationstyles.csl+json' });
+    }
+    if (path === '/crossref/works' && url.searchParams.has('filter')) {
+      // The reverse query: notices whose `update-to` names the DOI. Crossref rejects a filter
+      // value with a comma (HTTP 400).
+      const filter = url.searchParams.get('filter') ?? '';
+      const target = filter.replace(/^updates:/, '').toLowerCase();
+      if (!filter.startsWith('updates:') || target.includes(',')) return text(400, 'Invalid filter');
+      if (target === '10.9999/reverse-broken') return text(500, 'Internal Server Error');
+      const items = Object.values(FAKE_DOIS)
+        .map((fake) => fake.crossref)
+        .filter((work): work is Record<string, unknown> => typeof work === 'object')
+        .filter((work) =>
+          ((work['update-to'] as { DOI?: string }[] | undefined) ?? []).some((entry) => entry.DOI?.toLowerCase() === target),
+        );
+      return json(200, { status: 'ok', 'message-type': 'work-list', message: { 'total-results': items.length, items } });
     }
     if (path.startsWith('/crossref/works/')) {
       const doi = decodeURIComponent(path.slice('/crossref/works/'.length)).toLowerCase();

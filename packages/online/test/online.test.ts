@@ -119,6 +119,23 @@ describe('retraction sources and notices', () => {
   });
 });
 
+describe('retraction through notices (Crossref reverse query)', () => {
+  it('finds a retraction that only the notice records, and names the notice', async () => {
+    const { resolvers } = setup();
+    const [finding] = await check('Park (2019) is cited as doi:10.9999/notice-only here.\n', resolvers);
+    expect(finding).toMatchObject({ status: 'retracted', severity: 'error', rule: 'doi/retracted', source: 'crossref' });
+    expect(finding?.message).toContain('10.9999/notice-only-retraction');
+    expect(fake.log.some((line) => line.startsWith('GET /crossref/works?filter=updates'))).toBe(true);
+  });
+
+  it('a failed notice query is never taken as "not retracted"', async () => {
+    const { resolvers } = setup();
+    const [finding] = await check('Berg (2020) doi:10.9999/reverse-broken is cited.\n', resolvers);
+    expect(finding?.status).toBe('verified');
+    expect(finding?.message).toMatch(/retraction status unknown \(Crossref notices: HTTP 500/);
+  });
+});
+
 describe('faults never read as fabrication', () => {
   it('a handle API 500, malformed JSON and a timeout give unverified warnings', async () => {
     const { resolvers } = setup({ timeoutMs: 300 });
