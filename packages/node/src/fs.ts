@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { platform } from 'node:process';
 import type { EntryKind, FileSystem, Sha256 } from '@aiwg-cite/core';
 
 /**
@@ -32,6 +33,39 @@ export const nodeFileSystem: FileSystem = {
     return readdirSync(path);
   },
 };
+
+/**
+ * A {@link FileSystem} for one short run (a `check`), which remembers the canonical path of each
+ * directory it has seen. A file then costs one `lstat` instead of a `realpath` that walks every
+ * path component: thousands of cited files share a few dozen directories. Only on Linux, where
+ * names are case-sensitive, so the requested name is the real one; elsewhere, and for symlinks,
+ * it asks `realpath`. Not for long-running processes: a renamed directory would be missed.
+ */
+export function createRunFileSystem(): FileSystem {
+  if (platform !== 'linux') return nodeFileSystem;
+  const directories = new Map<string, string | null>();
+  const realDirectory = (path: string): string | null => {
+    let real = directories.get(path);
+    if (real === undefined) {
+      real = nodeFileSystem.realpath(path) as string | null;
+      directories.set(path, real);
+    }
+    return real;
+  };
+  return {
+    ...nodeFileSystem,
+    realpath(path) {
+      const slash = path.lastIndexOf('/');
+      if (slash <= 0) return nodeFileSystem.realpath(path);
+      const directory = realDirectory(path.slice(0, slash));
+      if (directory === null) return null;
+      const candidate = `${directory}/${path.slice(slash + 1)}`;
+      const stats = lstatSync(candidate, { throwIfNoEntry: false });
+      if (stats === undefined) return null;
+      return stats.isSymbolicLink() ? nodeFileSystem.realpath(candidate) : candidate;
+    },
+  };
+}
 
 /** SHA-256 through node:crypto, synchronous and native. */
 export const nodeSha256: Sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');

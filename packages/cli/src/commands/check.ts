@@ -101,7 +101,7 @@ export const check: Command = {
     const documents = scholarly.filterDocuments(discoverDocuments(workspace, context.cwd, positionals), positionals.length > 0);
     const runOptions = scholarly.withOptions(options);
     const report = await checkDocuments({
-      reader: scholarly.wrapReader(createNodeReader(workspace.root)),
+      reader: scholarly.wrapReader(createNodeReader(workspace.root, { cacheDirectories: true })),
       documents,
       sha256: nodeSha256,
       options: runOptions,

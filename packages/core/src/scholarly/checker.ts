@@ -60,6 +60,13 @@ const RANGE_END = /REF-\d+\s*,?\s*(?:\.\.\.|…|–|—|-|to|through|thru)\s*$/;
 const GRADE_WORD = /grade/i;
 /** A page locator: `p. 7`, `pp. 3-5`, `page 7`. */
 const LOCATOR = /(?<![\w.])(?:pp?\.|pages?)\s?\d/i;
+/**
+ * What every finding of this checker needs somewhere in the text: an `@` that can open a mention
+ * (not the one in `path@hash`), a REF or PROF id, a DOI prefix, an arXiv id, an author-year
+ * anchor (a year after `(` or `,`, or "et al"; quotes, pages and GRADE need one of these
+ * citations too), or a numeric statistic (`%`, `3x faster`, `2 times`).
+ */
+const SCHOLARLY_TRIGGER = /(?:^|[\s([{"'])@|REF-|PROF-|10\.\d|arxiv|[(,]\s*\d{4}(?!\d)|\bet\s+al\b|\d\s?%|\d\s?[x×]\s?[a-z]|\d\s+times\b/i;
 const STATISTIC_PHRASE = /\b(?:studies|research)\s+(?:show|shows|showed|shown|suggests?|indicates?|finds|found)\b|\baccording to\b/i;
 const PAGES = /(?<![\w.])(pp?)\.\s?(\d+)(?:\s?[-–]\s?(\d+))?/g;
 const QUOTE = /"([^"\n]+(?:\n(?![ \t]*\n)[^"\n]*)*)"|“([^”]+?)”/g;
@@ -99,8 +106,9 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
   return {
     name: 'scholarly',
     async check({ file, document, artifacts }) {
-      // Every citation this checker reads holds a digit or an `@`; only the statistic phrases do not.
-      if (!/[\d@]/.test(document.text) && !STATISTIC_PHRASE.test(document.text)) return { findings: [] };
+      // Nothing this checker reads can stand in a document without one of these triggers, so a
+      // document of code citations alone (whose hashes are full of digits) skips the prose pass.
+      if (!SCHOLARLY_TRIGGER.test(document.text) && !STATISTIC_PHRASE.test(document.text)) return { findings: [] };
       const view = buildProseView(document);
       const { lineStarts } = document;
       const findings: Finding[] = [];
