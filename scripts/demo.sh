@@ -8,5 +8,5 @@ echo '$ ./node_modules/.bin/aiwg-cite check --root examples/rlm-demo'
 ./node_modules/.bin/aiwg-cite check --root examples/rlm-demo
 status=$?
 echo
-echo "aiwg-cite exited with $status: the demo cites a missing file and an impossible line range on purpose (0 pass, 1 fail, 2 error)."
+echo "aiwg-cite exited with $status: the demo shows every verdict, errors included, on purpose (0 pass, 1 fail, 2 error)."
 [ "$status" -le 1 ]
