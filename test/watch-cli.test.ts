@@ -179,3 +179,37 @@ describe('aiwg-cite watch without a terminal', () => {
     expect([...bare].filter((name) => heavy.some((heavyName) => name === heavyName || name.startsWith(`${heavyName}/`)))).toEqual([]);
   });
 });
+
+describe('aiwg-cite watch --scholarly', () => {
+  const files = {
+    'docs/references/REF-001-real.md': '# REF-001: A real paper\n\n**Authors**: Smith, J.\n**Year**: 2020\n',
+    'src/a.ts': A1,
+    'notes.md': `# Notes\n\nSee REF-001 and REF-999 for details [src/a.ts@${sha16(A1)}, L1].\n`,
+  };
+
+  it("runs check's corpus checks too: a fabricated REF id is another kind's error until it is removed", async () => {
+    const repo = gitRepo(files);
+    const watching = startWatch(repo.dir, ['--scholarly']);
+    const summary = await waitForLine(watching.stdout, (line) => line.startsWith('FAIL: '));
+    expect(summary).toMatch(
+      /^FAIL: Fresh 1 {2}Stale 0 {2}Un-versioned 0 {2}Missing 0 {2}Other errors 1 {2}Other warnings 0 in 2 documents/,
+    );
+    writeFileSync(join(repo.dir, 'notes.md'), `# Notes\n\nSee REF-001 for details [src/a.ts@${sha16(A1)}, L1].\n`);
+    await waitForLine(watching.stdout, (line) => line === 'notes.md:3:17 NOT-IN-CORPUS -> (none) REF-999');
+    await waitForLine(watching.stdout, (line) => line.startsWith('PASS: Fresh 1'));
+    watching.child.kill('SIGTERM');
+    expect((await watching.exit).code).toBe(0);
+  });
+
+  it('without --scholarly only code citations count, and --corpus alone is a usage error', async () => {
+    const repo = gitRepo(files);
+    const watching = startWatch(repo.dir);
+    const summary = await waitForLine(watching.stdout, (line) => line.startsWith('PASS: '));
+    expect(summary).toMatch(/^PASS: Fresh 1 {2}Stale 0 {2}Un-versioned 0 {2}Missing 0 in 2 documents/);
+    watching.child.kill('SIGTERM');
+    await watching.exit;
+    const usage = runCli(['watch', '--corpus', 'docs/references'], { cwd: repo.dir });
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toBe('aiwg-cite: watch: --corpus applies only with --scholarly; run `aiwg-cite watch --help`\n');
+  });
+});

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CheckOptions, contentHash, type Finding, parseLineRange, rlmChecker } from '@aiwg-cite/core';
+import { AiwgCiteError, type CheckOptions, contentHash, type Finding, parseLineRange } from '@aiwg-cite/core';
 import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace, runGit } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { shouldColor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
+import { prepareScholarly } from './check-scholarly.ts';
 
 const HELP = `Usage: aiwg-cite watch [paths...] [options]
 
@@ -21,6 +22,10 @@ Options:
   --format FORMAT      lines (default) or ndjson; ndjson never draws the dashboard
   --strict             warnings (stale, un-versioned, malformed) count as errors; also AIWG_CITE_STRICT=1
   --include-code       also check citations inside code blocks and code spans
+  --scholarly          also run check's research-corpus and scholarly checks (REF ids, @-mentions,
+                       DOIs, arXiv ids, author-year, quotes, statistics, GRADE); the corpus is read
+                       at start-up, so restart after changing it
+  --corpus DIR         with --scholarly: a corpus root (repeatable; replaces the configured roots)
   --debounce MS        quiet time that ends a burst of file events (default 100)
   -h, --help           show this help
 
@@ -39,6 +44,8 @@ export const watch: Command = {
       format: { type: 'string' },
       strict: { type: 'boolean' },
       'include-code': { type: 'boolean' },
+      scholarly: { type: 'boolean' },
+      corpus: { type: 'string', multiple: true },
       debounce: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -53,8 +60,15 @@ export const watch: Command = {
       includeCode: values['include-code'] === true,
     };
     const workspace = resolveWorkspace(context.cwd, values.root);
+    if (values.corpus !== undefined && values.scholarly !== true) {
+      throw new AiwgCiteError('USAGE', 'watch: --corpus applies only with --scholarly; run `aiwg-cite watch --help`');
+    }
+    // The same configuration as `check`: rule severities, `strict`, include/exclude globs, and
+    // with --scholarly the same corpus and checkers.
+    const run = prepareScholarly({ rlm: values.scholarly !== true, corpus: values.corpus }, workspace, context);
+    const discover = () => run.filterDocuments(discoverDocuments(workspace, context.cwd, positionals), positionals.length > 0);
     // Validate explicit paths now: a bad path is a usage error before anything starts.
-    discoverDocuments(workspace, context.cwd, positionals);
+    discover();
     const useTui =
       values['no-tui'] !== true &&
       format !== 'ndjson' &&
@@ -67,8 +81,8 @@ export const watch: Command = {
     const engine = new tui.WatchEngine({
       reader: createNodeReader(workspace.root),
       sha256: nodeSha256,
-      check: options,
-      checkers: [rlmChecker],
+      check: run.withOptions(options),
+      checkers: run.checkers,
     });
     const gitDir = workspace.isGit ? runGit(workspace.root, ['rev-parse', '--absolute-git-dir'])?.trim() : undefined;
 
@@ -83,7 +97,7 @@ export const watch: Command = {
     const daemon = new tui.WatchDaemon({
       root: workspace.root,
       engine,
-      discover: () => discoverDocuments(workspace, context.cwd, positionals),
+      discover,
       ...(gitDir === undefined || gitDir === '' ? {} : { gitIndexPath: `${gitDir}/index` }),
       debounceMs,
       onBusy: () => store?.dispatch({ type: 'busy' }),
