@@ -36,7 +36,8 @@ function write(path, contents) {
 }
 
 /**
- * Writes the corpus under `dir` and returns `{ sources, documents, citations, bytes }`.
+ * Writes the corpus under `dir` and returns `{ sources, documents, citations, bytes, sourceFiles }`,
+ * where `sourceFiles` lists each source's `path`, `hash`, `lines` and `freshCitations`.
  * Options: documents, citationsPerDocument, sources, sourceBytes, documentBytes, git (init a repo).
  */
 export function generateRlmCorpus(dir, options = {}) {
@@ -56,7 +57,12 @@ export function generateRlmCorpus(dir, options = {}) {
     const contents = `${lines.join('\n')}\n`;
     write(join(dir, path), contents);
     bytes += Buffer.byteLength(contents);
-    sourceInfo.push({ path, hash: createHash('sha256').update(contents).digest('hex').slice(0, 16), lines: lines.length });
+    sourceInfo.push({
+      path,
+      hash: createHash('sha256').update(contents).digest('hex').slice(0, 16),
+      lines: lines.length,
+      freshCitations: 0,
+    });
   }
   let citations = 0;
   for (let d = 0; d < documents; d += 1) {
@@ -68,8 +74,10 @@ export function generateRlmCorpus(dir, options = {}) {
       const range = `L${start}-${start + Math.floor(rand() * 9)}`;
       const roll = rand();
       let citation;
-      if (roll < 0.9) citation = `[${source.path}@${source.hash}, ${range}]`;
-      else if (roll < 0.95) citation = `[${source.path}@${'0123456789abcdef'}, ${range}]`;
+      if (roll < 0.9) {
+        citation = `[${source.path}@${source.hash}, ${range}]`;
+        source.freshCitations += 1;
+      } else if (roll < 0.95) citation = `[${source.path}@${'0123456789abcdef'}, ${range}]`;
       else if (roll < 0.98) citation = `[${source.path}, ${range}]`;
       else citation = `[src/removed/gone${c}.ts, ${range}]`;
       citations += 1;
@@ -95,5 +103,5 @@ export function generateRlmCorpus(dir, options = {}) {
   if (git) {
     execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
   }
-  return { sources, documents, citations, bytes };
+  return { sources, documents, citations, bytes, sourceFiles: sourceInfo };
 }
