@@ -6,19 +6,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, ms, scratch, table, timeCommand } from './lib.mjs';
+import { BENCH_GIT_ENV, CLI, ms, scratch, table, timeCommand } from './lib.mjs';
 
 const COMMITS = 2000;
 const ARTIFACT = 'src/engine.ts';
-const env = {
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.test',
-  GIT_COMMITTER_NAME: 'Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.test',
-};
-const gitEnv = { ...process.env, ...env };
+const gitEnv = { ...process.env, ...BENCH_GIT_ENV };
 
 /** Version `n` of the artifact: 200 lines; the first 20 never change, one line per commit does. */
 function version(n) {
@@ -66,15 +58,26 @@ const coldSamples = [];
 for (let run = 0; run < 5; run += 1) {
   rmSync(cacheFile, { force: true });
   coldSamples.push(
-    timeCommand(process.execPath, [CLI, 'blame', 'doc.md', '--format', 'json'], { cwd: dir, env, runs: 1, warmup: 0 }).median,
+    timeCommand(process.execPath, [CLI, 'blame', 'doc.md', '--format', 'json'], { cwd: dir, env: BENCH_GIT_ENV, runs: 1, warmup: 0 })
+      .median,
   );
 }
 if (!existsSync(cacheFile)) throw new Error('blame wrote no blob-hash cache');
 const cold = coldSamples.sort((a, b) => a - b)[Math.floor(coldSamples.length / 2)];
-const warm = timeCommand(process.execPath, [CLI, 'blame', 'doc.md', '--format', 'json'], { cwd: dir, env, runs: 7, warmup: 1 });
-const check = timeCommand(process.execPath, [CLI, 'check', 'doc.md', '--format', 'json'], { cwd: dir, env, runs: 7, warmup: 1 });
+const warm = timeCommand(process.execPath, [CLI, 'blame', 'doc.md', '--format', 'json'], {
+  cwd: dir,
+  env: BENCH_GIT_ENV,
+  runs: 7,
+  warmup: 1,
+});
+const check = timeCommand(process.execPath, [CLI, 'check', 'doc.md', '--format', 'json'], {
+  cwd: dir,
+  env: BENCH_GIT_ENV,
+  runs: 7,
+  warmup: 1,
+});
 const naiveScript = `for rev in $(git rev-list HEAD -- ${ARTIFACT}); do git show "$rev:${ARTIFACT}" | sha256sum; done | grep -c ${pinnedHash}`;
-const naive = timeCommand('bash', ['-c', naiveScript], { cwd: dir, env, runs: 3, warmup: 0 });
+const naive = timeCommand('bash', ['-c', naiveScript], { cwd: dir, env: BENCH_GIT_ENV, runs: 3, warmup: 0 });
 
 const speedup = (value) => `${(naive.median / value).toFixed(1)}×`;
 console.log(`## blame over ${COMMITS.toLocaleString('en-US')} commits`);

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, ms, scratch, table, timeCommand } from './lib.mjs';
+import { BENCH_GIT_ENV, CLI, ms, scratch, table, timeCommand } from './lib.mjs';
 
 const SOURCES = 8000;
 const DOCUMENTS = 2000;
@@ -16,12 +16,7 @@ const HOT_CITERS = 500;
 
 const dir = scratch('hook-repo');
 const gitEnv = {
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 'Bench',
-  GIT_AUTHOR_EMAIL: 'bench@example.test',
-  GIT_COMMITTER_NAME: 'Bench',
-  GIT_COMMITTER_EMAIL: 'bench@example.test',
+  ...BENCH_GIT_ENV,
   GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
   GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
 };

@@ -8,6 +8,16 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(ROOT, 'packages/cli/dist/cli.js');
 export const WORK = join(ROOT, 'bench/.work');
 
+/** A fixed git identity and no user or system config, for repositories the benchmarks build. */
+export const BENCH_GIT_ENV = {
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'Bench',
+  GIT_AUTHOR_EMAIL: 'bench@example.test',
+  GIT_COMMITTER_NAME: 'Bench',
+  GIT_COMMITTER_EMAIL: 'bench@example.test',
+};
+
 /** A fresh scratch directory under bench/.work (git-ignored). */
 export function scratch(name) {
   const dir = join(WORK, name);

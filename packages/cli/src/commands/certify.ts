@@ -25,6 +25,7 @@ import { parseCommandArgs } from '../args.ts';
 import { paletteFor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
 import { formatFinding } from '../format/pretty.ts';
+import { openCliOnlineSession } from './check-online.ts';
 
 const HELP = `Usage: aiwg-cite certify FILE.md [options]
 
@@ -124,18 +125,7 @@ export const certify: Command = {
     const statePath = values.state === undefined ? null : resolve(context.cwd, values.state);
     const state = statePath === null ? null : loadState(statePath, documentPath, documentSha);
 
-    const session =
-      values.online === true
-        ? await (await import('@aiwg-cite/online')).openOnlineSession({
-            root: workspace.root,
-            env: context.env,
-            useCache: values['no-cache'] !== true,
-            stderr: context.stderr,
-            version: packageJson.version,
-            placeholderDois: config.doi?.placeholders ?? [],
-            urls: config.online ?? {},
-          })
-        : null;
+    const session = values.online === true ? await openCliOnlineSession(workspace.root, context, values['no-cache'] === true) : null;
     const artifacts = new ArtifactCache(createNodeReader(workspace.root), nodeSha256);
     // The corpus is read only when a text footnote needs it (SPEC §7.2).
     const needsCorpus = footnotes.some((footnote) => footnote.category === 'text-verified' || footnote.category === 'text-inferred');

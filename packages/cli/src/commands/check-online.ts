@@ -45,16 +45,7 @@ export async function prepareOnline(
   if (values.staged === true)
     throw new AiwgCiteError('USAGE', 'check: --online is not available with --staged; the commit hook stays offline');
   const online = await import('@aiwg-cite/online');
-  const config = loadConfig(root);
-  const session = await online.openOnlineSession({
-    root,
-    env: context.env,
-    useCache: values['no-cache'] !== true,
-    stderr: context.stderr,
-    version: packageJson.version,
-    placeholderDois: config.doi?.placeholders ?? [],
-    urls: config.online ?? {},
-  });
+  const session = await openCliOnlineSession(root, context, values['no-cache'] === true);
   return {
     checkers: (offline) => [online.withOnline(offline, session.checker)],
     async finish(report) {
@@ -62,4 +53,27 @@ export async function prepareOnline(
       return { ...report, coverage: { ...report.coverage, notes: [...report.coverage.notes, note] } };
     },
   };
+}
+
+/**
+ * Opens the online session of one CLI run (`check --online`, `certify --online`): the project's
+ * configuration (placeholder DOIs, service URLs), the environment, progress on stderr. Loads the
+ * online package only when called.
+ */
+export async function openCliOnlineSession(
+  root: string,
+  context: CliContext,
+  noCache: boolean,
+): Promise<import('@aiwg-cite/online').OnlineSession> {
+  const online = await import('@aiwg-cite/online');
+  const config = loadConfig(root);
+  return online.openOnlineSession({
+    root,
+    env: context.env,
+    useCache: !noCache,
+    stderr: context.stderr,
+    version: packageJson.version,
+    placeholderDois: config.doi?.placeholders ?? [],
+    urls: config.online ?? {},
+  });
 }
