@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,8 +11,25 @@ export const PROJECT_ROOT = realpathSync(fileURLToPath(new URL('../../..', impor
 /** The built CLI entry (`pnpm build` makes it). */
 export const CLI_ENTRY = join(PROJECT_ROOT, 'packages/cli/dist/cli.js');
 
-/** The shared corpora beside the project (`../shared/corpora`). */
-export const SHARED_CORPORA = join(PROJECT_ROOT, '..', 'shared', 'corpora');
+/** The shared corpora beside the project (`../shared/corpora`; `AIWG_CITE_SHARED` names another shared directory). */
+export const SHARED_CORPORA = join(process.env.AIWG_CITE_SHARED ?? join(PROJECT_ROOT, '..', 'shared'), 'corpora');
+
+const announced = new Set<string>();
+
+/**
+ * The directory of one shared corpus, or `undefined` when it is absent (a clean clone has no
+ * `../shared` beside it). When absent, one line on stderr says which tests skip and why; the
+ * caller skips them with `describe.skipIf(corpus === undefined)`.
+ */
+export function sharedCorpus(name: string, tests: string): string | undefined {
+  const dir = join(SHARED_CORPORA, name);
+  if (existsSync(dir)) return dir;
+  if (!announced.has(tests)) {
+    announced.add(tests);
+    process.stderr.write(`skipped: ${tests}: ../shared/corpora/${name} is absent (a clean clone has no ../shared beside it; AIWG_CITE_SHARED=DIR names one)\n`);
+  }
+  return undefined;
+}
 
 /** A file tree: path → contents, or `{ symlink }` for a link. */
 export type Tree = Record<string, string | Uint8Array | { readonly symlink: string }>;
