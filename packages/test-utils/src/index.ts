@@ -26,7 +26,9 @@ export function sharedCorpus(name: string, tests: string): string | undefined {
   if (existsSync(dir)) return dir;
   if (!announced.has(tests)) {
     announced.add(tests);
-    process.stderr.write(`skipped: ${tests}: ../shared/corpora/${name} is absent (a clean clone has no ../shared beside it; AIWG_CITE_SHARED=DIR names one)\n`);
+    process.stderr.write(
+      `skipped: ${tests}: ../shared/corpora/${name} is absent (a clean clone has no ../shared beside it; AIWG_CITE_SHARED=DIR names one)\n`,
+    );
   }
   return undefined;
 }
