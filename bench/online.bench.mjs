@@ -4,9 +4,10 @@
 // run proves it makes no request (its coverage note must say `0 requests`) and the --no-cache run
 // measures the offline-machine path (every connection refused, every finding unverified).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { loadCacheSecret, ResultCache } from '../packages/online/dist/index.js';
 import { CLI, ms, scratch, table, timeCommand } from './lib.mjs';
 
 const DOIS = 150;
@@ -18,7 +19,7 @@ const dir = scratch('online');
 const now = new Date().toISOString();
 const lines = ['# Literature review', ''];
 const cache = [];
-const entry = (key, status, resolver, data) => JSON.stringify({ key, status, code: 200, checked_at: now, resolver, data });
+const entry = (key, status, resolver, data) => ({ key, status, code: 200, checked_at: now, resolver, data });
 for (let index = 0; index < DOIS; index += 1) {
   const doi = `10.5555/bench.${index}`;
   lines.push(`Author${index} et al. (2020) studied case ${index} (doi:${doi}).`, '');
@@ -44,8 +45,12 @@ for (let index = 0; index < URLS; index += 1) {
   cache.push(entry(`url:${url}`, 'alive', 'http', { status: 200, finalUrl: url }));
 }
 writeFileSync(join(dir, 'review.md'), `${lines.join('\n')}\n`);
-mkdirSync(join(dir, '.aiwg-cite'), { recursive: true });
-writeFileSync(join(dir, '.aiwg-cite', 'cache.jsonl'), `${cache.join('\n')}\n`);
+// The cache is signed with this machine's key (here a scratch user cache dir), as a real run writes it.
+const userCache = join(dir, 'user-cache');
+const cachePath = join(dir, 'online-cache.jsonl');
+const warmCache = ResultCache.load(cachePath, { warn: () => {}, secret: loadCacheSecret({ XDG_CACHE_HOME: userCache }) });
+for (const value of cache) warmCache.set(value);
+warmCache.save();
 
 // A port that was just free: nothing listens there, so every connection is refused.
 const closed = await new Promise((resolve) => {
@@ -61,6 +66,8 @@ const env = {
   AIWG_CITE_OPENALEX_URL: `${closed}/openalex`,
   AIWG_CITE_ARXIV_URL: `${closed}/arxiv`,
   AIWG_CITE_ARXIV_INTERVAL_MS: '0',
+  AIWG_CITE_CACHE: cachePath,
+  XDG_CACHE_HOME: userCache,
   NO_COLOR: '1',
 };
 // --root: the scratch directory sits inside this repository, whose top level would otherwise be the root.
@@ -108,7 +115,7 @@ const row = (name, summary) => [
 ];
 console.log(`## Online checks: warm cache and offline machine (issue 4)
 
-One document with ${DOIS + ARXIV + URLS} external citations (${DOIS} DOIs, ${ARXIV} arXiv ids, ${URLS} URLs). Whole-process wall time of \`aiwg-cite check review.md --format json\`; the baseline is the same command without \`--online\`. The warm run answers every lookup from \`.aiwg-cite/cache.jsonl\` (${cache.length} entries) and made no request (\`${warmNote}\`); the offline-machine run bypasses the cache and every service refuses the connection.
+One document with ${DOIS + ARXIV + URLS} external citations (${DOIS} DOIs, ${ARXIV} arXiv ids, ${URLS} URLs). Whole-process wall time of \`aiwg-cite check review.md --format json\`; the baseline is the same command without \`--online\`. The warm run answers every lookup from the signed online cache (${cache.length} entries) and made no request (\`${warmNote}\`); the offline-machine run bypasses the cache and every service refuses the connection.
 
 ${table(
   ['run', 'median', 'p95', 'vs offline', 'runs'],

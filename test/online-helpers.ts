@@ -1,5 +1,22 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CLI_ENTRY, GIT_ENV } from '@aiwg-cite/test-utils';
+
+let userCache: string | null = null;
+/**
+ * A user cache directory for this test process (the online cache's key lives there), so no test
+ * writes to the real `~/.cache`. Removed when the process exits.
+ */
+export function testUserCache(): string {
+  if (userCache === null) {
+    const dir = mkdtempSync(join(tmpdir(), 'aiwg-cite-user-cache-'));
+    userCache = dir;
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return userCache;
+}
 
 /** The outcome of a CLI run. */
 export interface AsyncRun {
@@ -16,7 +33,14 @@ export function runCliAsync(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<AsyncRun> {
-  const merged: Record<string, string | undefined> = { ...process.env, ...GIT_ENV, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env };
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    ...GIT_ENV,
+    NO_COLOR: '1',
+    FORCE_COLOR: undefined,
+    XDG_CACHE_HOME: testUserCache(),
+    ...options.env,
+  };
   const env = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_ENTRY, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI_ENTRY, gitRepo, tempDir, writeTree } from '@aiwg-cite/test-utils';
+import { CLI_ENTRY, GIT_ENV, gitRepo, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeServices, startFakeServices } from '../packages/online/test/fake-services.ts';
 import { runCliAsync } from './online-helpers.ts';
@@ -48,11 +48,15 @@ interface JsonReport {
   }[];
 }
 
+/** A repository holding the seed document: the online cache lives under its git directory. */
 function project(): string {
   const dir = tempDir();
   writeTree(dir, { 'paper.md': seedDocument(fake.origin) });
+  execFileSync('git', ['init', '-q'], { cwd: dir, env: { ...process.env, ...GIT_ENV } });
   return dir;
 }
+
+const cacheFile = (dir: string) => join(dir, '.git', 'aiwg-cite', 'online-cache.jsonl');
 
 /** The findings of the online kinds; other checkers (corpus, RLM) may add their own. */
 const online = (report: JsonReport) => report.citations.filter((finding) => ['doi', 'arxiv', 'url'].includes(finding.kind));
@@ -84,11 +88,7 @@ describe('check --online (seed 001 against the fake services)', () => {
     }
     expect(fake.count()).toBeGreaterThan(before);
     expect(cold.stderr).toContain('aiwg-cite online: doi');
-    expect(
-      readFileSync(join(dir, '.aiwg-cite', 'cache.jsonl'), 'utf8')
-        .trim()
-        .split('\n').length,
-    ).toBeGreaterThanOrEqual(7);
+    expect(readFileSync(cacheFile(dir), 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(7);
 
     const warmBefore = fake.count();
     const warm = await runCliAsync(['check', '--online', '--format', 'json'], { cwd: dir, env: fake.env });
@@ -106,7 +106,7 @@ describe('check --online (seed 001 against the fake services)', () => {
     expect(run.code).toBe(1);
     expect(statuses(JSON.parse(run.stdout) as JsonReport)).toEqual(EXPECTED);
     expect(fake.count()).toBeGreaterThan(before);
-    expect(() => readFileSync(join(dir, '.aiwg-cite', 'cache.jsonl'))).toThrow();
+    expect(() => readFileSync(cacheFile(dir))).toThrow();
   });
 
   it('keeps the cache where AIWG_CITE_CACHE says (relative to the root)', async () => {
@@ -117,7 +117,7 @@ describe('check --online (seed 001 against the fake services)', () => {
     });
     expect(run.code).toBe(1);
     expect(readFileSync(join(dir, 'tmp', 'online-cache.jsonl'), 'utf8')).toContain('"key":"doi:10.1145/3676932.3676933"');
-    expect(() => readFileSync(join(dir, '.aiwg-cite', 'cache.jsonl'))).toThrow();
+    expect(() => readFileSync(cacheFile(dir))).toThrow();
   });
 
   it('never touches the network without --online', async () => {
@@ -133,14 +133,12 @@ describe('check --online (seed 001 against the fake services)', () => {
 
   it('discards a corrupt cache with a warning and rewrites it', async () => {
     const dir = project();
-    writeTree(dir, { '.aiwg-cite/cache.jsonl': '{"key":"doi:10.1038/x","status":"exists"\n' });
+    writeTree(dir, { '.git/aiwg-cite/online-cache.jsonl': '{"key":"doi:10.1038/x","status":"exists"\n' });
     const run = await runCliAsync(['check', '--online', '--format', 'json'], { cwd: dir, env: fake.env });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('is corrupt (line 1 is not JSON); it was discarded');
     expect(statuses(JSON.parse(run.stdout) as JsonReport)).toEqual(EXPECTED);
-    const lines = readFileSync(join(dir, '.aiwg-cite', 'cache.jsonl'), 'utf8')
-      .trim()
-      .split('\n');
+    const lines = readFileSync(cacheFile(dir), 'utf8').trim().split('\n');
     for (const line of lines) expect(JSON.parse(line)).toHaveProperty('checked_at');
   });
 

@@ -11,6 +11,7 @@ export type FailureKind =
   | 'timeout'
   | 'refused'
   | 'dns'
+  | 'dns-temporary'
   | 'reset'
   | 'tls'
   | 'network'
@@ -18,6 +19,7 @@ export type FailureKind =
   | 'rate-limited'
   | 'redirect-loop'
   | 'too-many-redirects'
+  | 'too-large'
   | 'scheme';
 
 /** The outcome of one logical request (after retries and redirects). */
@@ -47,10 +49,12 @@ export interface HttpRequest {
 /** Options of {@link HttpClient}. */
 export interface HttpClientOptions {
   readonly userAgent: string;
-  /** Per-request timeout in ms. @default 10000 */
+  /** Per-request timeout in ms, body included. @default 5000 */
   readonly timeoutMs?: number;
-  /** Retries on 408, 429, 5xx and timeouts. @default 3 */
+  /** Retries on 408, 429, 5xx and timeouts; a timed-out request is retried at most once. @default 2 */
   readonly retries?: number;
+  /** The largest response body read, in bytes; a longer one is a `too-large` failure. @default 4 MiB */
+  readonly maxBodyBytes?: number;
   /** @default 10 */
   readonly maxRedirects?: number;
   /** @default 16 */
@@ -61,15 +65,24 @@ export interface HttpClientOptions {
   readonly hostLimits?: Readonly<Record<string, number>>;
   /** Minimum spacing between request starts per host, in ms (arXiv: 3000). */
   readonly hostIntervals?: Readonly<Record<string, number>>;
-  /** The longest `Retry-After` worth waiting for; a longer demand gives up. @default 60000 */
+  /** The longest `Retry-After` worth waiting for; a longer demand, or one past the run's deadline, gives up. @default 10000 */
   readonly maxRetryAfterMs?: number;
   /** Aborts every request when the whole run is out of time. */
   readonly signal?: AbortSignal;
+  /** When the whole run must end (ms since the epoch): no wait or retry is started that would end later. */
+  readonly deadline?: number;
   /** Injected for tests of the client itself. @default globalThis.fetch */
   readonly fetch?: typeof fetch;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Defaults sized for a commit hook: a black-holed service costs seconds, not minutes. */
+export const HTTP_DEFAULTS = {
+  timeoutMs: 5000,
+  retries: 2,
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxRetryAfterMs: 10_000,
+} as const;
 /** Distinct hosts that must fail to connect, with none answering, before the run counts as offline. */
 const OFFLINE_AFTER = 3;
 
@@ -222,9 +235,10 @@ export class HttpClient {
 
   async #withRetries(request: Required<Pick<HttpRequest, 'url' | 'method'>> & HttpRequest, host: string): Promise<HttpResult> {
     const state = this.#host(host);
-    const retries = this.#options.retries ?? 3;
-    const maxRetryAfter = this.#options.maxRetryAfterMs ?? 60_000;
+    const retries = this.#options.retries ?? HTTP_DEFAULTS.retries;
+    const maxRetryAfter = this.#options.maxRetryAfterMs ?? HTTP_DEFAULTS.maxRetryAfterMs;
     let last: HttpResult = { ok: false, failure: 'network', message: 'not sent', url: request.url };
+    let timeouts = 0;
     for (let attempt = 0; attempt <= retries; attempt += 1) {
       const known = this.#knownFailure(state);
       if (known !== null) return { ok: false, ...known, url: request.url };
@@ -232,7 +246,7 @@ export class HttpClient {
         return { ok: false, failure: 'aborted', message: 'the run ran out of time', url: request.url };
       last = await this.#once(request, state);
       if (!last.ok) {
-        if (last.failure === 'refused' || last.failure === 'dns') {
+        if (last.failure === 'refused' || last.failure === 'dns' || last.failure === 'dns-temporary') {
           state.unreachable = { failure: last.failure, message: last.message };
           this.#deadHosts.add(host);
           if (this.#deadHosts.size >= OFFLINE_AFTER && this.answeredHosts.size === 0) {
@@ -240,6 +254,11 @@ export class HttpClient {
           }
         }
         if (last.failure !== 'timeout' && last.failure !== 'reset') return last;
+        // A host that let one request time out gets one more chance, not a full set of timeouts.
+        if (last.failure === 'timeout') {
+          timeouts += 1;
+          if (timeouts > 1) return last;
+        }
         continue;
       }
       const { status } = last;
@@ -254,10 +273,15 @@ export class HttpClient {
             url: request.url,
           };
         }
-        state.notBefore = Math.max(state.notBefore, Date.now() + Math.max(demanded ?? 0, state.backoffMs));
+        const wait = Math.max(demanded ?? 0, state.backoffMs);
+        if (attempt === retries || this.#pastDeadline(wait)) {
+          return { ok: false, failure: 'rate-limited', message: `rate limited: HTTP 429 after ${attempt + 1} attempts`, url: request.url };
+        }
+        state.notBefore = Math.max(state.notBefore, Date.now() + wait);
         continue;
       }
       if (status >= 500) {
+        if (attempt === retries || this.#pastDeadline(state.backoffMs + 200)) return last;
         state.backoffMs = Math.min(state.backoffMs + 200, 10_000);
         state.notBefore = Math.max(state.notBefore, Date.now() + state.backoffMs);
         continue;
@@ -267,6 +291,11 @@ export class HttpClient {
       return last;
     }
     return last;
+  }
+
+  /** Whether waiting `ms` would pass the run's deadline. */
+  #pastDeadline(ms: number): boolean {
+    return this.#options.deadline !== undefined && Date.now() + ms >= this.#options.deadline;
   }
 
   async #once(request: Required<Pick<HttpRequest, 'url' | 'method'>> & HttpRequest, state: HostState): Promise<HttpResult> {
@@ -280,7 +309,8 @@ export class HttpClient {
       const wait = Math.max(state.notBefore, state.lastStart + state.intervalMs) - Date.now();
       if (wait > 0) await sleep(wait, runSignal);
       state.lastStart = Date.now();
-      const timeout = AbortSignal.timeout(this.#options.timeoutMs ?? 10_000);
+      const timeoutMs = this.#options.timeoutMs ?? HTTP_DEFAULTS.timeoutMs;
+      const timeout = AbortSignal.timeout(timeoutMs);
       const signal = runSignal === undefined ? timeout : AbortSignal.any([timeout, runSignal]);
       this.requests += 1;
       try {
@@ -294,8 +324,20 @@ export class HttpClient {
         const advertised = rateLimitInterval(response.headers);
         if (advertised !== null) state.intervalMs = Math.max(state.baseIntervalMs, advertised);
         const read = (request.readBody ?? request.method === 'GET') && !REDIRECTS.has(response.status);
-        const body = read ? await response.text() : '';
-        if (!read) await response.body?.cancel().catch(() => undefined);
+        if (!read) {
+          await response.body?.cancel().catch(() => undefined);
+          return { ok: true, status: response.status, headers: response.headers, body: '', url: request.url, redirects: 0 };
+        }
+        const limit = this.#options.maxBodyBytes ?? HTTP_DEFAULTS.maxBodyBytes;
+        const body = await readLimited(response, limit);
+        if (body === null) {
+          return {
+            ok: false,
+            failure: 'too-large',
+            message: `the response is larger than ${formatBytes(limit)}; not read`,
+            url: request.url,
+          };
+        }
         return { ok: true, status: response.status, headers: response.headers, body, url: request.url, redirects: 0 };
       } catch (error) {
         if (runSignal?.aborted === true) return { ok: false, failure: 'aborted', message: 'the run ran out of time', url: request.url };
@@ -303,7 +345,7 @@ export class HttpClient {
           return {
             ok: false,
             failure: 'timeout',
-            message: `no answer within ${(this.#options.timeoutMs ?? 10_000) / 1000} s`,
+            message: `no answer within ${timeoutMs / 1000} s`,
             url: request.url,
           };
         }
@@ -316,6 +358,40 @@ export class HttpClient {
       state.gate.release();
     }
   }
+}
+
+/**
+ * Reads a body as UTF-8 text, at most `limit` bytes (after content decoding): a longer body, or a
+ * `content-length` that announces one, is cancelled and gives `null`. Nothing larger than the limit
+ * is ever held in memory.
+ */
+async function readLimited(response: Response, limit: number): Promise<string | null> {
+  const announced = Number(response.headers.get('content-length'));
+  const encoded = (response.headers.get('content-encoding') ?? '') !== '';
+  if (!encoded && Number.isFinite(announced) && announced > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    return null;
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  let total = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB` : `${Math.ceil(bytes / 1024)} KiB`;
 }
 
 /**
@@ -357,8 +433,11 @@ export function classifyNetworkError(error: unknown): { failure: FailureKind; me
   if (has('ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL')) {
     return { failure: 'refused', message: `cannot connect (${codes.join(', ')}): the network or the service is unreachable` };
   }
-  if (has('ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME'))
-    return { failure: 'dns', message: `the host name does not resolve (${codes.join(', ')})` };
+  // EAI_AGAIN is the resolver failing for now (no DNS server answered), not a name that does not exist.
+  if (has('EAI_AGAIN', 'EAI_FAIL')) {
+    return { failure: 'dns-temporary', message: `the host name could not be looked up right now (${codes.join(', ')})` };
+  }
+  if (has('ENOTFOUND', 'EAI_NONAME')) return { failure: 'dns', message: `the host name does not resolve (${codes.join(', ')})` };
   if (has('ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE', 'UND_ERR_CLOSED')) return { failure: 'reset', message: 'the connection was reset' };
   if (
     codes.some(

@@ -1,11 +1,11 @@
 export type { AttributionVerdict, CitedAttribution, WorkMetadata } from './attribution.ts';
 export { compareAttribution, normaliseName, readAttribution, titleSimilarity } from './attribution.ts';
 export type { CacheEntry, CacheLoadOptions } from './cache.ts';
-export { ResultCache, ttlFor } from './cache.ts';
+export { defaultCachePath, loadCacheSecret, ResultCache, ttlFor, userCacheDir } from './cache.ts';
 export type { OnlineCheckerOptions, OnlineTargets, UrlMatch } from './checker.ts';
 export { createOnlineChecker, findOnlineTargets, proseOf, sentenceAround, withOnline } from './checker.ts';
 export type { FailureKind, HttpClientOptions, HttpRequest, HttpResult } from './http.ts';
-export { classifyNetworkError, HttpClient, parseRetryAfter, rateLimitInterval, sleep } from './http.ts';
+export { classifyNetworkError, HTTP_DEFAULTS, HttpClient, parseRetryAfter, rateLimitInterval, sleep } from './http.ts';
 export { onlineMessages } from './messages.ts';
 export type { Progress, ProgressStream } from './progress.ts';
 export { createPlainProgress, createTtyProgress, describeProgress } from './progress.ts';
@@ -25,10 +25,11 @@ export {
   DEFAULT_SERVICE_URLS,
   encodeDoi,
   familyName,
+  isCompleteFeed,
   isRetracting,
   parseAtom,
   Resolvers,
   resolveServiceUrls,
 } from './resolvers.ts';
 export type { OnlineSession, OnlineSessionOptions } from './session.ts';
-export { openOnlineSession } from './session.ts';
+export { DEFAULT_BUDGET_MS, openOnlineSession } from './session.ts';

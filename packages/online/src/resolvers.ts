@@ -27,7 +27,7 @@ export const DEFAULT_SERVICE_URLS: ServiceUrls = {
   doi: 'https://doi.org',
   crossref: 'https://api.crossref.org',
   openalex: 'https://api.openalex.org',
-  arxiv: 'http://export.arxiv.org/api',
+  arxiv: 'https://export.arxiv.org/api',
 };
 
 const ENV_NAMES: Readonly<Record<keyof ServiceUrls, string>> = {
@@ -362,8 +362,8 @@ export class Resolvers {
     const unknown = (message: string): Lookup<WorkMetadata> => ({ outcome: 'unknown', source: 'arxiv', checkedAt, cached: false, message });
     if (!response.ok) return unknown(response.message);
     if (response.status !== 200) return unknown(`arXiv answered HTTP ${response.status}`);
-    const feed = parseAtom(response.body);
-    if (feed === null) return unknown('arXiv sent a response that is not an Atom feed');
+    const feed = isCompleteFeed(response.body) ? parseAtom(response.body) : null;
+    if (feed === null) return unknown('arXiv sent a response that is not a complete Atom feed');
     const entry = feed[0];
     if (entry?.id.includes('/api/errors')) return unknown(`arXiv rejected the id: ${entry.summary || entry.title}`);
     if (entry === undefined || entry.title === '') {
@@ -385,8 +385,8 @@ export class Resolvers {
     if (!response.ok) {
       const host = safeHost(url);
       if (response.failure === 'dns' && [...client.answeredHosts].some((other) => other !== host)) {
+        // Not cached: a resolver that briefly loses a name must not bury the page for a day.
         const message = `${response.message}, while other hosts answered`;
-        this.#store(`url:${url}`, 'dead', null, 'http', { message }, checkedAt);
         return { outcome: 'not-found', source: 'http', checkedAt, cached: false, message };
       }
       return { outcome: 'unknown', source: 'http', checkedAt, cached: false, message: response.message };
@@ -520,6 +520,21 @@ export function parseAtom(xml: string): AtomEntry[] | null {
     });
   }
   return entries;
+}
+
+/**
+ * Whether an Atom document is whole: it ends with `</feed>` and every `<entry>` is closed. A feed
+ * cut off mid-way (a dropped connection, a proxy's limit) must never read as "no such paper".
+ */
+export function isCompleteFeed(xml: string): boolean {
+  if (!/<\/feed>\s*$/.test(xml)) return false;
+  let opened = 0;
+  let closed = 0;
+  for (const match of xml.matchAll(/<(\/?)entry[\s>]/g)) {
+    if (match[1] === '/') closed += 1;
+    else opened += 1;
+  }
+  return opened === closed;
 }
 
 function decodeXml(text: string): string {

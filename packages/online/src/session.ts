@@ -5,16 +5,19 @@
  */
 import { isAbsolute, join } from 'node:path';
 import type { DocumentChecker } from '@aiwg-cite/core';
-import { ResultCache } from './cache.ts';
+import { defaultCachePath, loadCacheSecret, ResultCache } from './cache.ts';
 import { createOnlineChecker } from './checker.ts';
-import { HttpClient } from './http.ts';
+import { HTTP_DEFAULTS, HttpClient } from './http.ts';
 import { onlineMessages } from './messages.ts';
 import { createPlainProgress, createTtyProgress, type Progress, type ProgressStream } from './progress.ts';
 import { type LookupListener, Resolvers, resolveServiceUrls, type ServiceUrls } from './resolvers.ts';
 
 /** Options of {@link openOnlineSession}. */
 export interface OnlineSessionOptions {
-  /** The project root; the cache lives in `<root>/.aiwg-cite/cache.jsonl` unless `AIWG_CITE_CACHE` says otherwise. */
+  /**
+   * The project root. The cache lives under its git directory (`.git/aiwg-cite/online-cache.jsonl`),
+   * or in the user's cache directory outside git, unless `AIWG_CITE_CACHE` says otherwise.
+   */
   readonly root: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Read and write the cache. @default true */
@@ -44,7 +47,8 @@ export interface OnlineSession {
   close(): Promise<string>;
 }
 
-const DEFAULT_BUDGET_MS = 120_000;
+/** The whole online run's budget: a commit hook waits seconds, not minutes. */
+export const DEFAULT_BUDGET_MS = 20_000;
 const ARXIV_HOST = 'export.arxiv.org';
 
 function numberFrom(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number): number {
@@ -58,6 +62,7 @@ export async function openOnlineSession(options: OnlineSessionOptions): Promise<
   const urls = resolveServiceUrls(env, options.urls);
   const now = options.now ?? (() => new Date());
   const budgetMs = numberFrom(env, 'AIWG_CITE_ONLINE_BUDGET_MS', DEFAULT_BUDGET_MS);
+  const deadline = Date.now() + budgetMs;
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error(onlineMessages.deadline(budgetMs / 1000))), budgetMs);
   timer.unref();
@@ -66,19 +71,24 @@ export async function openOnlineSession(options: OnlineSessionOptions): Promise<
   const mailto = env.AIWG_CITE_MAILTO;
   const client = new HttpClient({
     userAgent: `aiwg-cite/${options.version}${mailto === undefined || mailto === '' ? '' : ` (mailto:${mailto})`}`,
-    timeoutMs: numberFrom(env, 'AIWG_CITE_HTTP_TIMEOUT_MS', 10_000),
+    timeoutMs: numberFrom(env, 'AIWG_CITE_HTTP_TIMEOUT_MS', HTTP_DEFAULTS.timeoutMs),
+    maxBodyBytes: numberFrom(env, 'AIWG_CITE_MAX_BODY_BYTES', HTTP_DEFAULTS.maxBodyBytes),
+    deadline,
     hostLimits: { [arxivHost]: 1, [ARXIV_HOST]: 1, [crossrefHost]: 3 },
     hostIntervals: { [arxivHost]: numberFrom(env, 'AIWG_CITE_ARXIV_INTERVAL_MS', 3000) },
     signal: budget.signal,
   });
   const cachePath =
-    env.AIWG_CITE_CACHE === undefined || env.AIWG_CITE_CACHE === '' ? join(options.root, '.aiwg-cite', 'cache.jsonl') : env.AIWG_CITE_CACHE;
-  const cache =
-    options.useCache === false
-      ? null
-      : ResultCache.load(isAbsolute(cachePath) ? cachePath : join(options.root, cachePath), {
-          warn: (message) => options.stderr.write(`aiwg-cite: warning: ${message}\n`),
-        });
+    env.AIWG_CITE_CACHE === undefined || env.AIWG_CITE_CACHE === '' ? defaultCachePath(options.root, env) : env.AIWG_CITE_CACHE;
+  const warn = (message: string) => options.stderr.write(`aiwg-cite: warning: ${message}\n`);
+  let cache: ResultCache | null = null;
+  if (options.useCache !== false) {
+    try {
+      cache = ResultCache.load(isAbsolute(cachePath) ? cachePath : join(options.root, cachePath), { warn, secret: loadCacheSecret(env) });
+    } catch (error) {
+      warn(`no cache this run: its key cannot be read or created (${(error as Error).message})`);
+    }
+  }
   let progress: Progress | null = null;
   if (options.progress !== false) {
     progress =

@@ -28,6 +28,7 @@ afterAll(async () => {
 });
 
 const NOW = new Date('2026-11-22T08:00:00Z');
+const SECRET = new Uint8Array(32).fill(7);
 
 function setup(options: { cache?: ResultCache | null; timeoutMs?: number; signal?: AbortSignal; env?: Record<string, string> } = {}) {
   const client = new HttpClient({
@@ -150,11 +151,11 @@ describe('faults never read as fabrication', () => {
     expect(findings[2]?.message).toContain('no answer within 0.3 s');
   });
 
-  it('retries a 500 three times before giving up', async () => {
+  it('retries a 500 twice before giving up', async () => {
     const before = fake.countOf('/doi/api/handles/10.9999/handle-error');
     const { resolvers } = setup();
     await check('See 10.9999/handle-error.\n', resolvers);
-    expect(fake.countOf('/doi/api/handles/10.9999/handle-error') - before).toBe(4);
+    expect(fake.countOf('/doi/api/handles/10.9999/handle-error') - before).toBe(3);
   });
 
   it('broken Crossref JSON leaves the DOI verified by doi.org without metadata', async () => {
@@ -250,13 +251,13 @@ describe('cache', () => {
     const warn = (message: string) => {
       throw new Error(message);
     };
-    const cold = ResultCache.load(path, { warn });
+    const cold = ResultCache.load(path, { warn, secret: SECRET });
     const first = await check(SEED_001, setup({ cache: cold }).resolvers);
     cold.save(NOW.getTime());
     expect(readFileSync(join(dir, '.aiwg-cite', '.gitignore'), 'utf8')).toBe('*\n');
 
     const before = fake.count();
-    const warm = ResultCache.load(path, { warn });
+    const warm = ResultCache.load(path, { warn, secret: SECRET });
     const { client, resolvers } = setup({ cache: warm });
     const second = await check(SEED_001, resolvers);
     expect(client.requests).toBe(0);
@@ -269,7 +270,7 @@ describe('cache', () => {
 
   it('never caches transient failures', async () => {
     const dir = tempDir();
-    const cache = ResultCache.load(join(dir, 'cache.jsonl'), { warn: () => {} });
+    const cache = ResultCache.load(join(dir, 'cache.jsonl'), { warn: () => {}, secret: SECRET });
     await check(
       `See 10.9999/handle-error and ${fake.origin}/web/server-error and ${fake.origin}/web/forbidden.\n`,
       setup({ cache }).resolvers,
@@ -285,7 +286,7 @@ describe('cache', () => {
       '{"key":"url:http://a.test/","status":"alive","code":200,"checked_at":"2026-11-22T00:00:00Z","resolver":"http","data":{}}\n{"key":"url:http://b',
     );
     const warnings: string[] = [];
-    const cache = ResultCache.load(path, { warn: (message) => warnings.push(message) });
+    const cache = ResultCache.load(path, { warn: (message) => warnings.push(message), secret: SECRET });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('line 2 is not JSON');
     expect(cache.get('url:http://a.test/', NOW.getTime())).toBeUndefined();
@@ -298,15 +299,15 @@ describe('cache', () => {
       resolver: 'http',
       data: { who: key },
     });
-    const one = ResultCache.load(path, { warn: () => {} });
-    const two = ResultCache.load(path, { warn: () => {} });
+    const one = ResultCache.load(path, { warn: () => {}, secret: SECRET });
+    const two = ResultCache.load(path, { warn: () => {}, secret: SECRET });
     one.set(entry('url:http://one.test/', '2026-11-22T07:00:00Z'));
     one.set(entry('url:http://both.test/', '2026-11-22T07:30:00Z'));
     two.set(entry('url:http://two.test/', '2026-11-22T07:00:00Z'));
     two.set({ ...entry('url:http://both.test/', '2026-11-22T07:00:00Z'), status: 'dead' });
     one.save(NOW.getTime());
     two.save(NOW.getTime());
-    const merged = ResultCache.load(path, { warn: () => {} });
+    const merged = ResultCache.load(path, { warn: () => {}, secret: SECRET });
     expect(merged.get('url:http://one.test/', NOW.getTime())?.status).toBe('alive');
     expect(merged.get('url:http://two.test/', NOW.getTime())?.status).toBe('alive');
     expect(merged.get('url:http://both.test/', NOW.getTime())?.status).toBe('alive');
@@ -316,8 +317,10 @@ describe('cache', () => {
     const dir = tempDir();
     const path = join(dir, 'cache.jsonl');
     const old = { key: 'url:http://old.test/', status: 'alive', code: 200, checked_at: '2026-10-01T00:00:00Z', resolver: 'http', data: {} };
-    writeFileSync(path, `${JSON.stringify(old)}\n`);
-    const cache = ResultCache.load(path, { warn: () => {} });
+    const writer = ResultCache.load(path, { warn: () => {}, secret: SECRET });
+    writer.set(old);
+    writer.save(Date.parse('2026-10-01T01:00:00Z'));
+    const cache = ResultCache.load(path, { warn: () => {}, secret: SECRET });
     cache.set({ ...old, key: 'url:http://new.test/', checked_at: NOW.toISOString() });
     cache.save(NOW.getTime());
     const keys = readFileSync(path, 'utf8')
@@ -329,7 +332,7 @@ describe('cache', () => {
 
   it('expires entries by outcome: not-found after a day, exists after 30 days', () => {
     const dir = tempDir();
-    const cache = ResultCache.load(join(dir, 'cache.jsonl'), { warn: () => {} });
+    const cache = ResultCache.load(join(dir, 'cache.jsonl'), { warn: () => {}, secret: SECRET });
     cache.set({ key: 'doi:10.1/a', status: 'exists', code: 200, checked_at: '2026-11-01T00:00:00Z', resolver: 'crossref', data: {} });
     cache.set({ key: 'doi:10.1/b', status: 'not-found', code: 404, checked_at: '2026-11-20T00:00:00Z', resolver: 'doi.org', data: {} });
     expect(cache.get('doi:10.1/a', NOW.getTime())).toBeDefined();
@@ -367,7 +370,7 @@ describe('attribution', () => {
 describe('configuration', () => {
   it('rejects a base URL that is not http(s) and parses Retry-After forms', () => {
     expect(() => resolveServiceUrls({ AIWG_CITE_CROSSREF_URL: 'ftp://mirror.test' })).toThrow(/AIWG_CITE_CROSSREF_URL/);
-    expect(resolveServiceUrls({}).arxiv).toBe('http://export.arxiv.org/api');
+    expect(resolveServiceUrls({}).arxiv).toBe('https://export.arxiv.org/api');
     expect(parseRetryAfter('5', 0)).toBe(5000);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 0)).toBe(10_000);
     expect(parseRetryAfter('soon', 0)).toBeNull();

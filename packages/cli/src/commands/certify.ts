@@ -39,7 +39,7 @@ are skipped and counted; untagged ones are reported.
 Options:
   --root DIR           project root (default: the git top level, else the current directory)
   --online             fetch URLs and resolve DOIs and arXiv ids (otherwise they count as ERROR)
-  --no-cache           with --online: neither read nor write .aiwg-cite/cache.jsonl
+  --no-cache           with --online: neither read nor write the online cache
   --state FILE         record progress in FILE; a rerun reuses final outcomes of unchanged
                        footnotes and re-checks ERROR ones, so it repeats no request
   --output FILE        where to write the certificate

@@ -14,7 +14,7 @@ export const ONLINE_FLAGS = {
 export const ONLINE_HELP = `  --online             also resolve DOIs (doi.org, Crossref, OpenAlex), arXiv ids and URLs over the
                        network; never on by default, never in the commit hook
   --offline            make no network requests (the default); a usage error together with --online
-  --no-cache           with --online: neither read nor write .aiwg-cite/cache.jsonl
+  --no-cache           with --online: neither read nor write the online cache
 `;
 
 /** What `check` needs from the online layer: a checker wrapper and a coverage note. */
