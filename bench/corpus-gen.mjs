@@ -38,10 +38,21 @@ function write(path, contents) {
 /**
  * Writes the corpus under `dir` and returns `{ sources, documents, citations, bytes, sourceFiles }`,
  * where `sourceFiles` lists each source's `path`, `hash`, `lines` and `freshCitations`.
- * Options: documents, citationsPerDocument, sources, sourceBytes, documentBytes, git (init a repo).
+ * Options: documents, citationsPerDocument, sources, sourceBytes, documentBytes, git (init a repo),
+ * hotCiters: when set, one more source (`src/hot/shared.ts`, returned as `hot`) is cited fresh by
+ * exactly that many documents, spread evenly (it replaces their first citation, so the citation
+ * count and the random stream stay the same).
  */
 export function generateRlmCorpus(dir, options = {}) {
-  const { documents = 2000, citationsPerDocument = 25, sources = 5000, sourceBytes = 8000, documentBytes = 8000, git = true } = options;
+  const {
+    documents = 2000,
+    citationsPerDocument = 25,
+    sources = 5000,
+    sourceBytes = 8000,
+    documentBytes = 8000,
+    git = true,
+    hotCiters = 0,
+  } = options;
   const rand = random(42);
   const sourceInfo = [];
   let bytes = 0;
@@ -64,17 +75,28 @@ export function generateRlmCorpus(dir, options = {}) {
       freshCitations: 0,
     });
   }
+  let hot;
+  if (hotCiters > 0) {
+    const lines = Array.from({ length: 40 }, (_, line) => `export const shared${line} = ${line};`);
+    const contents = `${lines.join('\n')}\n`;
+    hot = { path: 'src/hot/shared.ts', hash: createHash('sha256').update(contents).digest('hex').slice(0, 16), lines: 40, freshCitations: 0 };
+    write(join(dir, hot.path), contents);
+    bytes += Buffer.byteLength(contents);
+  }
+  const hotEvery = hotCiters > 0 ? Math.floor(documents / hotCiters) : 0;
   let citations = 0;
   for (let d = 0; d < documents; d += 1) {
     const parts = [`# Report ${d}`, '', sentence(rand, 20), ''];
     let size = 0;
     for (let c = 0; c < citationsPerDocument; c += 1) {
-      const source = sourceInfo[Math.floor(rand() * sourceInfo.length)];
+      const drawn = sourceInfo[Math.floor(rand() * sourceInfo.length)];
+      const toHot = c === 0 && hotEvery > 0 && d % hotEvery === 0 && d / hotEvery < hotCiters;
+      const source = toHot ? hot : drawn;
       const start = 1 + Math.floor(rand() * (source.lines - 10));
       const range = `L${start}-${start + Math.floor(rand() * 9)}`;
       const roll = rand();
       let citation;
-      if (roll < 0.9) {
+      if (roll < 0.9 || toHot) {
         citation = `[${source.path}@${source.hash}, ${range}]`;
         source.freshCitations += 1;
       } else if (roll < 0.95) citation = `[${source.path}@${'0123456789abcdef'}, ${range}]`;
@@ -103,5 +125,5 @@ export function generateRlmCorpus(dir, options = {}) {
   if (git) {
     execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: dir });
   }
-  return { sources, documents, citations, bytes, sourceFiles: sourceInfo };
+  return { sources, documents, citations, bytes, sourceFiles: sourceInfo, hot };
 }

@@ -1,6 +1,14 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { AiwgCiteError, type CheckOptions, checkDocuments, type Report, withVerdicts } from '@aiwg-cite/core';
+import {
+  AiwgCiteError,
+  type CheckOptions,
+  checkDocuments,
+  parseShard,
+  type Report,
+  selectShard,
+  withVerdicts,
+} from '@aiwg-cite/core';
 import {
   createNodeReader,
   discoverDocuments,
@@ -39,6 +47,8 @@ Options:
   --max-warnings N     fail when there are more than N warnings
   --rlm                RLM code citations only
 ${SCHOLARLY_HELP}  --include-code       also check citations inside code blocks and code spans
+  --shard i/n          check only shard i of n: the documents whose path hash falls in it (stable on every
+                       machine); \`aiwg-cite merge\` joins the n JSON or SARIF reports into the full run's
   --no-history         skip the git history pass that turns fabricated hashes of stale citations into
                        unknown-hash errors
 ${ONLINE_HELP}  -h, --help           show this help
@@ -46,7 +56,9 @@ ${ONLINE_HELP}  -h, --help           show this help
 Exit codes: 0 pass, 1 fail, 2 usage or tool error.
 `;
 
-const FORMATS = ['pretty', 'json', 'sarif', 'github', 'junit', 'source-check'] as const;
+/** The report formats of `check` (and of `merge`). */
+export const CHECK_FORMATS = ['pretty', 'json', 'sarif', 'github', 'junit', 'source-check'] as const;
+const FORMATS = CHECK_FORMATS;
 
 /** `aiwg-cite check`. */
 export const check: Command = {
@@ -63,6 +75,7 @@ export const check: Command = {
       'include-code': { type: 'boolean' },
       'no-history': { type: 'boolean' },
       staged: { type: 'boolean' },
+      shard: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help === true) {
@@ -78,9 +91,13 @@ export const check: Command = {
       ...(maxWarnings === undefined ? {} : { maxWarnings }),
     };
 
+    const shard = values.shard === undefined ? undefined : parseShard(values.shard);
     const workspace = resolveWorkspace(context.cwd, values.root);
     const online = await prepareOnline(values, workspace.root, context);
     if (values.staged === true) {
+      if (shard !== undefined) {
+        throw new AiwgCiteError('USAGE', 'check: --shard splits a full run across machines; it does not combine with --staged');
+      }
       if (values.fix === true) {
         throw new AiwgCiteError(
           'USAGE',
@@ -98,7 +115,8 @@ export const check: Command = {
       );
     }
     const scholarly = prepareScholarly(values, workspace, context);
-    const documents = scholarly.filterDocuments(discoverDocuments(workspace, context.cwd, positionals), positionals.length > 0);
+    const selected = scholarly.filterDocuments(discoverDocuments(workspace, context.cwd, positionals), positionals.length > 0);
+    const documents = shard === undefined ? selected : selectShard(selected, shard);
     const runOptions = scholarly.withOptions(options);
     const report = await checkDocuments({
       reader: scholarly.wrapReader(createNodeReader(workspace.root, { cacheDirectories: true })),
@@ -125,7 +143,8 @@ async function markUnknownHashes(report: Report, root: string, options: CheckOpt
   return git.markUnknownHashes(report, { root, options, env: { ...context.env } });
 }
 
-function render(report: Report, format: (typeof FORMATS)[number], context: CliContext): string {
+/** Prints a report in one of the formats of `check`. */
+export function render(report: Report, format: (typeof FORMATS)[number], context: CliContext): string {
   switch (format) {
     case 'json':
       return formatJson({ ...report, citations: withVerdicts(report.citations) });

@@ -12,6 +12,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'check the citations in markdown files (default: every markdown file git does not ignore)',
     load: async () => (await import('./check.ts')).check,
   },
+  merge: {
+    summary: 'merge the JSON or SARIF reports of `check --shard i/n` into the full run’s report and exit code',
+    load: async () => (await import('./merge.ts')).merge,
+  },
   init: {
     summary: 'install the commit hook: husky, lint-staged or a plain git pre-commit hook',
     load: async () => (await import('./init.ts')).init,
