@@ -79,7 +79,12 @@ export function generateRlmCorpus(dir, options = {}) {
   if (hotCiters > 0) {
     const lines = Array.from({ length: 40 }, (_, line) => `export const shared${line} = ${line};`);
     const contents = `${lines.join('\n')}\n`;
-    hot = { path: 'src/hot/shared.ts', hash: createHash('sha256').update(contents).digest('hex').slice(0, 16), lines: 40, freshCitations: 0 };
+    hot = {
+      path: 'src/hot/shared.ts',
+      hash: createHash('sha256').update(contents).digest('hex').slice(0, 16),
+      lines: 40,
+      freshCitations: 0,
+    };
     write(join(dir, hot.path), contents);
     bytes += Buffer.byteLength(contents);
   }

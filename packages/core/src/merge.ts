@@ -1,5 +1,5 @@
 import { AiwgCiteError } from './errors.ts';
-import { buildReport, compareFindings, type Coverage, type Finding, type Report, type VerdictOptions } from './report.ts';
+import { buildReport, type Coverage, compareFindings, type Finding, type Report, type VerdictOptions } from './report.ts';
 
 /** One shard's report and the name it was read from (for messages). */
 export interface NamedReport {

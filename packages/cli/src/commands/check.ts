@@ -1,14 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  AiwgCiteError,
-  type CheckOptions,
-  checkDocuments,
-  parseShard,
-  type Report,
-  selectShard,
-  withVerdicts,
-} from '@aiwg-cite/core';
+import { AiwgCiteError, type CheckOptions, checkDocuments, parseShard, type Report, selectShard, withVerdicts } from '@aiwg-cite/core';
 import {
   createNodeReader,
   discoverDocuments,

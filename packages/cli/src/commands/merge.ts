@@ -1,8 +1,7 @@
-import { AiwgCiteError, type Finding, mergeReports, type NamedReport, type Report } from '@aiwg-cite/core';
+import { AiwgCiteError, type Finding, mergeReports, type NamedReport, type Report, RUN_LEVEL_RULES } from '@aiwg-cite/core';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
 import { CHECK_FORMATS, render } from './check.ts';
-import { RUN_LEVEL_RULES } from '@aiwg-cite/core';
 import { parseJsonInput, readInput, usageError } from './interop-io.ts';
 
 const HELP = `Usage: aiwg-cite merge FILE... [options]
@@ -95,6 +94,7 @@ interface SarifResult {
   readonly ruleId: string;
   ruleIndex?: number;
   readonly level?: string;
+  readonly properties?: { kind?: string };
   readonly locations?: readonly {
     physicalLocation?: { artifactLocation?: { uri?: string }; region?: { startLine?: number; startColumn?: number } };
   }[];
@@ -147,7 +147,8 @@ function mergeSarif(inputs: readonly { name: string; log: SarifLog }[]): { log: 
       }
     }
   }
-  // A run-level result goes back where the full run puts it: among its file's results, by position.
+  // A run-level result goes back where the full run puts it: among its file's results, by position
+  // and then kind (the order of compareFindings).
   for (const result of runLevel.values()) {
     const uri = uriOf(result);
     const group = byFile.get(uri) ?? { owner: '', results: [] };
@@ -167,7 +168,9 @@ function mergeSarif(inputs: readonly { name: string; log: SarifLog }[]): { log: 
   const run = first.runs[0] as SarifRun;
   const log: SarifLog = {
     ...first,
-    runs: [{ ...run, tool: { ...run.tool, driver: { ...run.tool.driver, rules: ids.map((id) => rules.get(id) as { id: string }) } }, results }],
+    runs: [
+      { ...run, tool: { ...run.tool, driver: { ...run.tool.driver, rules: ids.map((id) => rules.get(id) as { id: string }) } }, results },
+    ],
   };
   return {
     log,
@@ -186,7 +189,9 @@ function comparePlace(a: SarifResult, b: SarifResult): number {
   if (left !== right) return left < right ? -1 : 1;
   const ra = a.locations?.[0]?.physicalLocation?.region;
   const rb = b.locations?.[0]?.physicalLocation?.region;
-  return (ra?.startLine ?? 0) - (rb?.startLine ?? 0) || (ra?.startColumn ?? 0) - (rb?.startColumn ?? 0);
+  const ka = a.properties?.kind ?? '';
+  const kb = b.properties?.kind ?? '';
+  return (ra?.startLine ?? 0) - (rb?.startLine ?? 0) || (ra?.startColumn ?? 0) - (rb?.startColumn ?? 0) || (ka < kb ? -1 : ka > kb ? 1 : 0);
 }
 
 function decodeUri(uri: string): string {
