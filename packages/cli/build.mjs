@@ -1,39 +1,86 @@
-// Bundles the CLI into dist/ so a commit hook loads one small file. Workspace packages are
-// inlined from source; heavy runtime dependencies (ink, react, chokidar, listr2) stay external
-// and are imported lazily by the commands that need them, so `check` never loads them.
-// The bundle is built beside dist/ and swapped in, so a failed or concurrent build never
-// leaves a half-written dist/ behind.
-import { renameSync, rmSync } from 'node:fs';
+// Bundles the CLI into dist/ so a commit hook loads one small file and the published package
+// has no runtime dependencies to fetch (it installs offline from a tarball). Workspace packages
+// are inlined from source; the heavy libraries (ink, react, chokidar, listr2) are bundled too,
+// into chunks that only the commands needing them import, so `check` never loads them.
+// dist/api.js is the programmatic API, with dist/api.d.ts; dist/THIRD-PARTY-LICENSES.txt carries
+// the licences of every bundled library. Source maps only with `--sourcemap` (or
+// AIWG_CITE_SOURCEMAP=1). The bundle is built beside dist/ and swapped in, so a failed or
+// concurrent build never leaves a half-written dist/ behind.
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import ts from 'typescript';
 
-const staging = new URL(`./dist-${process.pid}`, import.meta.url);
-const target = new URL('./dist', import.meta.url);
+const here = dirname(fileURLToPath(import.meta.url));
+const sourcemap = process.argv.includes('--sourcemap') || process.env.AIWG_CITE_SOURCEMAP === '1';
+const staging = join(here, `dist-${process.pid}`);
+const target = join(here, 'dist');
 try {
-  await build({
-    entryPoints: { cli: 'src/bin.ts' },
-    outdir: staging.pathname,
+  const result = await build({
+    entryPoints: { cli: 'src/bin.ts', api: 'src/api.ts' },
+    outdir: staging,
     bundle: true,
     splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
     conditions: ['aiwg-source'],
-    external: ['ink', 'react', 'react/*', 'chokidar', 'listr2', 'ink-testing-library'],
+    // ink imports react-devtools-core only when DEV=true; it is a development tool, not shipped.
+    external: ['react-devtools-core'],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    // Bundled CommonJS (react, signal-exit, ...) calls require() for Node built-ins.
+    banner: {
+      js: "import { createRequire as __aiwgCreateRequire } from 'node:module'; const require = __aiwgCreateRequire(import.meta.url);",
+    },
     jsx: 'automatic',
     chunkNames: 'chunks/[name]-[hash]',
-    sourcemap: 'linked',
+    sourcemap: sourcemap ? 'linked' : false,
     legalComments: 'none',
+    metafile: true,
     logLevel: 'warning',
   });
-  const old = new URL(`./dist-old-${process.pid}`, import.meta.url);
-  try {
-    renameSync(target, old);
-  } catch {
-    // no previous dist
-  }
+  writeFileSync(join(staging, 'api.d.ts'), declarationOf(join(here, 'src/api.ts')));
+  writeFileSync(join(staging, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(Object.keys(result.metafile.inputs)));
+  const old = join(here, `dist-old-${process.pid}`);
+  if (existsSync(target)) renameSync(target, old);
   renameSync(staging, target);
   rmSync(old, { recursive: true, force: true });
 } catch (error) {
   rmSync(staging, { recursive: true, force: true });
   throw error;
+}
+
+/** The .d.ts of one self-contained module (its exported types are declared in the file itself). */
+function declarationOf(file) {
+  const { outputText, diagnostics } = ts.transpileDeclaration(readFileSync(file, 'utf8'), {
+    fileName: file,
+    compilerOptions: { isolatedDeclarations: true, allowImportingTsExtensions: true, strict: true },
+    reportDiagnostics: true,
+  });
+  if (diagnostics !== undefined && diagnostics.length > 0) {
+    const text = diagnostics.map((item) => ts.flattenDiagnosticMessageText(item.messageText, '\n')).join('\n');
+    throw new Error(`build: cannot declare ${relative(here, file)}:\n${text}`);
+  }
+  return outputText;
+}
+
+/** Every bundled package's name, version and licence text, in name order. */
+function thirdPartyLicenses(inputs) {
+  const roots = new Map();
+  for (const input of inputs) {
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    if (match !== null) roots.set(match[1], true);
+  }
+  const entries = [];
+  for (const root of roots.keys()) {
+    const dir = join(process.cwd(), root);
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const licenceFile = readdirSync(dir).find((name) => /^(licen[cs]e|copying)(\.|$)/i.test(name));
+    const text =
+      licenceFile === undefined ? `License: ${manifest.license ?? 'see the package'}` : readFileSync(join(dir, licenceFile), 'utf8').trim();
+    entries.push(`${manifest.name}@${manifest.version} (${manifest.license ?? 'unknown licence'})\n\n${text}\n`);
+  }
+  entries.sort();
+  return `Libraries bundled into aiwg-cite's dist/, with their licences.\n\n${[...new Set(entries)].join(`\n${'-'.repeat(72)}\n\n`)}`;
 }
