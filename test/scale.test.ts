@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI_ENTRY, GIT_ENV, type GitRepo, gitRepo, sha16, sharedCorpus, tempDir } from '@aiwg-cite/test-utils';
-import { describe, expect, it } from 'vitest';
+import { CLI_ENTRY, GIT_ENV, type GitRepo, gitRepo, PROJECT_ROOT, sha16, sharedCorpus, tempDir } from '@aiwg-cite/test-utils';
+import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * Issue 18: a run split with `--shard i/n` and joined with `merge` gives the full run's findings,
@@ -15,10 +16,14 @@ interface Run {
   readonly stderr: string;
 }
 
+/** The user cache of these tests (the result cache's signing key lives there), never the real one. */
+const USER_CACHE = mkdtempSync(join(tmpdir(), 'aiwg-cite-user-cache-'));
+afterAll(() => rmSync(USER_CACHE, { recursive: true, force: true }));
+
 function cli(args: readonly string[], cwd: string, env: Record<string, string> = {}): Run {
   const result = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
     cwd,
-    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', AIWG_CITE_DATE: '2026-11-22', ...env },
+    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', AIWG_CITE_DATE: '2026-11-22', XDG_CACHE_HOME: USER_CACHE, ...env },
     encoding: 'utf8',
     maxBuffer: 512 * 1024 * 1024,
   });
@@ -96,7 +101,7 @@ function expectShardsMerge(
   return full;
 }
 
-describe('check --shard i/n and merge', () => {
+describe('check --shard i/n and merge', { timeout: 300_000 }, () => {
   it('n shards merged give the full run, byte for byte, in JSON and SARIF, for n = 1, 3 and 4', () => {
     const repo = generatedRepo();
     const full = expectShardsMerge(repo.dir, 3, 'json');
@@ -151,11 +156,183 @@ describe('check --shard i/n and merge', () => {
   });
 });
 
+describe('the README’s GitHub Actions matrix', { timeout: 300_000 }, () => {
+  it('its check and merge lines, run as written, give the full run’s report and exit code', () => {
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Large repositories and CI'));
+    const workflow = section.slice(section.indexOf('```yaml'), section.indexOf('```', section.indexOf('```yaml') + 3));
+    const commands = [...workflow.matchAll(/- run: (npx aiwg-cite .*)$/gm)].map((match) => match[1] as string);
+    expect(commands.length).toBe(3);
+    const repo = generatedRepo(40);
+    const shell = (command: string, env: Record<string, string> = {}) =>
+      spawnSync('sh', ['-c', command.replaceAll('npx aiwg-cite', `node ${JSON.stringify(CLI_ENTRY)}`)], {
+        cwd: repo.dir,
+        env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', AIWG_CITE_DATE: '2026-11-22', XDG_CACHE_HOME: USER_CACHE, ...env },
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
+    const [check, sarif, github] = commands as [string, string, string];
+    const placeholder = ['$', '{{ matrix.shard }}'].join('');
+    for (const shard of [1, 2, 3, 4]) expect(shell(check.replaceAll(placeholder, String(shard))).status).toBe(0);
+    const merged = shell(sarif);
+    expect(merged.status).toBe(1);
+    expect(readFileSync(join(repo.dir, 'cite.sarif'), 'utf8')).toBe(cli(['check', '--format', 'sarif'], repo.dir).stdout);
+    const annotations = shell(github);
+    const full = cli(['check', '--format', 'github'], repo.dir);
+    expect(annotations.status).toBe(full.code);
+    expect(annotations.stdout).toBe(full.stdout);
+  });
+});
+
+/** Every entry file of a result cache directory. */
+function entries(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((prefix) => readdirSync(join(dir, prefix)).map((name) => join(dir, prefix, name)));
+}
+
+const statsOf = (run: Run) => {
+  const match = /result cache: (\d+) from the cache, (\d+) checked/.exec(run.stderr);
+  expect(match).not.toBeNull();
+  return { hits: Number(match?.[1]), checked: Number(match?.[2]) };
+};
+
+describe('the result cache', { timeout: 300_000 }, () => {
+  it('cached, uncached and sharded-then-merged runs give the same bytes; a warm run checks nothing again', () => {
+    const repo = generatedRepo();
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const uncached = cli(['check', '--format', 'json', '--no-cache'], repo.dir, env);
+    expect(uncached.stderr).toBe('');
+    const cold = cli(['check', '--format', 'json'], repo.dir, env);
+    expect(statsOf(cold)).toEqual({ hits: 0, checked: 60 });
+    const warm = cli(['check', '--format', 'json'], repo.dir, env);
+    expect(statsOf(warm)).toEqual({ hits: 60, checked: 0 });
+    for (const run of [cold, warm]) {
+      expect(run.code).toBe(uncached.code);
+      expect(run.stdout).toBe(uncached.stdout);
+    }
+    expect(entries(join(repo.dir, '.git/aiwg-cite/results')).length).toBe(60);
+    // Shards read the same cache; merged they still give the full run.
+    expectShardsMerge(repo.dir, 3, 'json', [], { XDG_CACHE_HOME: env.XDG_CACHE_HOME });
+    const pretty = cli(['check'], repo.dir, env);
+    expect(pretty.stdout).toBe(cli(['check', '--no-cache'], repo.dir, env).stdout);
+  });
+
+  it('re-checks only the edited document and the documents citing a changed artifact', () => {
+    const repo = generatedRepo();
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    cli(['check', '--format', 'json'], repo.dir, env);
+    appendFileSync(join(repo.dir, 'docs/area1/report-5.md'), '\nOne more line.\n');
+    const edited = cli(['check', '--format', 'json'], repo.dir, env);
+    expect(statsOf(edited)).toEqual({ hits: 59, checked: 1 });
+    expect(edited.stdout).toBe(cli(['check', '--format', 'json', '--no-cache'], repo.dir, env).stdout);
+    // src/m0/file0.ts is cited by report-0, -12, -24, -36, -48 (at % 12 === 0) and by b = (7at + 3) % 12 === 0 for none.
+    writeFileSync(join(repo.dir, 'src/m0/file0.ts'), 'rewritten\n');
+    const artifact = cli(['check', '--format', 'json'], repo.dir, env);
+    const citing = Array.from({ length: 60 }, (_, at) => at).filter((at) => at % 12 === 0 || (at * 7 + 3) % 12 === 0).length;
+    expect(statsOf(artifact)).toEqual({ hits: 60 - citing, checked: citing });
+    const fresh = cli(['check', '--format', 'json', '--no-cache'], repo.dir, env);
+    expect(artifact.stdout).toBe(fresh.stdout);
+    // The document now cites a stale version: the findings did change, and the cache did not hide it.
+    expect(artifact.stdout).not.toBe(edited.stdout);
+    // A configuration change re-checks everything.
+    writeFileSync(join(repo.dir, 'aiwg-cite.config.json'), '{"rules": {"rlm/unversioned": "off"}}\n');
+    const configured = cli(['check', '--format', 'json'], repo.dir, env);
+    expect(statsOf(configured)).toEqual({ hits: 0, checked: 60 });
+    expect(configured.stdout).toBe(cli(['check', '--format', 'json', '--no-cache'], repo.dir, env).stdout);
+  });
+
+  it('ignores and rewrites corrupt, truncated, foreign and hand-written entries, never trusting them', () => {
+    const repo = generatedRepo(20);
+    const mine = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const expected = cli(['check', '--format', 'json', '--no-cache'], repo.dir, mine).stdout;
+    cli(['check', '--format', 'json'], repo.dir, mine);
+    const dir = join(repo.dir, '.git/aiwg-cite/results');
+    const files = entries(dir).sort();
+    // Corrupt one entry's body, truncate another, and forge a third: a clean result, signed with a guess.
+    const [corrupt, truncated, forged] = files as [string, string, string];
+    writeFileSync(
+      corrupt,
+      `${readFileSync(corrupt, 'utf8').replace(/"findings":\[.*\],"skippedInCode"/, '"findings":[],"skippedInCode"')}`,
+    );
+    writeFileSync(truncated, readFileSync(truncated).subarray(0, 70));
+    const body = readFileSync(forged, 'utf8').split('\n').slice(1).join('\n');
+    writeFileSync(forged, `${'0'.repeat(64)}\n${body.replace(/"findings":\[.*\],"skippedInCode"/, '"findings":[],"skippedInCode"')}`);
+    const after = cli(['check', '--format', 'json'], repo.dir, mine);
+    expect(statsOf(after)).toEqual({ hits: 17, checked: 3 });
+    expect(after.stdout).toBe(expected);
+    expect(statsOf(cli(['check', '--format', 'json'], repo.dir, mine))).toEqual({ hits: 20, checked: 0 });
+    // Entries another user's key signed (a copied cache) are foreign: all checked again, then rewritten.
+    const theirs = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const foreign = cli(['check', '--format', 'json'], repo.dir, theirs);
+    expect(statsOf(foreign)).toEqual({ hits: 0, checked: 20 });
+    expect(foreign.stdout).toBe(expected);
+  });
+
+  it('survives concurrent runs: every run gives the uncached bytes and the cache stays whole', async () => {
+    const repo = generatedRepo(40);
+    const env = { XDG_CACHE_HOME: tempDir() };
+    const expected = cli(['check', '--format', 'json', '--no-cache'], repo.dir, env).stdout;
+    const { spawn } = await import('node:child_process');
+    const runOnce = () =>
+      new Promise<string>((resolve) => {
+        const child = spawn(process.execPath, [CLI_ENTRY, 'check', '--format', 'json'], {
+          cwd: repo.dir,
+          env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', AIWG_CITE_DATE: '2026-11-22', ...env },
+        });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+        });
+        child.on('close', () => resolve(out));
+      });
+    const outputs = await Promise.all([runOnce(), runOnce(), runOnce(), runOnce()]);
+    for (const out of outputs) expect(out).toBe(expected);
+    const dir = join(repo.dir, '.git/aiwg-cite/results');
+    expect(entries(dir).filter((path) => path.endsWith('.tmp'))).toEqual([]);
+    const warm = cli(['check', '--format', 'json'], repo.dir, { ...env, AIWG_CITE_RESULT_CACHE_STATS: '1' });
+    expect(statsOf(warm)).toEqual({ hits: 40, checked: 0 });
+    expect(warm.stdout).toBe(expected);
+  });
+
+  it('check --staged uses the same cache, on the staged bytes', () => {
+    const repo = generatedRepo(30);
+    repo.commit('stale sources');
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    for (const at of [1, 2, 3]) appendFileSync(join(repo.dir, `docs/area${at % 4}/report-${at}.md`), '\nStaged line.\n');
+    repo.git('add', 'docs');
+    const expected = cli(['check', '--staged', '--format', 'json', '--no-cache'], repo.dir, env);
+    const cold = cli(['check', '--staged', '--format', 'json'], repo.dir, env);
+    expect(statsOf(cold)).toEqual({ hits: 0, checked: 3 });
+    const warm = cli(['check', '--staged', '--format', 'json'], repo.dir, env);
+    expect(statsOf(warm)).toEqual({ hits: 3, checked: 0 });
+    expect(cold.stdout).toBe(expected.stdout);
+    expect(warm.stdout).toBe(expected.stdout);
+    expect(warm.code).toBe(expected.code);
+    // The work tree differs from the index: the staged bytes are what counts.
+    appendFileSync(join(repo.dir, 'docs/area1/report-1.md'), `\nUnstaged: [src/removed/nowhere.ts, L1].\n`);
+    const unstaged = cli(['check', '--staged', '--format', 'json'], repo.dir, env);
+    expect(statsOf(unstaged)).toEqual({ hits: 3, checked: 0 });
+    expect(unstaged.stdout).toBe(expected.stdout);
+  });
+
+  it('outside git it lives in node_modules/.cache/aiwg-cite; AIWG_CITE_RESULT_CACHE names another place', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'a.ts'), 'a\n');
+    writeFileSync(join(dir, 'doc.md'), `See [a.ts@${sha16('a\n')}, L1].\n`);
+    const env = { XDG_CACHE_HOME: tempDir() };
+    expect(cli(['check', '--root', dir], dir, env).code).toBe(0);
+    expect(entries(join(dir, 'node_modules/.cache/aiwg-cite/results'))).toHaveLength(1);
+    const elsewhere = tempDir();
+    expect(cli(['check', '--root', dir], dir, { ...env, AIWG_CITE_RESULT_CACHE: elsewhere }).code).toBe(0);
+    expect(entries(elsewhere)).toHaveLength(1);
+  });
+});
+
 /** The real-world snapshots: unpacked to a temporary git repository, never written in place. */
 const REALWORLD = sharedCorpus('realworld', 'the shard-and-merge tests over real-world snapshots');
 const AIWG = sharedCorpus('aiwg-2026.5.1', 'the shard-and-merge tests over the aiwg corpus');
 
-describe.skipIf(REALWORLD === undefined || AIWG === undefined)('shards over real-world snapshots', () => {
+describe.skipIf(REALWORLD === undefined || AIWG === undefined)('shards over real-world snapshots', { timeout: 300_000 }, () => {
   it.each(['adr', 'deep-review', 'aflack'])('%s: 3 shards merged give the full run', (name) => {
     const dir = tempDir(`aiwg-cite-rw-${name}-`);
     mkdirSync(dir, { recursive: true });
@@ -164,11 +341,19 @@ describe.skipIf(REALWORLD === undefined || AIWG === undefined)('shards over real
     git('init', '-q', '-b', 'main');
     git('add', '-A', '-f');
     git('commit', '-q', '--no-verify', '-m', 'snapshot');
-    expectShardsMerge(dir, 3, 'json');
-    expectShardsMerge(dir, 3, 'sarif');
+    const env = { XDG_CACHE_HOME: tempDir() };
+    const full = expectShardsMerge(dir, 3, 'json', [], env);
+    expectShardsMerge(dir, 3, 'sarif', [], env);
+    // The shards filled the cache: a whole warm run, and an uncached one, give the same bytes.
+    expect(cli(['check', '--format', 'json'], dir, env).stdout).toBe(full.stdout);
+    expect(cli(['check', '--format', 'json', '--no-cache'], dir, env).stdout).toBe(full.stdout);
   });
 
-  it('the aiwg 2026.5.1 corpus (outside git): 4 shards merged give the full run', () => {
-    expectShardsMerge(AIWG as string, 4, 'json', ['--root', AIWG as string]);
+  it('the aiwg 2026.5.1 corpus (outside git, read in place): 4 shards merged, cached and uncached give the full run', () => {
+    // The corpus directory is read-only: the cache goes to a temporary directory.
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE: tempDir() };
+    const full = expectShardsMerge(AIWG as string, 4, 'json', ['--root', AIWG as string], env);
+    expect(cli(['check', '--format', 'json', '--root', AIWG as string], AIWG as string, env).stdout).toBe(full.stdout);
+    expect(cli(['check', '--format', 'json', '--no-cache', '--root', AIWG as string], AIWG as string, env).stdout).toBe(full.stdout);
   });
 });

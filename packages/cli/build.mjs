@@ -6,6 +6,7 @@
 // the licences of every bundled library. Source maps only with `--sourcemap` (or
 // AIWG_CITE_SOURCEMAP=1). The bundle is built beside dist/ and swapped in, so a failed or
 // concurrent build never leaves a half-written dist/ behind.
+import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,33 @@ const here = dirname(fileURLToPath(import.meta.url));
 const sourcemap = process.argv.includes('--sourcemap') || process.env.AIWG_CITE_SOURCEMAP === '1';
 const staging = join(here, `dist-${process.pid}`);
 const target = join(here, 'dist');
+
+/**
+ * A digest of every workspace source the bundle is built from: the result cache keys on it, so a
+ * rebuilt tool with the same version number never trusts results an older build stored.
+ */
+function buildId() {
+  const packages = join(here, '..');
+  const hash = createHash('sha256');
+  const walk = (directory) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(directory, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|tsx|json)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
+        hash.update(relative(packages, path)).update(readFileSync(path));
+    }
+  };
+  for (const name of readdirSync(packages).sort()) {
+    try {
+      walk(join(packages, name, 'src'));
+      hash.update(readFileSync(join(packages, name, 'package.json')));
+    } catch {
+      // not a package with sources
+    }
+  }
+  return hash.digest('hex').slice(0, 32);
+}
+
 try {
   const result = await build({
     entryPoints: { cli: 'src/bin.ts', api: 'src/api.ts' },
@@ -28,7 +56,7 @@ try {
     conditions: ['aiwg-source'],
     // ink imports react-devtools-core only when DEV=true; it is a development tool, not shipped.
     external: ['react-devtools-core'],
-    define: { 'process.env.NODE_ENV': '"production"' },
+    define: { 'process.env.NODE_ENV': '"production"', __AIWG_CITE_BUILD_ID__: JSON.stringify(buildId()) },
     // Bundled CommonJS (react, signal-exit, ...) calls require() for Node built-ins.
     banner: {
       js: "import { createRequire as __aiwgCreateRequire } from 'node:module'; const require = __aiwgCreateRequire(import.meta.url);",

@@ -4,6 +4,7 @@ import { AiwgCiteError } from './errors.ts';
 import { type ScannedDocument, type Suppression, scanMarkdown } from './markdown/scan.ts';
 import type { ArtifactReader, Sha256 } from './ports.ts';
 import { buildReport, type Coverage, type Finding, type Report, type VerdictOptions } from './report.ts';
+import { type DocumentResult, RecordingArtifacts, type ResultCache } from './result-cache.ts';
 import { extractRlm } from './rlm/extract.ts';
 import { judgeCitation, judgeMalformed, prepareArtifacts } from './rlm/verify.ts';
 import type { SeverityOverride } from './rules.ts';
@@ -71,6 +72,15 @@ export interface CheckInput {
   readonly checkers?: readonly DocumentChecker[];
   /** A shared cache, so a long-running caller can reuse hashes between runs. */
   readonly artifacts?: ArtifactCache;
+  /**
+   * Results of earlier runs (issue 18): a document whose bytes, artifacts and run context are
+   * unchanged takes its stored findings instead of being checked again.
+   */
+  readonly results?: {
+    readonly cache: ResultCache;
+    /** Kinds whose findings depend on more than the document, its artifacts and the context: never stored. */
+    readonly uncacheableKinds?: readonly string[];
+  };
 }
 
 const decoder = new TextDecoder('utf-8');
@@ -118,12 +128,35 @@ export async function checkDocuments(input: CheckInput): Promise<Report> {
     if (read.kind !== 'file') {
       throw new AiwgCiteError('INPUT_UNREADABLE', `${file}: cannot read the document (${read.kind})`, { data: { file } });
     }
-    const result = await checkDocument(file, decodeDocument(read.bytes), artifacts, options, checkers);
+    const result =
+      input.results === undefined
+        ? await checkDocument(file, decodeDocument(read.bytes), artifacts, options, checkers)
+        : await checkThroughCache(file, read.bytes, artifacts, options, checkers, input.results);
     findings.push(...result.findings);
     coverage.skippedInCode += result.skippedInCode;
     coverage.suppressed += result.suppressed;
   });
   return buildReport(findings, input.documents.length, coverage, options);
+}
+
+async function checkThroughCache(
+  file: string,
+  bytes: Uint8Array,
+  artifacts: ArtifactCache,
+  options: CheckOptions,
+  checkers: readonly DocumentChecker[],
+  results: NonNullable<CheckInput['results']>,
+): Promise<DocumentResult> {
+  const key = await results.cache.keyOf(file, bytes);
+  const cached = await results.cache.lookup(key, file, artifacts);
+  if (cached !== null) return cached;
+  const recording = new RecordingArtifacts(artifacts);
+  const result = await checkDocument(file, decodeDocument(bytes), recording, options, checkers);
+  const uncacheable = results.uncacheableKinds ?? [];
+  if (!result.findings.some((finding) => uncacheable.includes(finding.kind))) {
+    await results.cache.store(key, file, result, recording.looked, artifacts);
+  }
+  return result;
 }
 
 function isSuppressed(finding: Finding, suppressions: readonly Suppression[]): boolean {

@@ -119,6 +119,8 @@ export type { ArtifactReader, EntryKind, FileSystem, MaybePromise, ReadResult, S
 export { createConfinedReader } from './reader.ts';
 export type { Coverage, Finding, FindingCore, Report, RlmSummary, Severity, Summary, VerdictOptions } from './report.ts';
 export { buildReport, compareFindings, escalate } from './report.ts';
+export type { DocumentResult, ResultStorage } from './result-cache.ts';
+export { artifactState, RecordingArtifacts, ResultCache } from './result-cache.ts';
 export type { Located, RlmCitation, RlmExtraction, RlmNearMiss } from './rlm/extract.ts';
 export { extractRlm } from './rlm/extract.ts';
 export type { LineRange, RlmClassification, RlmForm, RlmMalformed, RlmParsed } from './rlm/grammar.ts';

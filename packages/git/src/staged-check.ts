@@ -6,6 +6,7 @@ import {
   type ArtifactReader,
   applyOverrides,
   buildReport,
+  type CheckInput,
   type CheckOptions,
   checkDocuments,
   contentHash,
@@ -40,6 +41,8 @@ export interface StagedCheckInput {
   readonly sha256: Sha256;
   readonly options?: CheckOptions;
   readonly checkers?: readonly DocumentChecker[];
+  /** The result cache of the run (issue 18): staged documents whose blobs and artifacts are unchanged take their stored findings. */
+  readonly results?: CheckInput['results'];
   /** Reads the working tree, for `.aiwg/` artifacts that the index does not hold. */
   readonly workingTree?: ArtifactReader;
   /** Writes the citation index atomically; when absent it is rebuilt in memory on every run. */
@@ -99,6 +102,7 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
       options,
       artifacts,
       ...(input.checkers === undefined ? {} : { checkers: input.checkers }),
+      ...(input.results === undefined ? {} : { results: input.results }),
     });
     const direct =
       input.history === false ? checked : await markUnknownHashes(checked, { root, options, ...(env === undefined ? {} : { env }) });

@@ -8,4 +8,5 @@ export { createRunFileSystem, nodeFileSystem, nodeSha256 } from './fs.ts';
 export { gitListFiles, gitTopLevel, runGit } from './git-files.ts';
 export type { NodeReaderOptions } from './reader.ts';
 export { createNodeReader } from './reader.ts';
+export { FileResultStorage, loadUserCacheKey, resultCacheDir } from './result-store.ts';
 export { writeFileAtomic } from './write.ts';

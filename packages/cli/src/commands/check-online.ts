@@ -14,7 +14,8 @@ export const ONLINE_FLAGS = {
 export const ONLINE_HELP = `  --online             also resolve DOIs (doi.org, Crossref, OpenAlex), arXiv ids and URLs over the
                        network; never on by default, never in the commit hook
   --offline            make no network requests (the default); a usage error together with --online
-  --no-cache           with --online: neither read nor write the online cache
+  --no-cache           trust no stored result: neither read nor write the result cache, nor (with
+                       --online) the online cache; every document is checked again
 `;
 
 /** What `check` needs from the online layer: a checker wrapper and a coverage note. */
@@ -39,7 +40,6 @@ export async function prepareOnline(
   if (values.online === true && values.offline === true)
     throw new AiwgCiteError('USAGE', 'check: --online and --offline contradict each other');
   if (values.online !== true) {
-    if (values['no-cache'] === true) throw new AiwgCiteError('USAGE', 'check: --no-cache only applies with --online');
     return PASS_THROUGH;
   }
   if (values.staged === true)

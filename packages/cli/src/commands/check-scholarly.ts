@@ -69,6 +69,13 @@ export interface ScholarlyRun {
   filterDocuments(documents: readonly string[], explicit: boolean): string[];
   /** Adds run-level findings, applies `--fix`, writes `--report`. */
   finish(report: Report, documents: readonly string[], options: CheckOptions): Report;
+  /**
+   * Everything besides a document and its artifacts that can change its findings (configuration,
+   * corpus, date, flags), as one string for the result cache's key (issue 18).
+   */
+  readonly cacheContext: () => string;
+  /** Finding kinds that depend on files no citation names (mentions resolve against the tree): never cached. */
+  readonly uncacheableKinds: readonly string[];
 }
 
 /**
@@ -106,6 +113,14 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
   const read = new Map<string, Uint8Array>();
   return {
     checkers,
+    cacheContext: () =>
+      JSON.stringify({
+        flags: { rlm: values.rlm === true, corpusOnly: values['corpus-only'] === true, requireCorpus: values['require-corpus'] === true },
+        config,
+        month: [now.year, now.month],
+        corpus: corpus === null ? null : corpus.input,
+      }),
+    uncacheableKinds: ['mention'],
     wrapReader: (reader) =>
       values.fix !== true
         ? reader

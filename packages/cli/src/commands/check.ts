@@ -21,6 +21,7 @@ import { formatJunit } from '../format/junit.ts';
 import { formatPretty } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
+import { openResultCache } from './check-cache.ts';
 import { ONLINE_FLAGS, ONLINE_HELP, prepareOnline } from './check-online.ts';
 import { normaliseReportFlag, prepareScholarly, SCHOLARLY_FLAGS, SCHOLARLY_HELP, type ScholarlyRun } from './check-scholarly.ts';
 
@@ -100,6 +101,7 @@ export const check: Command = {
         workspace,
         { hasRootOption: values.root !== undefined, history: values['no-history'] !== true },
         prepareScholarly(values, workspace, context),
+        values['no-cache'] !== true,
         positionals,
         options,
         format,
@@ -110,13 +112,19 @@ export const check: Command = {
     const selected = scholarly.filterDocuments(discoverDocuments(workspace, context.cwd, positionals), positionals.length > 0);
     const documents = shard === undefined ? selected : selectShard(selected, shard);
     const runOptions = scholarly.withOptions(options);
+    const checkers = online.checkers(scholarly.checkers);
+    // Online answers change with the network, so an online run neither reads nor stores results.
+    const cache =
+      values['no-cache'] === true || values.online === true ? null : openResultCache(workspace, context, scholarly, runOptions, checkers);
     const report = await checkDocuments({
       reader: scholarly.wrapReader(createNodeReader(workspace.root, { cacheDirectories: true })),
       documents,
       sha256: nodeSha256,
       options: runOptions,
-      checkers: online.checkers(scholarly.checkers),
+      checkers,
+      ...(cache === null ? {} : { results: cache.results }),
     });
+    await cache?.finish(positionals.length === 0 && shard === undefined);
     const historied = values['no-history'] === true ? report : await markUnknownHashes(report, workspace.root, runOptions, context);
     const final = await online.finish(scholarly.finish(historied, documents, runOptions));
 
@@ -161,6 +169,7 @@ async function runStaged(
   workspace: Workspace,
   flags: { readonly hasRootOption: boolean; readonly history: boolean },
   scholarly: ScholarlyRun,
+  useCache: boolean,
   positionals: readonly string[],
   options: CheckOptions,
   format: (typeof FORMATS)[number],
@@ -175,6 +184,7 @@ async function runStaged(
   }
   const files = positionals.map((path) => git.toRootRelative(workspace.root, context.cwd, path));
   const runOptions = scholarly.withOptions(options);
+  const cache = useCache ? openResultCache(workspace, context, scholarly, runOptions, scholarly.checkers) : null;
   const staged = await git.checkStaged({
     root: workspace.root,
     env: { ...context.env },
@@ -188,7 +198,9 @@ async function runStaged(
     writeFile: (path, contents) => {
       writeFileAtomic(path, contents);
     },
+    ...(cache === null ? {} : { results: cache.results }),
   });
+  await cache?.finish(false);
   const report = scholarly.finish(staged.report, staged.documents, runOptions);
   let out = render(report, format, context);
   if (format === 'pretty' && report.verdict === 'FAIL') {

@@ -28,6 +28,8 @@ export interface AuthorEntry {
 
 /** The corpus, indexed once per run for constant-time lookups. */
 export class CorpusIndex {
+  /** What the index was built from; the index is a function of it (the result cache keys on it). */
+  readonly input: CorpusInput;
   /** The configured roots. */
   readonly roots: readonly { readonly path: string; readonly exists: boolean }[];
   /** Every source that answers to at least one REF id. */
@@ -42,6 +44,7 @@ export class CorpusIndex {
   readonly #normalisedText = new Map<CorpusSource, string>();
 
   constructor(input: CorpusInput) {
+    this.input = input;
     this.roots = input.roots;
     const metadata = readMetadataFiles(input.metadata ?? []);
     const grades = readAssessments(input.assessments ?? []);

@@ -1,0 +1,56 @@
+import { type CheckInput, type CheckOptions, type DocumentChecker, ResultCache } from '@aiwg-cite/core';
+import { FileResultStorage, loadUserCacheKey, nodeSha256, resultCacheDir, type Workspace } from '@aiwg-cite/node';
+import packageJson from '../../package.json' with { type: 'json' };
+import type { CliContext } from '../context.ts';
+import type { ScholarlyRun } from './check-scholarly.ts';
+
+declare const __AIWG_CITE_BUILD_ID__: string | undefined;
+
+/** The digest of the sources this bundle was built from (build.mjs), or `source` when run unbundled. */
+const BUILD_ID = typeof __AIWG_CITE_BUILD_ID__ === 'string' ? __AIWG_CITE_BUILD_ID__ : 'source';
+
+/** The result cache of one `check` run, and what to do with it when the run is over. */
+export interface ResultCacheRun {
+  readonly results: NonNullable<CheckInput['results']>;
+  /** Bounds the cache after a run over every document, and prints the counts when asked. */
+  finish(fullRun: boolean): Promise<void>;
+}
+
+/**
+ * Opens the result cache (issue 18) for a `check` run, keyed on this build, the options that shape
+ * findings and the run's configuration, corpus and date. `null` when the run bypasses it.
+ */
+export function openResultCache(
+  workspace: Workspace,
+  context: CliContext,
+  scholarly: ScholarlyRun,
+  options: CheckOptions,
+  checkers: readonly DocumentChecker[],
+): ResultCacheRun | null {
+  let storage: FileResultStorage;
+  try {
+    storage = new FileResultStorage(resultCacheDir(workspace.root, workspace.isGit, context.env), loadUserCacheKey(context.env));
+  } catch {
+    // No user cache directory to keep the signing key in: run without the cache.
+    return null;
+  }
+  const runContext = JSON.stringify({
+    build: BUILD_ID,
+    version: packageJson.version,
+    strict: options.strict === true,
+    includeCode: options.includeCode === true,
+    overrides: options.severityOverrides ?? {},
+    checkers: checkers.map((checker) => checker.name),
+    scholarly: scholarly.cacheContext(),
+  });
+  const cache = new ResultCache(storage, runContext, nodeSha256);
+  return {
+    results: { cache, uncacheableKinds: scholarly.uncacheableKinds },
+    async finish(fullRun) {
+      if (fullRun && cache.stats.misses > 0) await storage.sweep().catch(() => 0);
+      if (context.env.AIWG_CITE_RESULT_CACHE_STATS === '1') {
+        context.stderr.write(`result cache: ${cache.stats.hits} from the cache, ${cache.stats.misses} checked\n`);
+      }
+    },
+  };
+}

@@ -1,0 +1,210 @@
+import { type Artifact, ArtifactCache } from './artifacts.ts';
+import { webCryptoSha256 } from './hash.ts';
+import type { MaybePromise, Sha256 } from './ports.ts';
+import type { Finding } from './report.ts';
+
+/**
+ * Where cached results live: bytes by key. The host decides how (files under the git directory,
+ * memory); it signs and checks what it stores, and answers `null` for anything it cannot trust.
+ * Both methods may fail silently: a cache that cannot be read or written only costs time.
+ */
+export interface ResultStorage {
+  read(key: string): MaybePromise<Uint8Array | null>;
+  write(key: string, value: Uint8Array): MaybePromise<void>;
+}
+
+/** What one document's check gave, before the report is built. */
+export interface DocumentResult {
+  readonly findings: readonly Finding[];
+  readonly skippedInCode: number;
+  readonly suppressed: number;
+}
+
+/**
+ * The state of one artifact a document's findings depend on, as one string: its content hash, or
+ * why it is not a file (a missing file's suggested replacement counts, since a message names it).
+ */
+export function artifactState(artifact: Artifact): string {
+  switch (artifact.kind) {
+    case 'file':
+      return `file:${artifact.hash}`;
+    case 'missing':
+      return `missing:${artifact.suggestion ?? ''}`;
+    case 'unreadable':
+      return `unreadable:${artifact.reason}`;
+    default:
+      return artifact.kind;
+  }
+}
+
+const FORMAT = 1;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+interface Entry {
+  readonly format: number;
+  readonly key: string;
+  readonly file: string;
+  /** `[path, state]` of every artifact the checks looked at. */
+  readonly inputs: readonly (readonly [string, string])[];
+  readonly findings: readonly Finding[];
+  readonly skippedInCode: number;
+  readonly suppressed: number;
+}
+
+/**
+ * A content-addressed cache of document results (issue 18). A document's findings depend on its
+ * path and bytes, on everything the run was configured with (the `context`: tool build, options,
+ * configuration, corpus index, date), and on the artifacts it cites. The key covers the first
+ * two; the artifacts are recorded while the document is checked and compared again, through the
+ * run's own artifact cache, before an entry is used. An entry that does not parse, names another
+ * key or file, or whose artifacts changed is ignored, and the document is checked and stored anew.
+ */
+export class ResultCache {
+  readonly #storage: ResultStorage;
+  readonly #sha256: Sha256;
+  readonly #context: string;
+  #hits = 0;
+  #misses = 0;
+
+  /** `context` must change whenever anything but the document and its artifacts could change a finding. */
+  constructor(storage: ResultStorage, context: string, sha256: Sha256 = webCryptoSha256) {
+    this.#storage = storage;
+    this.#context = context;
+    this.#sha256 = sha256;
+  }
+
+  /** Documents answered from the cache, and documents checked, so far. */
+  get stats(): { readonly hits: number; readonly misses: number } {
+    return { hits: this.#hits, misses: this.#misses };
+  }
+
+  /** The key of a document: the run's context, its path and its bytes. */
+  async keyOf(file: string, bytes: Uint8Array): Promise<string> {
+    const content = await this.#sha256(bytes);
+    return this.#sha256(encoder.encode(`aiwg-cite result v${FORMAT}\u0000${this.#context}\u0000${file}\u0000${content}`));
+  }
+
+  /** The stored result of a document, or `null` when there is none that still holds. */
+  async lookup(key: string, file: string, artifacts: ArtifactCache): Promise<DocumentResult | null> {
+    const entry = parse(await this.#read(key), key, file);
+    if (entry === null) return null;
+    const states = await Promise.all(entry.inputs.map(async ([path]) => artifactState(await artifacts.get(path))));
+    if (states.some((state, at) => state !== entry.inputs[at]?.[1])) return null;
+    this.#hits += 1;
+    return { findings: entry.findings, skippedInCode: entry.skippedInCode, suppressed: entry.suppressed };
+  }
+
+  /** Stores a document's result with the states of the artifacts it looked at. */
+  async store(key: string, file: string, result: DocumentResult, looked: Iterable<string>, artifacts: ArtifactCache): Promise<void> {
+    this.#misses += 1;
+    const inputs: [string, string][] = [];
+    for (const path of [...new Set(looked)].sort()) inputs.push([path, artifactState(await artifacts.get(path))]);
+    const entry: Entry = {
+      format: FORMAT,
+      key,
+      file,
+      inputs,
+      findings: result.findings,
+      skippedInCode: result.skippedInCode,
+      suppressed: result.suppressed,
+    };
+    try {
+      await this.#storage.write(key, encoder.encode(JSON.stringify(entry)));
+    } catch {
+      // A cache that cannot be written costs the next run time, nothing else.
+    }
+  }
+
+  async #read(key: string): Promise<Uint8Array | null> {
+    try {
+      return await this.#storage.read(key);
+    } catch {
+      return null;
+    }
+  }
+}
+
+/** An entry, if the bytes are one for this key and file; anything else is not trusted. */
+function parse(bytes: Uint8Array | null, key: string, file: string): Entry | null {
+  if (bytes === null) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(decoder.decode(bytes));
+  } catch {
+    return null;
+  }
+  const entry = value as Partial<Entry> | null;
+  if (typeof entry !== 'object' || entry === null) return null;
+  if (entry.format !== FORMAT || entry.key !== key || entry.file !== file) return null;
+  if (typeof entry.skippedInCode !== 'number' || typeof entry.suppressed !== 'number') return null;
+  if (!Array.isArray(entry.inputs) || !entry.inputs.every(isInput)) return null;
+  if (!Array.isArray(entry.findings) || !entry.findings.every((finding) => isFindingOf(finding, file))) return null;
+  return entry as Entry;
+}
+
+function isInput(value: unknown): value is readonly [string, string] {
+  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string';
+}
+
+function isFindingOf(value: unknown, file: string): value is Finding {
+  const finding = value as Partial<Finding> | null;
+  return (
+    typeof finding === 'object' &&
+    finding !== null &&
+    finding.file === file &&
+    typeof finding.line === 'number' &&
+    typeof finding.column === 'number' &&
+    typeof finding.kind === 'string' &&
+    typeof finding.text === 'string' &&
+    typeof finding.status === 'string' &&
+    typeof finding.severity === 'string' &&
+    typeof finding.rule === 'string' &&
+    typeof finding.message === 'string' &&
+    (finding.fix === null || typeof finding.fix === 'string')
+  );
+}
+
+/**
+ * The artifact cache of one document's check: the run's cache, with every path the checks ask for
+ * recorded, so the result can be stored with the states it depends on.
+ */
+export class RecordingArtifacts extends ArtifactCache {
+  readonly #run: ArtifactCache;
+  readonly looked = new Set<string>();
+
+  constructor(run: ArtifactCache) {
+    super({ read: (path) => Promise.resolve({ kind: 'unreadable', reason: `not read through ${path}` }) }, run.sha256);
+    this.#run = run;
+  }
+
+  override get(path: string): Promise<Artifact> {
+    this.looked.add(path);
+    return this.#run.get(path);
+  }
+
+  override peek(path: string): Artifact | undefined {
+    this.looked.add(path);
+    return this.#run.peek(path);
+  }
+
+  override loadAll(paths: Iterable<string>): Promise<void> {
+    const list = [...paths];
+    for (const path of list) this.looked.add(path);
+    return this.#run.loadAll(list);
+  }
+
+  override replacementHash(path: string): Promise<string | null> {
+    this.looked.add(path);
+    return this.#run.replacementHash(path);
+  }
+
+  override replacementOf(path: string): string | null {
+    this.looked.add(path);
+    return this.#run.replacementOf(path);
+  }
+
+  override invalidate(path: string): void {
+    this.#run.invalidate(path);
+  }
+}
