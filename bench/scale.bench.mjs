@@ -1,0 +1,173 @@
+// Issue 18: check at scale. Generates repositories of 2,000, 10,000 and 100,000 documents (10
+// RLM citations each, one artifact cited by 500 documents) under the system temporary directory,
+// never in the project, commits them, and times whole `aiwg-cite check` processes: the cold run
+// (empty result cache) with its peak RSS, warm re-checks after editing one document and after
+// editing the artifact 500 documents cite, and 4 shards one after the other, each beside the floor
+// (reading and hashing the same bytes: `sha256sum` of every tracked file).
+//
+// It is heavy, so `pnpm bench` runs it only with AIWG_CITE_BENCH_SCALE=1; the sizes can be named
+// with AIWG_CITE_BENCH_SCALE_SIZES=2000,10000 (default 2000,10000,100000). A generated repository
+// is kept (aiwg-cite-scale-N in the temporary directory) and reused by the next run.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateRlmCorpus } from './corpus-gen.mjs';
+import { BENCH_GIT_ENV, CLI, ms, table } from './lib.mjs';
+
+// Read once, by destructuring: these switch the benchmark, they are no input of a turbo task.
+const { AIWG_CITE_BENCH_SCALE: enabled, AIWG_CITE_BENCH_SCALE_SIZES: namedSizes } = process.env;
+const HEADING = '## check at scale: 2,000 → 100,000 documents, 10 citations each (issue 18)';
+if (enabled !== '1') {
+  console.log(`${HEADING}
+
+Not run: it generates up to 100,000 documents (about 450 MB with the git objects) and takes many
+minutes. Run it with \`AIWG_CITE_BENCH_SCALE=1 pnpm bench scale\` (sizes:
+\`AIWG_CITE_BENCH_SCALE_SIZES=2000,10000,100000\`).`);
+  process.exit(0);
+}
+
+const sizes = (namedSizes ?? '2000,10000,100000').split(',').map(Number);
+const HOT_CITERS = 500;
+const env = { ...process.env, ...BENCH_GIT_ENV, AIWG_CITE_DATE: '2026-11-22', NO_COLOR: '1' };
+
+/** The repository of `documents` documents, generated and committed once, then reused. */
+function repository(documents) {
+  const dir = join(tmpdir(), `aiwg-cite-scale-${documents}`);
+  const marker = join(dir, '.git', 'aiwg-cite-bench.json');
+  if (existsSync(marker)) return { dir, ...JSON.parse(readFileSync(marker, 'utf8')) };
+  rmSync(dir, { recursive: true, force: true });
+  const stats = generateRlmCorpus(dir, {
+    documents,
+    citationsPerDocument: 10,
+    sources: documents / 10,
+    sourceBytes: 2000,
+    documentBytes: 1000,
+    hotCiters: HOT_CITERS,
+  });
+  const git = (...args) => execFileSync('git', args, { cwd: dir, env, stdio: 'ignore' });
+  git('config', 'gc.auto', '0');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'corpus');
+  const info = { documents: stats.documents, citations: stats.citations, bytes: stats.bytes, hot: stats.hot.path };
+  writeFileSync(marker, JSON.stringify(info));
+  return { dir, ...info };
+}
+
+/** One whole process: wall time, and peak RSS from GNU time when it is there. */
+function run(command, args, cwd, extraEnv = {}) {
+  const timed = existsSync('/usr/bin/time');
+  const start = process.hrtime.bigint();
+  const result = spawnSync(timed ? '/usr/bin/time' : command, timed ? ['-f', '%M', command, ...args] : args, {
+    cwd,
+    env: { ...env, ...extraEnv },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  const wall = Number(process.hrtime.bigint() - start) / 1e6;
+  const lines = result.stderr.trim().split('\n');
+  const rss = timed ? Number(lines[lines.length - 1]) * 1024 : Number.NaN;
+  // GNU time reports the exit status of the command as its own.
+  if (![0, 1].includes(result.status ?? -1))
+    throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr.slice(0, 400)}`);
+  return { wall, rss };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const mib = (bytes) => (Number.isNaN(bytes) ? '—' : `${Math.round(bytes / 2 ** 20)} MiB`);
+const check = (dir, args = []) => run(process.execPath, [CLI, 'check', ...args], dir);
+const floor = (dir) => run('sh', ['-c', 'git ls-files -z | xargs -0 sha256sum > /dev/null'], dir);
+
+const growth = [];
+let largest;
+for (const documents of sizes) {
+  process.stderr.write(`scale: ${documents} documents\n`);
+  const repo = repository(documents);
+  const resultCache = join(repo.dir, '.git', 'aiwg-cite', 'results');
+  rmSync(resultCache, { recursive: true, force: true });
+  const floorTime = median([floor(repo.dir).wall, floor(repo.dir).wall, floor(repo.dir).wall]);
+  const cold = check(repo.dir);
+  const uncached = check(repo.dir, ['--no-cache']);
+  growth.push({ documents, citations: repo.citations, bytes: repo.bytes, floor: floorTime, cold, uncached });
+  largest = { repo, floorTime, cold };
+}
+
+// The warm measures and the shards, on the largest repository.
+const { repo, floorTime, cold } = largest;
+const warmRuns = 3;
+const warm = [];
+for (let at = 0; at < warmRuns; at += 1) warm.push(check(repo.dir).wall);
+const edited = [];
+const document = join(repo.dir, 'docs/area0/report1.md');
+const original = readFileSync(document);
+for (let at = 0; at < warmRuns; at += 1) {
+  appendFileSync(document, `\nEdit ${at}.\n`);
+  edited.push(check(repo.dir).wall);
+}
+writeFileSync(document, original);
+const hotPath = join(repo.dir, repo.hot);
+const hotOriginal = readFileSync(hotPath);
+const hot = [];
+for (let at = 0; at < warmRuns; at += 1) {
+  appendFileSync(hotPath, `// edit ${at}\n`);
+  hot.push(check(repo.dir).wall);
+}
+writeFileSync(hotPath, hotOriginal);
+check(repo.dir); // back to the committed state, cache warm again
+const shards = [];
+for (let index = 1; index <= 4; index += 1) {
+  rmSync(join(repo.dir, '.git', 'aiwg-cite', 'results'), { recursive: true, force: true });
+  shards.push(check(repo.dir, ['--shard', `${index}/4`, '--format', 'json']));
+}
+
+const per = (time, documents) => `${((time * 1000) / documents).toFixed(0)} µs`;
+const verdict = (value, target) => (value <= target ? 'met' : 'NOT met');
+console.log(`${HEADING}
+
+Generated by bench/corpus-gen.mjs (seed 42): N documents with 10 RLM citations each (90% fresh, 5% with
+a made-up hash, 3% un-versioned, 2% missing) to N/10 source files, one of them (\`${repo.hot}\`) cited by
+${HOT_CITERS} documents; committed, so the history pass runs as in a real repository. Whole-process wall
+time of \`aiwg-cite check\` (pretty output); the floor is \`git ls-files -z | xargs -0 sha256sum\` (reading
+and hashing the same bytes). Peak RSS from GNU time. One run each for the cold checks, the median of
+${warmRuns} for the warm ones.
+
+${table(
+  ['documents', 'citations', 'MB', 'floor', 'cold check (empty cache)', 'per document', '--no-cache', 'peak RSS (cold)'],
+  growth.map((row) => [
+    row.documents.toLocaleString('en'),
+    row.citations.toLocaleString('en'),
+    (row.bytes / 1e6).toFixed(0),
+    ms(row.floor),
+    ms(row.cold.wall),
+    per(row.cold.wall, row.documents),
+    ms(row.uncached.wall),
+    mib(row.cold.rss),
+  ]),
+)}
+
+On ${repo.documents.toLocaleString('en')} documents:
+
+${table(
+  ['measure', 'time', 'floor', 'target', ''],
+  [
+    ['cold full check', ms(cold.wall), ms(floorTime), '≤ 15 s', verdict(cold.wall, 15_000)],
+    ['peak RSS of the cold check', mib(cold.rss), '—', '≤ 1 GiB', verdict(cold.rss, 2 ** 30)],
+    ['warm re-check, nothing changed', ms(median(warm)), ms(floorTime), '—', ''],
+    ['warm re-check after editing one document', ms(median(edited)), ms(floorTime), '≤ 300 ms', verdict(median(edited), 300)],
+    [
+      `warm re-check after editing the artifact ${HOT_CITERS} documents cite`,
+      ms(median(hot)),
+      ms(floorTime),
+      '≤ 500 ms',
+      verdict(median(hot), 500),
+    ],
+    ...shards.map((shard, at) => [
+      `shard ${at + 1}/4 (\`--shard ${at + 1}/4 --format json\`, empty cache)`,
+      ms(shard.wall),
+      ms(floorTime / 4),
+      '—',
+      '',
+    ]),
+  ],
+)}`);
