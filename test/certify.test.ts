@@ -232,7 +232,7 @@ describe('certify', () => {
     expect(fake.countOf('/web/forbidden')).toBeGreaterThan(forbiddenBefore);
     const resumed = JSON.parse(readFileSync(join(dir, '.aiwg-cite/state/memo.json'), 'utf8'));
     expect(resumed.metrics).toMatchObject({ reused: 4, checked: 1 });
-    expect(readFileSync(join(dir, CERTIFICATE), 'utf8')).toContain('url/unknown: could not confirm the page: HTTP 403');
+    expect(readFileSync(join(dir, CERTIFICATE), 'utf8')).toContain('url/unconfirmed: could not confirm the page: HTTP 403');
 
     notes[1] = ['Background', `Agency guidance ${fake.origin}/web/ok-moved [VERIFIED: ${fake.origin}/web/ok-moved]`];
     writeFileSync(join(dir, 'memo.md'), memo(notes));

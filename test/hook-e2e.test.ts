@@ -302,7 +302,7 @@ describe('check --staged as a command', () => {
     repo.git('add', 'docs/new.md');
     const refused = commit(repo, 'strict by config');
     expect(refused.code).not.toBe(0);
-    expect(refused.output).toMatch(/docs\/new\.md:1:14\s+error\s+rlm\/un-versioned/);
+    expect(refused.output).toMatch(/docs\/new\.md:1:14\s+error\s+rlm\/unversioned/);
     repo.write({ 'aiwg-cite.config.json': '{ "strict": false }\n' });
     repo.git('add', 'aiwg-cite.config.json');
     expect(commit(repo, 'lenient by config').code).toBe(0);

@@ -84,7 +84,7 @@ describe.skipIf(CORPUS === undefined)('the aiwg 2026.5.1 corpus', () => {
   it('reports REF ids cited but absent from the corpus (true positives)', () => {
     const rlm = at('agentic/code/addons/rlm/rules/rlm-context-management.md', 'REF-086');
     expect(rlm.length).toBeGreaterThan(0);
-    expect(rlm.every((finding) => finding.rule === 'ref/missing')).toBe(true);
+    expect(rlm.every((finding) => finding.rule === 'ref/not-in-corpus')).toBe(true);
     expect(report.citations.filter((finding) => finding.text === 'REF-089' && finding.status === 'not-in-corpus').length).toBe(63);
   });
 

@@ -49,7 +49,7 @@ describe('aiwg-cite check: research corpus', () => {
       kind: 'ref',
       status: 'not-in-corpus',
       severity: 'error',
-      rule: 'ref/missing',
+      rule: 'ref/not-in-corpus',
     });
   });
 
@@ -78,13 +78,13 @@ describe('aiwg-cite check: research corpus', () => {
     expect(soft.code).toBe(0);
     expect(soft.report?.citations.map((finding) => `${finding.rule}:${finding.severity}`)).toEqual([
       'corpus/absent:warning',
-      'ref/missing:info',
+      'ref/not-in-corpus:info',
     ]);
     const strict = check(dir, ['--require-corpus']);
     expect(strict.code).toBe(1);
     expect(strict.report?.citations.map((finding) => `${finding.rule}:${finding.severity}`)).toEqual([
       'corpus/absent:error',
-      'ref/missing:error',
+      'ref/not-in-corpus:error',
     ]);
   });
 
@@ -184,7 +184,7 @@ describe('aiwg-cite check --fix', () => {
       ].join('\r\n'),
     );
     expect(run.stderr).toContain('fixed doc.md:3:1  grade/overclaim  "Research shows" → "Limited evidence suggests"');
-    expect(run.stderr).toContain('fixed doc.md:3:45  ref/missing  removed REF-999 (not in corpus)');
+    expect(run.stderr).toContain('fixed doc.md:3:45  ref/not-in-corpus  removed REF-999 (not in corpus)');
     expect(run.stderr).toContain('fix: 3 changes in 1 file');
   });
 
@@ -253,7 +253,7 @@ describe('aiwg-cite check: configuration', () => {
     const inDoc = run.report?.citations.filter((finding) => finding.file === 'doc.md');
     expect(inDoc?.map((finding) => `${finding.text}:${finding.rule}:${finding.severity}`)).toEqual([
       'REF-018:ref/found:ok',
-      'REF-999:ref/missing:warning',
+      'REF-999:ref/not-in-corpus:warning',
       '10.5555/fake.1:doi/placeholder:error',
     ]);
   });

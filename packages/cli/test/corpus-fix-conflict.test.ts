@@ -48,6 +48,6 @@ describe('check --fix and a file changed on disk since it was checked', () => {
     const { error, stderr } = await checkThenFix(dir, () => {});
     expect(error).toBeNull();
     expect(readFileSync(join(dir, 'doc.md'), 'utf8')).toBe('We cite <!-- aiwg-cite: removed REF-999 (not in corpus) --> here.\n');
-    expect(stderr.join('')).toContain('fixed doc.md:1:9  ref/missing  removed REF-999 (not in corpus)');
+    expect(stderr.join('')).toContain('fixed doc.md:1:9  ref/not-in-corpus  removed REF-999 (not in corpus)');
   });
 });

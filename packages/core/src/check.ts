@@ -7,7 +7,7 @@ import { buildReport, type Coverage, type Finding, type Report, type VerdictOpti
 import { type DocumentResult, RecordingArtifacts, type ResultCache } from './result-cache.ts';
 import { extractRlm } from './rlm/extract.ts';
 import { judgeCitation, judgeMalformed, prepareArtifacts } from './rlm/verify.ts';
-import type { SeverityOverride } from './rules.ts';
+import { namesFinding, type SeverityOverride } from './rules.ts';
 
 /** Options of a check run. */
 export interface CheckOptions extends VerdictOptions {
@@ -163,7 +163,7 @@ function isSuppressed(finding: Finding, suppressions: readonly Suppression[]): b
   for (const suppression of suppressions) {
     if (suppression.line !== finding.line) continue;
     if (suppression.rules.length === 0) return true;
-    if (suppression.rules.some((rule) => rule === finding.rule || rule === finding.kind)) return true;
+    if (suppression.rules.some((rule) => namesFinding(rule, finding))) return true;
   }
   return false;
 }

@@ -127,8 +127,33 @@ export type { LineRange, RlmClassification, RlmForm, RlmMalformed, RlmParsed } f
 export { classifyInner, formatCitation, parseFooterBullet, parseLineRange } from './rlm/grammar.ts';
 export type { ReplacementLookup } from './rlm/verify.ts';
 export { judgeCitation, judgeMalformed, prepareArtifacts, verifyMalformed, verifyRlm } from './rlm/verify.ts';
-export type { RuleId, SeverityOverride } from './rules.ts';
-export { RULES } from './rules.ts';
+export type { Confidence, Profile, Rule, RuleAlias, RuleRequirement } from './rules/define.ts';
+export { NO_OPTIONS, PROFILES } from './rules/define.ts';
+export type {
+  FindingKind,
+  FindingOf,
+  KnownFinding,
+  RegisteredRule,
+  RuleId,
+  RuleOfKind,
+  RuleResolution,
+  SeverityOverride,
+  StatusOf,
+} from './rules.ts';
+export {
+  defaultSeverity,
+  findRule,
+  isFixableFinding,
+  isRuleId,
+  namesFinding,
+  nearestName,
+  RULE_ALIASES,
+  RULE_LIST,
+  RULES,
+  resolveRuleId,
+  ruleAnchor,
+  ruleIdsOf,
+} from './rules.ts';
 export type { AuthorYearMatch } from './scholarly/author-year.ts';
 export { findAuthorYears } from './scholarly/author-year.ts';
 export type { ScholarlyKind, ScholarlyOptions } from './scholarly/checker.ts';

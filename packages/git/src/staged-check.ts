@@ -12,6 +12,7 @@ import {
   contentHash,
   type DocumentChecker,
   type Finding,
+  namesFinding,
   type Report,
   replacementContentHash,
   type Sha256,
@@ -252,7 +253,7 @@ function isSuppressed(finding: Finding, suppressions: readonly Suppression[]): b
   return suppressions.some(
     (suppression) =>
       suppression.line === finding.line &&
-      (suppression.rules.length === 0 || suppression.rules.some((rule) => rule === finding.rule || rule === finding.kind)),
+      (suppression.rules.length === 0 || suppression.rules.some((rule) => namesFinding(rule, finding))),
   );
 }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AiwgCiteError, type SeverityOverride } from '@aiwg-cite/core';
+import { AiwgCiteError, resolveRuleId, type SeverityOverride } from '@aiwg-cite/core';
 
 /** The validated configuration (`aiwg-cite.config.json`, or the `"aiwg-cite"` key of package.json). */
 export interface AiwgCiteConfig {
@@ -95,12 +95,16 @@ export function validateConfig(value: unknown, file: string): AiwgCiteConfig {
       throw invalid(file, '`rules` must be an object of rule id → severity');
     const out: Record<string, SeverityOverride> = {};
     for (const [rule, severity] of Object.entries(rules as Record<string, unknown>)) {
-      if (!/^[a-z0-9-]+(?:\/[a-z0-9-]+)?$/.test(rule))
-        throw invalid(file, `\`rules\`: \`${rule}\` is not a rule id (like \`doi/unverified\`)`);
+      const resolved = resolveRuleId(rule);
+      if (!resolved.ok) {
+        const hint = resolved.suggestion === null ? '' : `; did you mean \`${resolved.suggestion}\`?`;
+        throw invalid(file, `\`rules\`: unknown rule \`${rule}\`${hint} (\`aiwg-cite rules\` lists them)`);
+      }
       if (typeof severity !== 'string' || !(SEVERITIES as readonly string[]).includes(severity)) {
         throw invalid(file, `\`rules.${rule}\` must be one of ${SEVERITIES.join(', ')}, not ${JSON.stringify(severity)}`);
       }
-      out[rule] = severity as SeverityOverride;
+      // A renamed id keeps working (its deprecation is listed by `aiwg-cite explain`).
+      out[resolved.id] = severity as SeverityOverride;
     }
     config.rules = out;
   }

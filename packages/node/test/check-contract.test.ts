@@ -187,7 +187,7 @@ describe.each([memoryHost, nodeHost])('verdicts on the $name', (host) => {
       { 'a.txt': HELLO },
       {},
       {
-        severityOverrides: { 'rlm/missing': 'info', 'rlm/un-versioned': 'off' },
+        severityOverrides: { 'rlm/missing': 'info', 'rlm/unversioned': 'off' },
       },
     );
     expect(report.citations.map((finding) => [finding.status, finding.severity])).toEqual([['missing', 'info']]);

@@ -419,7 +419,7 @@ async function checkUrl(file: string, document: ScannedDocument, match: UrlMatch
     ...stamp(lookup),
     status: 'unconfirmed',
     severity: 'warning',
-    rule: 'url/unknown',
+    rule: 'url/unconfirmed',
     message: onlineMessages.urlUnconfirmed(lookup.message),
     fix: onlineMessages.urlUnconfirmedFix(),
   };

@@ -10,6 +10,7 @@ import {
   createScholarlyChecker,
   type DocumentChecker,
   type Finding,
+  isFixableFinding,
   planFixes,
   type Report,
   rlmChecker,
@@ -196,7 +197,7 @@ function toRootPath(root: string, cwd: string, dir: string, fromFlag: boolean): 
 function runFindings(report: Report, corpus: CorpusIndex, requireCorpus: boolean): Finding[] {
   if (corpus.exists) return [];
   const needing = report.citations.find(
-    (finding) => finding.rule === 'ref/missing' || finding.kind === 'author-year' || finding.rule.endsWith('/unverified'),
+    (finding) => finding.rule === 'ref/not-in-corpus' || finding.kind === 'author-year' || finding.rule.endsWith('/unverified'),
   );
   if (needing === undefined) return [];
   return [
@@ -236,7 +237,7 @@ function applyFixes(report: Report, root: string, checked: ReadonlyMap<string, U
   let total = 0;
   let files = 0;
   for (const [file, findings] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (!findings.some(isFixable)) continue;
+    if (!findings.some(isFixableFinding)) continue;
     const path = `${root}/${file}`;
     // The bytes the check read: a file changed on disk since then is not written (WRITE_CONFLICT).
     const bytes = checked.get(file) ?? readFileSync(path);
@@ -254,15 +255,6 @@ function applyFixes(report: Report, root: string, checked: ReadonlyMap<string, U
       : `fix: ${total} ${total === 1 ? 'change' : 'changes'} in ${files} ${files === 1 ? 'file' : 'files'}; the report above shows the findings before the fix`,
   );
   stderr.write(`${out.join('\n')}\n`);
-}
-
-function isFixable(finding: Finding): boolean {
-  return (
-    (finding.kind === 'ref' && finding.status === 'not-in-corpus') ||
-    ((finding.kind === 'doi' || finding.kind === 'arxiv') && finding.status === 'unverified') ||
-    (finding.kind === 'grade' && finding.status === 'overclaim') ||
-    (finding.kind === 'rlm' && finding.status === 'stale')
-  );
 }
 
 /** Today, or `AIWG_CITE_DATE` (`YYYY-MM-DD`) so runs and tests are reproducible. */

@@ -44,6 +44,14 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'insert verdict badges and an audit report into a markdown file (byte-exact insertions)',
     load: async () => (await import('./annotate.ts')).annotate,
   },
+  rules: {
+    summary: 'list every rule: id, severity, confidence, fixable (--format json)',
+    load: async () => (await import('./rules.ts')).rules,
+  },
+  explain: {
+    summary: 'explain one rule, with an example that raises it and one that passes',
+    load: async () => (await import('./rules.ts')).explain,
+  },
   certify: {
     summary: 'verify every tagged footnote of a memo and write a citation verification certificate (PASS/HARD_FAIL)',
     load: async () => (await import('./certify.ts')).certify,

@@ -13,7 +13,7 @@ describe('formatGithub', () => {
     expect(lines).toEqual([
       '::error file=docs/a b.md,line=3,col=5,endLine=3,endColumn=19,title=rlm/missing::[src/x.ts, L1]: `src/x.ts` does not exist%0Afix: cite a file that exists',
       '::warning file=docs/a b.md,line=9,col=1,endLine=9,endColumn=28,title=rlm/stale::[src/a.ts@0123456789abcdef]: 100%25 changed: a, b%0Asecond line <&"\'>',
-      '::notice file=docs/c.md,line=2,col=2,endLine=2,endColumn=3,title=stat/unsourced::x: no source',
+      '::notice file=docs/c.md,line=2,col=2,endLine=2,endColumn=3,title=statistic/unsourced::x: no source',
       'aiwg-cite: FAIL (1 errors, 1 warnings in 2 files)',
     ]);
   });

@@ -10,7 +10,7 @@ export interface MarkdownReportOptions {
 
 /** Display names of issues, by rule, for the `**<SEVERITY> - <Issue kind> (line <n>)**` headings. */
 const ISSUE_NAMES: Readonly<Record<string, string>> = {
-  'ref/missing': 'Fabricated source (REF id not in corpus)',
+  'ref/not-in-corpus': 'Fabricated source (REF id not in corpus)',
   'ref/malformed': 'Malformed REF id',
   'mention/missing': 'Missing @-mention target',
   'mention/unresolvable': 'Unresolvable @-mention',
@@ -27,7 +27,7 @@ const ISSUE_NAMES: Readonly<Record<string, string>> = {
   'quote/uncheckable': 'Quote cannot be checked',
   'quote/missing-page': 'Quote without a page',
   'statistic/unsourced': 'Unsourced statistic',
-  'pages/invalid': 'Invalid page locator',
+  'pages/invalid-pages': 'Invalid page locator',
   'grade/overclaim': 'GRADE overclaim',
   'grade/absolute': 'Absolute claim',
   'grade/underclaim': 'GRADE underclaim',
@@ -35,30 +35,30 @@ const ISSUE_NAMES: Readonly<Record<string, string>> = {
   'grade/mismatch': 'GRADE mismatch',
   'corpus/absent': 'No research corpus',
   'rlm/stale': 'Stale RLM citation',
-  'rlm/un-versioned': 'Un-versioned RLM citation',
+  'rlm/unversioned': 'Un-versioned RLM citation',
   'rlm/missing': 'Missing RLM artifact',
-  'rlm/range': 'Impossible line range',
+  'rlm/invalid-range': 'Impossible line range',
   'rlm/malformed': 'Malformed RLM citation',
 };
 
 /** Rules whose findings mean the cited thing does not exist: the report's "Hallucinated" row. */
 const HALLUCINATED = new Set([
-  'ref/missing',
+  'ref/not-in-corpus',
   'doi/malformed',
   'doi/placeholder',
   'arxiv/malformed',
   'arxiv/future',
   'author-year/implausible-year',
   'quote/not-found',
-  'pages/invalid',
+  'pages/invalid-pages',
   'rlm/missing',
-  'rlm/range',
+  'rlm/invalid-range',
   'rlm/unknown-hash',
 ]);
 
 const RECOMMENDATIONS: readonly (readonly [(finding: Finding) => boolean, string])[] = [
   [
-    (f) => f.rule === 'ref/missing',
+    (f) => f.rule === 'ref/not-in-corpus',
     'Remove or replace citations to REF ids that are in no corpus root (`aiwg-cite check --fix` removes them and leaves a comment).',
   ],
   [

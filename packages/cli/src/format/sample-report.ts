@@ -49,7 +49,7 @@ export function sampleFindings(): Finding[] {
       text: 'x',
       status: 'unsourced',
       severity: 'info',
-      rule: 'stat/unsourced',
+      rule: 'statistic/unsourced',
       kind: 'statistic',
       message: 'no source',
     },

@@ -1,4 +1,4 @@
-import { buildReport, type Finding } from '@aiwg-cite/core';
+import { buildReport, type Finding, RULE_LIST } from '@aiwg-cite/core';
 import { describe, expect, it } from 'vitest';
 import { sampleFindings, sampleReport } from './sample-report.ts';
 import { formatSarif } from './sarif.ts';
@@ -94,9 +94,16 @@ describe('formatSarif', () => {
     expect(run.results.map((result: { ruleId: string; level: string }) => `${result.ruleId} ${result.level}`)).toEqual([
       'rlm/missing error',
       'rlm/stale warning',
-      'stat/unsourced note',
+      'statistic/unsourced note',
     ]);
-    expect(run.tool.driver.rules.map((rule: { id: string }) => rule.id)).toEqual(['rlm/missing', 'rlm/stale', 'stat/unsourced']);
+    const ids = run.tool.driver.rules.map((rule: { id: string }) => rule.id);
+    expect(ids).toEqual(RULE_LIST.map((rule) => rule.id));
+    expect(ids).toContain('url/dead');
+    expect(run.results.map((result: { ruleIndex: number }) => ids[result.ruleIndex])).toEqual([
+      'rlm/missing',
+      'rlm/stale',
+      'statistic/unsourced',
+    ]);
     expect(run.results[0].locations[0].physicalLocation).toEqual({
       artifactLocation: { uri: 'docs/a%20b.md', uriBaseId: '%SRCROOT%' },
       region: { startLine: 3, startColumn: 5, endLine: 3, endColumn: 19 },

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type Finding, type Report, RULES, type Severity } from '@aiwg-cite/core';
+import { type Finding, findRule, type Report, RULE_LIST, type Rule, ruleAnchor, type Severity } from '@aiwg-cite/core';
 
 /** The SARIF `level` of a severity (SPEC §13): error → error, warning → warning, info → note. */
 export function sarifLevel(severity: Severity): 'error' | 'warning' | 'note' | 'none' {
@@ -21,6 +21,36 @@ export interface SarifOptions {
   readonly version: string;
 }
 
+/** Where the rule documentation lives: the README, whose rule table has one anchor per rule. */
+export const RULE_DOCS_URL = 'https://github.com/jmagly/aiwg-cite/blob/main/README.md';
+
+/** The SARIF `reportingDescriptor` of a registered rule (SARIF 2.1.0 §3.49). */
+export function ruleDescriptor(rule: Rule): Record<string, unknown> {
+  const examples = [rule.bad === '' ? null : `Raises it:\n\n    ${rule.bad}`, `Passes:\n\n    ${rule.good}`].filter(
+    (text) => text !== null,
+  );
+  return {
+    id: rule.id,
+    ...(rule.aliases.length === 0 ? {} : { deprecatedIds: rule.aliases.map((alias) => alias.id) }),
+    shortDescription: { text: sentence(rule.description) },
+    fullDescription: { text: rule.help },
+    help: { text: `${rule.help}\n\n${examples.join('\n\n')}`, markdown: `${rule.help}\n\n${examples.join('\n\n')}` },
+    helpUri: `${RULE_DOCS_URL}#${ruleAnchor(rule.id)}`,
+    defaultConfiguration: { level: sarifLevel(rule.severity), enabled: true },
+    properties: {
+      confidence: rule.confidence,
+      fixable: rule.fixable,
+      kinds: [...rule.kinds],
+      status: rule.status,
+      requires: rule.requires,
+    },
+  };
+}
+
+function sentence(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
+}
+
 /**
  * SARIF 2.1.0 (OASIS, "Static Analysis Results Interchange Format"): one run, the rules that
  * fired, and one result per finding that needs attention, located in UTF-16 columns, so GitHub
@@ -28,16 +58,20 @@ export interface SarifOptions {
  */
 export function formatSarif(report: Report, options: SarifOptions): string {
   const findings = report.citations.filter((finding) => finding.severity !== 'ok');
-  const ruleIds = [...new Set(findings.map((finding) => finding.rule))].sort();
-  const rules = ruleIds.map((id) => {
-    const known = (RULES as Record<string, { severity: Severity; summary: string } | undefined>)[id];
-    const fallback = findings.find((finding) => finding.rule === id) as Finding;
-    return {
-      id,
-      shortDescription: { text: known?.summary ?? id },
-      defaultConfiguration: { level: sarifLevel(known?.severity ?? fallback.severity) },
-    };
-  });
+  // Every registered rule, online ones included, so a viewer can describe any ruleId; a rule
+  // another tool added without registering it still gets a minimal descriptor.
+  const ruleIds: string[] = RULE_LIST.map((rule) => rule.id);
+  const rules = RULE_LIST.map(ruleDescriptor);
+  for (const finding of findings) {
+    if (ruleIds.includes(finding.rule) || findRule(finding.rule) !== undefined) continue;
+    ruleIds.push(finding.rule);
+    rules.push({
+      id: finding.rule,
+      shortDescription: { text: finding.rule },
+      fullDescription: { text: finding.message },
+      defaultConfiguration: { level: sarifLevel(finding.severity) },
+    });
+  }
   const seen = new Map<string, number>();
   const results = findings.map((finding) => {
     const key = `${finding.rule}\u0000${finding.file}\u0000${finding.text}\u0000${String(finding.artifact ?? '')}`;

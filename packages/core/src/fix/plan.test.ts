@@ -49,9 +49,9 @@ describe('planFixes (SPEC §4.3, §2.4)', () => {
     expect(plan.text.endsWith('as it is.')).toBe(true);
     expect(plan.fixes.map((fix) => fix.rule)).toEqual([
       'grade/overclaim',
-      'ref/missing',
-      'ref/missing',
-      'ref/missing',
+      'ref/not-in-corpus',
+      'ref/not-in-corpus',
+      'ref/not-in-corpus',
       'doi/unverified',
       'doi/unverified',
       'arxiv/unverified',

@@ -2,22 +2,21 @@ import type { Artifact, ArtifactCache } from '../artifacts.ts';
 import { RLM_LABELS, rlmMessages } from '../messages.ts';
 import { normaliseArtifactPath } from '../paths.ts';
 import type { Finding, Severity } from '../report.ts';
-import { RULES } from '../rules.ts';
+import { type FindingOf, RULES } from '../rules.ts';
 import type { RlmCitation, RlmNearMiss } from './extract.ts';
 import { formatCitation, type LineRange, type RlmParsed } from './grammar.ts';
 
-type Status = 'fresh' | 'stale' | 'unversioned' | 'missing' | 'not-a-file' | 'outside-root' | 'invalid-range';
+/** A status and rule pair of the rlm kind, tied by the registry (`unknown-hash` comes from history). */
+type RlmJudgement = Exclude<Pick<FindingOf<'rlm'>, 'status' | 'rule'>, { readonly status: 'unknown-hash' | 'malformed' }>;
 
 /** The verdict on one parsed citation, before it is placed in a document. */
-interface Verdict {
-  readonly status: Status;
-  readonly rule: keyof typeof RULES;
+type Verdict = RlmJudgement & {
   readonly message: string;
   readonly fix: string | null;
   readonly artifact: string;
   readonly currentHash: string | null;
   readonly hashRoutine?: 'raw-bytes' | 'utf8-replacement';
-}
+};
 
 /**
  * Loads every artifact the citations name, and the UTF-8 replacement hashes that mismatched
@@ -143,7 +142,7 @@ function judge(citation: RlmParsed, artifacts: ArtifactCache, replacement: Repla
     if (problem !== null) return rangeVerdict(artifact, citation.lines as LineRange, found, problem);
     return {
       status: 'unversioned',
-      rule: 'rlm/un-versioned',
+      rule: 'rlm/unversioned',
       message: rlmMessages.unversioned(artifact),
       fix: rlmMessages.unversionedFix(),
       artifact,
@@ -194,7 +193,7 @@ function rangeVerdict(
 ): Verdict {
   return {
     status: 'invalid-range',
-    rule: 'rlm/range',
+    rule: 'rlm/invalid-range',
     message: rlmMessages.range(lines.text, artifact, found.lineCount, problem),
     fix: rlmMessages.rangeFix(found.lineCount),
     artifact,

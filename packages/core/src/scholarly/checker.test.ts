@@ -70,7 +70,7 @@ describe('ref', () => {
   it('passes a real REF id and fails a fabricated one', async () => {
     const findings = await check('We follow REF-018 and REF-018-react closely. REF-999 says otherwise.\n');
     expect(brief(findings)).toEqual(['ref:found:ok:REF-018', 'ref:found:ok:REF-018-react', 'ref:not-in-corpus:error:REF-999']);
-    expect(findings[2]?.rule).toBe('ref/missing');
+    expect(findings[2]?.rule).toBe('ref/not-in-corpus');
   });
 
   it('reports an id that two sources with different titles answer to, once per document', async () => {

@@ -7,6 +7,7 @@ import type { CorpusSource } from '../corpus/source.ts';
 import { positionOf } from '../markdown/scan.ts';
 import { normaliseArtifactPath } from '../paths.ts';
 import type { Finding, Severity } from '../report.ts';
+import type { RuleOfKind, StatusOf } from '../rules.ts';
 import { findAuthorYears } from './author-year.ts';
 import { type ClaimTier, claimTier, findOpener, OPENER_FOR_LEVEL } from './hedging.ts';
 import { findArxivIds, findDois, isPlaceholderDoi, type YearMonth } from './identifiers.ts';
@@ -74,7 +75,7 @@ const FOOTNOTE_OR_RLM = /\[\^[^\]\n]+\]|\[[^\]\n]*(?:@[0-9a-f]{16}|,\s*L\d)[^\]\
 
 /** Findings whose outcome depends on the corpus: softened to info when no corpus root exists. */
 const CORPUS_DEPENDENT = new Set<string>([
-  'ref/missing',
+  'ref/not-in-corpus',
   'doi/unverified',
   'arxiv/unverified',
   'author-year/author-not-in-corpus',
@@ -112,12 +113,13 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
       const view = buildProseView(document);
       const { lineStarts } = document;
       const findings: Finding[] = [];
-      const make = (
+      // Typed by the registry: a status or rule that the kind cannot have fails to compile.
+      const make = <K extends ScholarlyKind>(
         offset: number,
-        kind: ScholarlyKind,
+        kind: K,
         text: string,
-        status: string,
-        rule: ScholarlyRuleId,
+        status: StatusOf<K>,
+        rule: RuleOfKind<K>['id'] & ScholarlyRuleId,
         message: string,
         fix: string | null,
         extra: Record<string, unknown> = {},
@@ -188,7 +190,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
             'ref',
             ref.id,
             'not-in-corpus',
-            'ref/missing',
+            'ref/not-in-corpus',
             say.refMissing(ref.id, corpusRoots, absentRoots),
             say.refMissingFix(ref.id),
           );
@@ -451,7 +453,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
               'pages',
               match[0],
               'invalid-pages',
-              'pages/invalid',
+              'pages/invalid-pages',
               say.pagesInvalid(match[0], problem),
               say.pagesInvalidFix(),
             );
