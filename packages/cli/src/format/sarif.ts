@@ -60,18 +60,19 @@ export function formatSarif(report: Report, options: SarifOptions): string {
   const findings = report.citations.filter((finding) => finding.severity !== 'ok');
   // Every registered rule, online ones included, so a viewer can describe any ruleId; a rule
   // another tool added without registering it still gets a minimal descriptor.
-  const ruleIds: string[] = RULE_LIST.map((rule) => rule.id);
-  const rules = RULE_LIST.map(ruleDescriptor);
+  // Sorted by id, as `aiwg-cite merge` orders the union of its shards' rules.
+  const byId = new Map<string, Record<string, unknown>>(RULE_LIST.map((rule) => [rule.id, ruleDescriptor(rule)]));
   for (const finding of findings) {
-    if (ruleIds.includes(finding.rule) || findRule(finding.rule) !== undefined) continue;
-    ruleIds.push(finding.rule);
-    rules.push({
+    if (byId.has(finding.rule) || findRule(finding.rule) !== undefined) continue;
+    byId.set(finding.rule, {
       id: finding.rule,
       shortDescription: { text: finding.rule },
       fullDescription: { text: finding.message },
       defaultConfiguration: { level: sarifLevel(finding.severity) },
     });
   }
+  const ruleIds = [...byId.keys()].sort();
+  const rules = ruleIds.map((id) => byId.get(id));
   const seen = new Map<string, number>();
   const results = findings.map((finding) => {
     const key = `${finding.rule}\u0000${finding.file}\u0000${finding.text}\u0000${String(finding.artifact ?? '')}`;
