@@ -106,8 +106,29 @@ export {
   verdictsOf,
   withVerdicts,
 } from './interop/verdict-model.ts';
-export type { Range, Region, RegionKind, ScannedDocument, ScanOptions, Suppression } from './markdown/scan.ts';
-export { createRegionCursor, isEscaped, lineOf, normaliseLabel, positionOf, scanMarkdown } from './markdown/scan.ts';
+export type {
+  Heading,
+  MarkdownModel,
+  Range,
+  Region,
+  RegionKind,
+  ScannedDocument,
+  ScanOptions,
+  Suppression,
+} from './markdown/scan.ts';
+export {
+  createRegionCursor,
+  isCodeKind,
+  isEscapedAt,
+  isHtmlKind,
+  isOutsideRegions,
+  isProse,
+  lineOf,
+  normaliseLabel,
+  parseMarkdown,
+  positionOf,
+  scanMarkdown,
+} from './markdown/scan.ts';
 export type { MemoryEntry, MemoryFileSystemOptions } from './memory-fs.ts';
 export { createMemoryFileSystem } from './memory-fs.ts';
 export type { NamedReport } from './merge.ts';

@@ -35,17 +35,16 @@ export interface OnlineTargets {
 }
 
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`\]]+/gi;
-const IMAGE = /!\[[^\]\n]*\]\([^)\n]*\)/g;
+/** Regions whose URLs and identifiers are checked: link destinations, references, autolinks and definitions. */
+const CHECKED = new Set(['definition', 'destination', 'reference', 'autolink', 'markup']);
 
-/** Blanks non-prose regions and images, keeping offsets and line breaks. */
+/** Blanks non-prose regions (images included) from the markdown model, keeping offsets and line breaks. */
 export function proseOf(document: ScannedDocument): string {
   const chars = document.text.split('');
-  const blank = (start: number, end: number) => {
-    for (let at = start; at < end; at += 1) if (chars[at] !== '\n') chars[at] = ' ';
-  };
-  for (const region of document.regions) if (region.kind !== 'definition') blank(region.start, region.end);
-  const partial = chars.join('');
-  for (const match of partial.matchAll(IMAGE)) blank(match.index ?? 0, (match.index ?? 0) + match[0].length);
+  for (const region of document.regions) {
+    if (CHECKED.has(region.kind)) continue;
+    for (let at = region.start; at < region.end; at += 1) if (chars[at] !== '\n' && chars[at] !== '\r') chars[at] = ' ';
+  }
   return chars.join('');
 }
 

@@ -4,7 +4,7 @@
  * ending in "Footnotes", referenced as `[N]` or `<sup>N</sup>`. Code, HTML blocks and frontmatter
  * are skipped.
  */
-import { createRegionCursor, positionOf, type Region, scanMarkdown } from '../markdown/scan.ts';
+import { createRegionCursor, isCodeKind, positionOf, type Region, type RegionKind, scanMarkdown } from '../markdown/scan.ts';
 
 /** How a footnote is defined. */
 export type FootnoteStyle = 'gfm' | 'list';
@@ -65,6 +65,11 @@ const BRACKET = /\[(\d{1,4})\](?![([:])/g;
 const SUP = /<sup>\s*\[?(\d{1,4})\]?\s*<\/sup>/gi;
 const BARE = /(?<=[a-z][.,;:!?)"”’])(\d{1,3})(?=\s|$)/g;
 
+/** Regions whose text is never a footnote: code, HTML blocks, comments, frontmatter, math (inline HTML holds `<sup>` markers). */
+function isSkipped(kind: RegionKind): boolean {
+  return isCodeKind(kind) || kind === 'html-block' || kind === 'comment' || kind === 'frontmatter' || kind === 'math';
+}
+
 interface RawDefinition {
   label: string;
   style: FootnoteStyle;
@@ -80,7 +85,7 @@ interface RawDefinition {
 export function parseFootnotes(input: string, options: FootnoteParseOptions = {}): ParsedFootnotes {
   const document = scanMarkdown(input);
   const { text, lineStarts } = document;
-  const skipped = document.regions.filter((region) => region.kind === 'code' || region.kind === 'html' || region.kind === 'frontmatter');
+  const skipped = document.regions.filter((region) => isSkipped(region.kind));
   const inSkipped = createRegionCursor(skipped);
   const lines = splitLines(text, lineStarts);
 

@@ -4,7 +4,7 @@
  * gives back the input exactly, BOM, CRLF and a missing final newline included.
  */
 import { applyEdits, type TextEdit } from '../edits.ts';
-import { scanMarkdown } from '../markdown/scan.ts';
+import { isHtmlKind, scanMarkdown } from '../markdown/scan.ts';
 import type { Finding } from '../report.ts';
 import { interopMessages } from './messages.ts';
 import { createOffsetIndex } from './offsets.ts';
@@ -317,7 +317,7 @@ function skipRanges(text: string): {
   for (const region of scanMarkdown(text).regions) {
     const range = { start: region.start + bom, end: region.end + bom };
     if (region.kind === 'frontmatter') blocks.push(range);
-    else if (region.kind === 'html') inline.push(range);
+    else if (isHtmlKind(region.kind)) inline.push(range);
   }
   return { blocks, inline };
 }

@@ -1,4 +1,12 @@
-import { createRegionCursor, isEscaped, normaliseLabel, positionOf, type ScannedDocument } from '../markdown/scan.ts';
+import {
+  createRegionCursor,
+  isCodeKind,
+  isEscapedAt,
+  isOutsideRegions,
+  normaliseLabel,
+  positionOf,
+  type ScannedDocument,
+} from '../markdown/scan.ts';
 import { classifyInner, parseFooterBullet, type RlmMalformed, type RlmParsed } from './grammar.ts';
 
 /** Where a candidate stands in its document. */
@@ -45,9 +53,11 @@ export function extractRlm(document: ScannedDocument): RlmExtraction {
     const inner = match[1] as string;
     const region = regionAt(start);
     if (region !== null) {
-      if (region.kind === 'code' && classifyInner(inner).type !== 'none') skippedInCode += 1;
+      if (isCodeKind(region.kind) && classifyInner(inner).type !== 'none') skippedInCode += 1;
       continue;
     }
+    if (!isOutsideRegions(document.regions, start, end)) continue;
+    if (isEscapedAt(document, start) || isEscapedAt(document, end - 1)) continue;
     if (isExcluded(text, start, end, inner, definitions)) continue;
     const classification = classifyInner(inner);
     if (classification.type === 'none') continue;
@@ -80,8 +90,6 @@ export function extractRlm(document: ScannedDocument): RlmExtraction {
 
 /** The exclusion rules of SPEC §2.2 for a `[…]` candidate at `[start, end)`. */
 function isExcluded(text: string, start: number, end: number, inner: string, definitions: ReadonlySet<string>): boolean {
-  if (isEscaped(text, start)) return true;
-  if (inner.endsWith('\\') && isEscaped(text, end - 1)) return true;
   const before = text.charCodeAt(start - 1);
   if (before === 33 /* ! */ || before === 91 /* [ */) return true;
   const after = text.charCodeAt(end);

@@ -30,9 +30,8 @@ export interface ProseView {
   readonly urls: readonly { readonly start: number; readonly end: number }[];
 }
 
-const LINK =
-  /!?\[((?:[^\]\\\n]|\\.)*)\]\(\s*(<[^>\n]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*\)/g;
-const AUTOLINK = /<(?:https?|ftp|mailto):[^\s<>]*>|\bhttps?:\/\/[^\s<>()[\]]*(?:\([^\s<>()]*\)[^\s<>()[\]]*)*/g;
+/** Regions that hold addresses: DOIs, arXiv ids and URLs are read there, other citations are not. */
+const ADDRESS_KINDS = new Set(['destination', 'reference', 'autolink', 'markup']);
 
 /** Spaces for every character of `text` except line breaks, so lines and offsets are unchanged. */
 function blankOut(text: string): string {
@@ -53,49 +52,30 @@ function blankRanges(text: string, ranges: readonly { readonly start: number; re
 }
 
 /**
- * Builds the prose views of a scanned document (SPEC §1.3): code, HTML, frontmatter, reference
- * definitions and images never hold citations; link destinations feed only DOI, arXiv and URL checks.
+ * Builds the prose views of a scanned document (SPEC §1.3) from the markdown model: code, HTML,
+ * frontmatter, math, reference definitions and images never hold citations; link destinations and
+ * autolinks feed only DOI, arXiv and URL checks.
  */
 export function buildProseView(document: ScannedDocument): ProseView {
   const { text, regions } = document;
-  const prose = blankRanges(text, regions);
+  const withDestinations = blankRanges(
+    text,
+    regions.filter((region) => !ADDRESS_KINDS.has(region.kind)),
+  );
   const links: LinkSpan[] = [];
-  const hasLink = prose.includes('](');
-  const hasUrl = prose.includes('://');
   const urls: { start: number; end: number }[] = [];
-  if (!hasLink && !hasUrl) return { text, withDestinations: prose, citable: prose, links, urls };
-  const images: { start: number; end: number }[] = [];
-  const hidden: { start: number; end: number }[] = [];
-  if (hasLink) {
-    LINK.lastIndex = 0;
-    for (let match = LINK.exec(prose); match !== null; match = LINK.exec(prose)) {
-      const start = match.index;
-      const end = start + match[0].length;
-      if (match[0].startsWith('!')) {
-        images.push({ start, end });
-        hidden.push({ start, end });
-        continue;
-      }
-      const destinationStart = start + 1 + (match[1] as string).length + 1;
-      links.push({ start, end, destinationStart, destinationEnd: end });
-      hidden.push({ start: destinationStart, end });
+  let opener = -1;
+  for (const region of regions) {
+    if (region.kind === 'markup' && region.end - region.start === 1 && text.charCodeAt(region.start) === 91) {
+      opener = region.start;
+    } else if (region.kind === 'destination' && opener !== -1) {
+      links.push({ start: opener, end: region.end, destinationStart: region.start + 1, destinationEnd: region.end });
+      opener = -1;
+    } else if (region.kind === 'autolink') {
+      urls.push({ start: region.start, end: region.end });
     }
   }
-  if (hasUrl) {
-    AUTOLINK.lastIndex = 0;
-    for (let match = AUTOLINK.exec(prose); match !== null; match = AUTOLINK.exec(prose)) {
-      hidden.push({ start: match.index, end: match.index + match[0].length });
-      urls.push({ start: match.index, end: match.index + match[0].replace(/[.,;:!?]+$/, '').length });
-    }
-  }
-  hidden.sort((a, b) => a.start - b.start);
-  const merged: { start: number; end: number }[] = [];
-  for (const range of hidden) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && range.start <= last.end) last.end = Math.max(last.end, range.end);
-    else merged.push({ ...range });
-  }
-  return { text, withDestinations: blankRanges(prose, images), citable: blankRanges(prose, merged), links, urls };
+  return { text, withDestinations, citable: blankRanges(text, regions), links, urls };
 }
 
 const LIST_ITEM = /^[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/;

@@ -1,0 +1,703 @@
+/**
+ * The inline phase of the markdown model: over the text of one paragraph, heading or table cell it
+ * finds what a reader does not see as text (CommonMark §6, https://spec.commonmark.org/0.31.2/#inlines):
+ * code spans, `$` math, autolinks and GFM autolink literals, raw HTML, links and images with their
+ * destinations, footnote calls and backslash escapes. Emphasis and strikethrough change no
+ * character's standing, so they are not parsed. One pass, left to right, linear in the text.
+ */
+import { closingTagEnd, isAsciiAlpha, isAsciiAlphanumeric, openTagEnd } from './blocks.ts';
+import { normaliseLabel, parseLabel } from './definitions.ts';
+import { isAsciiPunctuation, parseDestination, parseTitle, skipWhitespace } from './link-syntax.ts';
+import type { RegionKind } from './types.ts';
+
+/** What the inline phase needs to know about the document. */
+export interface InlineContext {
+  readonly definitions: ReadonlySet<string>;
+  readonly footnotes: ReadonlySet<string>;
+}
+
+/** Receives regions and escapes in offsets of the leaf string. */
+export interface InlineSink {
+  region(kind: RegionKind, start: number, end: number): void;
+  /** The offset of a character made literal by a backslash. */
+  escape(offset: number): void;
+}
+
+interface Opener {
+  readonly at: number;
+  readonly image: boolean;
+  active: boolean;
+}
+
+/** Characters that can start an inline construct (autolink literals are handled apart). */
+const SPECIAL = new Uint8Array(128);
+for (const char of '\\`$<![]') SPECIAL[char.charCodeAt(0)] = 1;
+
+/** Parses the inline content `s` of one leaf. */
+export function parseInline(s: string, context: InlineContext, out: InlineSink): void {
+  const found: number[] = [];
+  const kinds: RegionKind[] = [];
+  const escapes: number[] = [];
+  const linkTexts: number[] = [];
+  const sink: InlineSink & { linkText(start: number, end: number): void } = {
+    region(kind, start, end) {
+      kinds.push(kind);
+      found.push(start, end);
+    },
+    escape(offset) {
+      escapes.push(offset);
+      out.escape(offset);
+    },
+    linkText(start, end) {
+      linkTexts.push(start, end);
+    },
+  };
+  scan(s, context, sink);
+  for (let index = 0; index < kinds.length; index += 1) {
+    out.region(kinds[index] as RegionKind, found[index * 2] as number, found[index * 2 + 1] as number);
+  }
+  if (LITERAL_HINT.test(s)) {
+    // Link text is prose, but the address transform leaves it alone.
+    for (const [start, end] of literalAddresses(s, found.concat(linkTexts), escapes)) out.region('autolink', start, end);
+  }
+}
+
+const LITERAL_HINT = /[wW]{3}\.|https?:\/\/|@/i;
+
+function scan(s: string, context: InlineContext, sink: InlineSink & { linkText(start: number, end: number): void }): void {
+  const length = s.length;
+  const openers: Opener[] = [];
+  const hasAt = s.indexOf('@') !== -1;
+  const hasLiteralStart = hasAt || s.indexOf('://') !== -1 || WWW.test(s);
+  trailCache.s = s;
+  trailCache.failUntil = -1;
+  const runs = { backtick: null as RunIndex | null, dollar: null as RunIndex | null };
+  let at = 0;
+  while (at < length) {
+    const code = s.charCodeAt(at);
+    if (code < 128 && SPECIAL[code] === 1) {
+      switch (code) {
+        case 92 /* \ */:
+          if (at + 1 < length && isAsciiPunctuation(s.charCodeAt(at + 1))) {
+            sink.escape(at + 1);
+            at += 2;
+          } else {
+            at += 1;
+          }
+          continue;
+        case 96 /* ` */:
+        case 36 /* $ */:
+          {
+            let end = at;
+            while (end < length && s.charCodeAt(end) === code) end += 1;
+            if (code === 96 && runs.backtick === null) runs.backtick = indexRuns(s, 96);
+            if (code === 36 && runs.dollar === null) runs.dollar = indexRuns(s, 36);
+            const index = (code === 96 ? runs.backtick : runs.dollar) as RunIndex;
+            const close = index.next(end - at, end);
+            if (close !== -1) {
+              sink.region(code === 96 ? 'code-span' : 'math', at, close + (end - at));
+              at = close + (end - at);
+            } else {
+              at = end;
+            }
+            continue;
+          }
+        case 60 /* < */:
+          {
+            const end = angle(s, at);
+            if (end.end !== -1) {
+              sink.region(end.kind, at, end.end);
+              at = end.end;
+            } else {
+              at += 1;
+            }
+            continue;
+          }
+        case 33 /* ! */:
+          if (s.charCodeAt(at + 1) === 91) {
+            openers.push({ at, image: true, active: true });
+            at += 2;
+          } else {
+            at += 1;
+          }
+          continue;
+        case 91 /* [ */:
+          {
+            if (s.charCodeAt(at + 1) === 94 /* ^ */ && context.footnotes.size > 0) {
+              const end = footnoteCall(s, at, context.footnotes);
+              if (end !== -1) {
+                sink.region('footnote-call', at, end);
+                at = end;
+                continue;
+              }
+            }
+            openers.push({ at, image: false, active: true });
+            at += 1;
+            continue;
+          }
+        case 93 /* ] */:
+          at = closeBracket(s, at, openers, context, sink);
+          continue;
+      }
+    }
+    if (hasLiteralStart && openers.length === 0 && isLiteralTrigger(code)) {
+      const end = autolinkLiteral(s, at, hasAt);
+      if (end !== -1) {
+        sink.region('autolink', at, end);
+        at = end;
+        continue;
+      }
+    }
+    at += 1;
+  }
+}
+
+const WWW = /www\./i;
+
+function isLiteralTrigger(code: number): boolean {
+  return isAsciiAlphanumeric(code) || code === 43 || code === 45 || code === 46 || code === 95;
+}
+
+/** Runs of one character in a leaf, by length, for code span and math closers in linear time. */
+interface RunIndex {
+  /** The start of the first run of exactly `size` characters at or after `from`, or -1. */
+  next(size: number, from: number): number;
+}
+
+function indexRuns(s: string, char: number): RunIndex {
+  const bySize = new Map<number, number[]>();
+  const cursor = new Map<number, number>();
+  const needle = String.fromCharCode(char);
+  for (let at = s.indexOf(needle); at !== -1; ) {
+    let end = at;
+    while (end < s.length && s.charCodeAt(end) === char) end += 1;
+    const size = end - at;
+    let list = bySize.get(size);
+    if (list === undefined) {
+      list = [];
+      bySize.set(size, list);
+    }
+    list.push(at);
+    at = s.indexOf(needle, end);
+  }
+  return {
+    next(size, from) {
+      const list = bySize.get(size);
+      if (list === undefined) return -1;
+      let index = cursor.get(size) ?? 0;
+      while (index < list.length && (list[index] as number) < from) index += 1;
+      cursor.set(size, index);
+      return index < list.length ? (list[index] as number) : -1;
+    },
+  };
+}
+
+/** A `]` at `at`: closes a link or image when the bracket algorithm says so (CommonMark §6.3). */
+function closeBracket(
+  s: string,
+  at: number,
+  openers: Opener[],
+  context: InlineContext,
+  sink: InlineSink & { linkText(start: number, end: number): void },
+): number {
+  const opener = openers.pop();
+  if (opener === undefined) return at + 1;
+  if (!opener.active) return at + 1;
+  const textStart = opener.at + (opener.image ? 2 : 1);
+  const textLabel = s.slice(textStart, at);
+  const defined = () =>
+    textLabel.length <= 999 && context.definitions.has(normaliseLabel(textLabel)) && parseLabel(`[${textLabel}]`, 0) !== -1;
+  let end = -1;
+  let kind: RegionKind = 'destination';
+  const after = s.charCodeAt(at + 1);
+  if (after === 40 /* ( */) end = inlineTail(s, at + 1);
+  if (end === -1 && after === 91 /* [ */) {
+    const labelEnd = parseLabel(s, at + 1);
+    if (labelEnd !== -1) {
+      if (context.definitions.has(normaliseLabel(s.slice(at + 2, labelEnd - 1)))) {
+        end = labelEnd;
+        kind = 'reference';
+      }
+    } else if (defined()) {
+      end = s.charCodeAt(at + 2) === 93 ? at + 3 : -2;
+      kind = 'reference';
+    } else {
+      end = -2;
+    }
+    if (end === -2) return at + 1;
+  }
+  if (end === -1 && after !== 91 && defined()) {
+    end = at + 1;
+    kind = 'reference';
+  }
+  if (end < 0) return at + 1;
+  if (opener.image) {
+    sink.region('image', opener.at, end);
+  } else {
+    sink.region('markup', opener.at, opener.at + 1);
+    if (at > opener.at + 1) sink.linkText(opener.at + 1, at);
+    sink.region(kind, at, end);
+    for (const earlier of openers) if (!earlier.image) earlier.active = false;
+  }
+  return end;
+}
+
+/** `(destination "title")` after a link's `]`; returns the offset after `)`, or -1. */
+function inlineTail(s: string, open: number): number {
+  let at = skipSpace(s, open + 1);
+  if (s.charCodeAt(at) === 41) return at + 1;
+  const destinationEnd = parseDestination(s, at, 32);
+  if (destinationEnd === -1 || (destinationEnd === at && s.charCodeAt(at) !== 60)) return -1;
+  at = destinationEnd;
+  const beforeTitle = at;
+  at = skipSpace(s, at);
+  if (at > beforeTitle) {
+    const code = s.charCodeAt(at);
+    if (code === 34 || code === 39 || code === 40) {
+      const titleEnd = parseTitle(s, at);
+      if (titleEnd === -1) return -1;
+      at = skipSpace(s, titleEnd);
+    }
+  }
+  return s.charCodeAt(at) === 41 ? at + 1 : -1;
+}
+
+/** Spaces, tabs and line endings (a leaf holds no blank line). */
+function skipSpace(s: string, from: number): number {
+  let at = from;
+  for (;;) {
+    const next = skipWhitespace(s, at, true);
+    if (next === at) return at;
+    at = next;
+  }
+}
+
+/** A GFM footnote call `[^label]` whose label is defined; returns the offset after `]`, or -1. */
+function footnoteCall(s: string, at: number, footnotes: ReadonlySet<string>): number {
+  let end = at + 2;
+  while (end < s.length && end - at <= 1001) {
+    const code = s.charCodeAt(end);
+    if (code === 93) break;
+    if (code === 91 || code === 32 || code === 9 || code === 10) return -1;
+    if (code === 92) end += 1;
+    end += 1;
+  }
+  if (s.charCodeAt(end) !== 93 || end === at + 2) return -1;
+  return footnotes.has(normaliseLabel(s.slice(at + 2, end))) ? end + 1 : -1;
+}
+
+/** `<…>` at `at`: an autolink, a comment or other raw HTML. */
+function angle(s: string, at: number): { kind: RegionKind; end: number } {
+  const next = s.charCodeAt(at + 1);
+  if (isAsciiAlpha(next)) {
+    const autolink = uriAutolink(s, at);
+    if (autolink !== -1) return { kind: 'autolink', end: autolink };
+  }
+  const email = emailAutolink(s, at);
+  if (email !== -1) return { kind: 'autolink', end: email };
+  if (isAsciiAlpha(next)) return { kind: 'html-inline', end: openTagEnd(s, at, s.length) };
+  if (next === 47) return { kind: 'html-inline', end: closingTagEnd(s, at, s.length) };
+  if (next === 63) {
+    const close = s.indexOf('?>', at + 2);
+    return { kind: 'html-inline', end: close === -1 ? -1 : close + 2 };
+  }
+  if (next === 33) {
+    if (s.startsWith('<!--', at)) {
+      if (s.startsWith('<!-->', at)) return { kind: 'comment', end: at + 5 };
+      if (s.startsWith('<!--->', at)) return { kind: 'comment', end: at + 6 };
+      const close = s.indexOf('-->', at + 4);
+      return { kind: 'comment', end: close === -1 ? -1 : close + 3 };
+    }
+    if (s.startsWith('<![CDATA[', at)) {
+      const close = s.indexOf(']]>', at + 9);
+      return { kind: 'html-inline', end: close === -1 ? -1 : close + 3 };
+    }
+    if (isAsciiAlpha(s.charCodeAt(at + 2))) {
+      const close = s.indexOf('>', at + 3);
+      return { kind: 'html-inline', end: close === -1 ? -1 : close + 1 };
+    }
+  }
+  return { kind: 'html-inline', end: -1 };
+}
+
+function uriAutolink(s: string, at: number): number {
+  let end = at + 1;
+  while (end < s.length && end - at - 1 < 33) {
+    const code = s.charCodeAt(end);
+    if (isAsciiAlphanumeric(code) || code === 43 || code === 45 || code === 46) end += 1;
+    else break;
+  }
+  const schemeLength = end - at - 1;
+  if (schemeLength < 2 || schemeLength > 32 || s.charCodeAt(end) !== 58) return -1;
+  end += 1;
+  while (end < s.length) {
+    const code = s.charCodeAt(end);
+    if (code === 62) return end + 1;
+    if (code <= 32 || code === 60 || code === 127) return -1;
+    end += 1;
+  }
+  return -1;
+}
+
+const EMAIL_LOCAL =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*>/;
+
+function emailAutolink(s: string, at: number): number {
+  const close = s.indexOf('>', at + 1);
+  if (close === -1 || s.indexOf('@', at + 1) === -1) return -1;
+  const match = EMAIL_LOCAL.exec(s.slice(at + 1, close + 1));
+  return match === null ? -1 : at + 1 + match[0].length;
+}
+
+// GFM autolink literals, after micromark-extension-gfm-autolink-literal's grammar.
+
+const UNICODE_PUNCTUATION = /[\p{P}\p{S}]/u;
+const UNICODE_WHITESPACE = /\s/u;
+
+function isPunctuation(code: number): boolean {
+  if (code < 128) return isAsciiPunctuation(code);
+  return UNICODE_PUNCTUATION.test(String.fromCharCode(code));
+}
+
+function isSpaceLike(code: number): boolean {
+  if (Number.isNaN(code)) return true;
+  if (code === 32 || code === 9 || code === 10 || code === 13) return true;
+  return code >= 128 && UNICODE_WHITESPACE.test(String.fromCharCode(code));
+}
+
+const isAtext = (code: number): boolean => code === 43 || code === 45 || code === 46 || code === 95 || isAsciiAlphanumeric(code);
+
+/** An autolink literal starting at `at` (www., http(s)://, or an e-mail address); the offset after it, or -1. */
+function autolinkLiteral(s: string, at: number, hasAt: boolean): number {
+  const code = s.charCodeAt(at);
+  const previous = at === 0 ? Number.NaN : s.charCodeAt(at - 1);
+  if (hasAt && !(previous === 47 || isAtext(previous))) {
+    const email = emailLiteral(s, at);
+    if (email !== -1) return email;
+  }
+  if ((code === 104 || code === 72) && !isAsciiAlpha(previous)) {
+    const end = protocolLiteral(s, at);
+    if (end !== -1) return end;
+  }
+  if ((code === 119 || code === 87) && previousWww(previous)) {
+    if (/^[wW]{3}\./.test(s.slice(at, at + 4)) && at + 4 < s.length) {
+      const domainEnd = domain(s, at);
+      if (domainEnd !== -1) return path(s, domainEnd);
+    }
+  }
+  return -1;
+}
+
+function previousWww(code: number): boolean {
+  return Number.isNaN(code) || code === 40 || code === 42 || code === 95 || code === 91 || code === 93 || code === 126 || isSpaceLike(code);
+}
+
+function emailLiteral(s: string, at: number): number {
+  let end = at;
+  while (end < s.length && isAtext(s.charCodeAt(end))) end += 1;
+  if (s.charCodeAt(end) !== 64) return -1;
+  end += 1;
+  let data = false;
+  let dot = false;
+  for (;;) {
+    const code = s.charCodeAt(end);
+    if (code === 46) {
+      // A dot followed by something other than an ASCII letter or digit ends the address.
+      if (!isAsciiAlphanumeric(s.charCodeAt(end + 1))) break;
+      dot = true;
+      end += 1;
+      continue;
+    }
+    if (code === 45 || code === 95 || isAsciiAlphanumeric(code)) {
+      data = true;
+      end += 1;
+      continue;
+    }
+    break;
+  }
+  return data && dot && isAsciiAlpha(s.charCodeAt(end - 1)) ? end : -1;
+}
+
+function protocolLiteral(s: string, at: number): number {
+  let end = at;
+  while (end < s.length && isAsciiAlpha(s.charCodeAt(end)) && end - at < 5) end += 1;
+  const protocol = s.slice(at, end).toLowerCase();
+  if ((protocol !== 'http' && protocol !== 'https') || s.charCodeAt(end) !== 58) return -1;
+  if (s.charCodeAt(end + 1) !== 47 || s.charCodeAt(end + 2) !== 47) return -1;
+  end += 3;
+  const first = s.charCodeAt(end);
+  if (end >= s.length || first < 32 || first === 127 || isSpaceLike(first) || isPunctuation(first)) return -1;
+  const domainEnd = domain(s, end);
+  return domainEnd === -1 ? -1 : path(s, domainEnd);
+}
+
+function domain(s: string, from: number): number {
+  let at = from;
+  let underscoreInLast = false;
+  let underscoreInLastLast = false;
+  let seen = false;
+  for (;;) {
+    const code = s.charCodeAt(at);
+    if (code === 46 || code === 95) {
+      if (trail(s, at)) break;
+      if (code === 95) underscoreInLast = true;
+      else {
+        underscoreInLastLast = underscoreInLast;
+        underscoreInLast = false;
+      }
+      at += 1;
+      continue;
+    }
+    if (at >= s.length || isSpaceLike(code) || (code !== 45 && isPunctuation(code))) break;
+    seen = true;
+    at += 1;
+  }
+  return underscoreInLast || underscoreInLastLast || !seen ? -1 : at;
+}
+
+function path(s: string, from: number): number {
+  let at = from;
+  let open = 0;
+  let close = 0;
+  for (;;) {
+    const code = s.charCodeAt(at);
+    if (at >= s.length || isSpaceLike(code)) return at;
+    if (code === 40) {
+      open += 1;
+      at += 1;
+      continue;
+    }
+    if (code === 41 && close < open) {
+      close += 1;
+      at += 1;
+      continue;
+    }
+    if (
+      code === 33 ||
+      code === 34 ||
+      code === 38 ||
+      code === 39 ||
+      code === 41 ||
+      code === 42 ||
+      code === 44 ||
+      code === 46 ||
+      code === 58 ||
+      code === 59 ||
+      code === 60 ||
+      code === 63 ||
+      code === 93 ||
+      code === 95 ||
+      code === 126
+    ) {
+      if (trail(s, at)) return at;
+      if (code === 41) close += 1;
+      at += 1;
+      continue;
+    }
+    at += 1;
+  }
+}
+
+/**
+ * Where the last `trail` scan of the current leaf failed: every offset before it shares the same
+ * failing suffix, so a run of punctuation is scanned once, not once per character.
+ */
+const trailCache = { s: '', from: 0, failUntil: -1 };
+
+/** True when the text from `from` is trailing punctuation that is not part of an autolink literal. */
+function trail(s: string, from: number): boolean {
+  if (trailCache.s === s && from >= trailCache.from && from < trailCache.failUntil) return false;
+  const end = trailFailure(s, from);
+  if (end === -1) return true;
+  if (trailCache.s === s) {
+    trailCache.from = from;
+    trailCache.failUntil = end;
+  }
+  return false;
+}
+
+/** -1 when the text from `from` is all trailing punctuation; else the offset of the first other character. */
+function trailFailure(s: string, from: number): number {
+  let at = from;
+  for (;;) {
+    const code = s.charCodeAt(at);
+    if (at >= s.length || code === 60 || isSpaceLike(code)) return -1;
+    if (
+      code === 33 ||
+      code === 34 ||
+      code === 39 ||
+      code === 41 ||
+      code === 42 ||
+      code === 44 ||
+      code === 46 ||
+      code === 58 ||
+      code === 59 ||
+      code === 63 ||
+      code === 95 ||
+      code === 126
+    ) {
+      at += 1;
+      continue;
+    }
+    if (code === 38) {
+      let end = at + 1;
+      if (!isAsciiAlpha(s.charCodeAt(end))) return end;
+      while (isAsciiAlpha(s.charCodeAt(end))) end += 1;
+      if (s.charCodeAt(end) !== 59) return end;
+      at = end + 1;
+      continue;
+    }
+    if (code === 93) {
+      const next = s.charCodeAt(at + 1);
+      at += 1;
+      if (at >= s.length || next === 40 || next === 91 || isSpaceLike(next)) return -1;
+      continue;
+    }
+    return at;
+  }
+}
+
+// The address transform of mdast-util-gfm-autolink-literal: after parsing, URLs, `www.` addresses
+// and e-mail addresses in text (outside links) become links too, even where the syntax above did
+// not take them (inside unbalanced brackets, after an escape).
+
+const URL_LITERAL = /(?<![\da-z])(https?:\/\/|www(?=\.))([\w-]*\.[\w\-.]*)([^\t\n\r ]*)/gi;
+const XMPP_LITERAL = /(?<![\w+\-.@])xmpp:([\w+\-.]+)@([\w-]+(?:\.[\w-]+)+)(\/(?:[\w\-/]|\.(?=[\dA-Za-z]))*)?/g;
+const MAILTO_LITERAL = /(?<![\w+\-.@])mailto:([\w+\-.]+)@([\w-]+(?:\.[\w-]+)+)/g;
+const EMAIL_LITERAL = /(?<![\w+\-.]|(?:^|[^\d@A-Za-z])(?:mailto|xmpp):)([\w+\-.]+)@([\w-]+(?:\.[\w-]+)+)/g;
+const LABEL_END = /[\d\-_]$/;
+
+/** Source ranges of the addresses the transform links, in the text runs between `covered` ranges. */
+function literalAddresses(s: string, covered: readonly number[], escapes: readonly number[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (let index = 0; index < covered.length; index += 2) ranges.push([covered[index] as number, covered[index + 1] as number]);
+  ranges.sort((a, b) => a[0] - b[0]);
+  const escaped = new Set(escapes);
+  const out: [number, number][] = [];
+  let cursor = 0;
+  const run = (from: number, to: number): void => {
+    if (to <= from) return;
+    // The text node's value: escape backslashes dropped; `map` gives each value character's source offset.
+    let value = '';
+    const map: number[] = [];
+    for (let at = from; at < to; at += 1) {
+      if (s.charCodeAt(at) === 92 && escaped.has(at + 1)) continue;
+      value += s[at];
+      map.push(at);
+    }
+    map.push(to);
+    let pieces: [number, number][] = [[0, value.length]];
+    for (const [pattern, accept] of TRANSFORMS) {
+      const next: [number, number][] = [];
+      for (const [start, end] of pieces) {
+        const piece = value.slice(start, end);
+        let textStart = 0;
+        pattern.lastIndex = 0;
+        for (let match = pattern.exec(piece); match !== null; match = pattern.exec(piece)) {
+          const length = accept(match);
+          if (length === -1) {
+            pattern.lastIndex = match.index + 1;
+            continue;
+          }
+          if (match.index > textStart) next.push([start + textStart, start + match.index]);
+          out.push([map[start + match.index] as number, (map[start + match.index + length - 1] as number) + 1]);
+          textStart = match.index + length;
+          // The trailing part of a URL match stays text and merges with what follows.
+          pattern.lastIndex = match.index + match[0].length;
+        }
+        if (textStart < piece.length) next.push([start + textStart, end]);
+      }
+      pieces = mergePieces(next);
+    }
+  };
+  for (const [start, end] of ranges) {
+    if (end <= cursor) continue;
+    run(cursor, start);
+    cursor = Math.max(cursor, end);
+  }
+  run(cursor, s.length);
+  return out;
+}
+
+function mergePieces(pieces: [number, number][]): [number, number][] {
+  const merged: [number, number][] = [];
+  for (const piece of pieces) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && last[1] === piece[0]) last[1] = piece[1];
+    else merged.push([piece[0], piece[1]]);
+  }
+  return merged;
+}
+
+type Accept = (match: RegExpExecArray) => number;
+
+const TRANSFORMS: readonly (readonly [RegExp, Accept])[] = [
+  [URL_LITERAL, acceptUrl],
+  [XMPP_LITERAL, acceptXmpp],
+  [MAILTO_LITERAL, (match) => (LABEL_END.test(match[2] as string) ? -1 : match[0].length)],
+  [EMAIL_LITERAL, (match) => (LABEL_END.test(match[2] as string) ? -1 : match[0].length)],
+];
+
+function acceptUrl(match: RegExpExecArray): number {
+  const before = match.input.charCodeAt(match.index - 1);
+  if (!(match.index === 0 || isSpaceLike(before) || isPunctuation(before))) return -1;
+  let protocol = match[1] as string;
+  let domainPart = match[2] as string;
+  if (/^w/i.test(protocol)) {
+    domainPart = protocol + domainPart;
+    protocol = '';
+  }
+  if (isPunctuation(domainPart.charCodeAt(0)) || !isCorrectDomain(domainPart)) return -1;
+  return protocol.length + splitUrl(domainPart + (match[3] as string));
+}
+
+function acceptXmpp(match: RegExpExecArray): number {
+  const resource = match[3];
+  if (
+    LABEL_END.test(match[2] as string) ||
+    (resource !== undefined &&
+      resource !== '' &&
+      (!/[A-Za-z]$/.test(resource) || match.input.charAt(match.index + match[0].length) === '@'))
+  ) {
+    return -1;
+  }
+  return match[0].length;
+}
+
+function isCorrectDomain(domainPart: string): boolean {
+  const parts = domainPart.split('.');
+  if (parts.length < 2) return false;
+  for (const part of [parts[parts.length - 1], parts[parts.length - 2]]) {
+    if (part && (/_/.test(part) || !/[\dA-Za-z]/.test(part))) return false;
+  }
+  return true;
+}
+
+/** The length of a URL without its trailing punctuation, closing parentheses kept when balanced. */
+function splitUrl(url: string): number {
+  let index = url.length;
+  while (index > 0) {
+    const code = url.charCodeAt(index - 1);
+    if ('!"&\'),.:;<>?]}'.includes(String.fromCharCode(code))) index -= 1;
+    else break;
+  }
+  if (index === url.length) return url.length;
+  let kept = url.slice(0, index);
+  let trailing = url.slice(index);
+  let closing = trailing.indexOf(')');
+  const opening = count(kept, '(');
+  let closed = count(kept, ')');
+  while (closing !== -1 && opening > closed) {
+    kept += trailing.slice(0, closing + 1);
+    trailing = trailing.slice(closing + 1);
+    closing = trailing.indexOf(')');
+    closed += 1;
+  }
+  return kept.length;
+}
+
+function count(value: string, char: string): number {
+  let total = 0;
+  for (let at = value.indexOf(char); at !== -1; at = value.indexOf(char, at + 1)) total += 1;
+  return total;
+}
