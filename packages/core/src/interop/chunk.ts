@@ -4,6 +4,7 @@
  * paragraph, with a segment table that maps chunk offsets back to document offsets. Offsets in the
  * output are Unicode code points, as in Python.
  */
+import { parseMarkdown } from '../markdown/model.ts';
 import { createOffsetIndex } from './offsets.ts';
 
 /** The kind of a block, set by its first line. */
@@ -45,7 +46,6 @@ export interface ChunkOptions {
 export const DEFAULT_MAX_TOKENS = 3000;
 
 const JOINER = '\n\n';
-const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
 const LIST_START = /^[ \t]*(?:[-*+]|\d+\.)(?:[ \t]|$)/;
 
 /** The token estimate of a text: `max(1, ceil(code points / 4))`. */
@@ -69,6 +69,18 @@ export function splitBlocks(text: string): MarkdownBlock[] {
     at = next;
   }
 
+  // Fenced code blocks come from the markdown model; a block that holds one runs to its end.
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const fences = parseMarkdown(text)
+    .regions.filter((region) => region.kind === 'fenced-code')
+    .map((region) => ({ start: region.start + bom, end: region.end + bom }));
+  let fence = 0;
+  const fenceOpening = (line: { start: number; end: number }): { start: number; end: number } | null => {
+    while (fence < fences.length && (fences[fence] as { start: number }).start < line.start) fence += 1;
+    const found = fences[fence];
+    return found !== undefined && found.start <= line.end ? found : null;
+  };
+
   const blocks: MarkdownBlock[] = [];
   let line = 0;
   while (line < lines.length) {
@@ -78,17 +90,21 @@ export function splitBlocks(text: string): MarkdownBlock[] {
     }
     const first = line;
     let last = line;
+    let firstIsFence = false;
     // A block runs to the next blank line; a fence inside it is consumed whole, blank lines and all.
     while (last < lines.length && (lines[last] as { content: string }).content.trim() !== '') {
-      const fence = FENCE_OPEN.exec((lines[last] as { content: string }).content);
-      if (fence !== null) last = closingFenceLine(lines, last, fence[1] as string);
+      const opened = fenceOpening(lines[last] as { start: number; end: number });
+      if (opened !== null) {
+        if (last === first) firstIsFence = true;
+        while (last + 1 < lines.length && (lines[last] as { end: number }).end < opened.end) last += 1;
+      }
       last += 1;
     }
     const start = (lines[first] as { start: number }).start;
     const end = (lines[last - 1] as { end: number }).end;
     const blockText = text.slice(start, end);
     blocks.push({
-      kind: kindOf((lines[first] as { content: string }).content),
+      kind: firstIsFence ? 'code' : kindOf((lines[first] as { content: string }).content),
       start,
       end,
       text: blockText,
@@ -99,16 +115,7 @@ export function splitBlocks(text: string): MarkdownBlock[] {
   return blocks;
 }
 
-function closingFenceLine(lines: readonly { content: string }[], open: number, marker: string): number {
-  const closing = new RegExp(`^[ \\t]*${marker[0] === '`' ? '`' : '~'}{${marker.length},}[ \\t]*$`);
-  for (let at = open + 1; at < lines.length; at += 1) {
-    if (closing.test((lines[at] as { content: string }).content)) return at;
-  }
-  return lines.length - 1;
-}
-
 function kindOf(firstLine: string): BlockKind {
-  if (FENCE_OPEN.test(firstLine)) return 'code';
   const trimmed = firstLine.trimStart();
   if (trimmed.startsWith('>')) return 'quote';
   if (trimmed.startsWith('#')) return 'heading';

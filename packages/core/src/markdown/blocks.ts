@@ -206,7 +206,8 @@ export function parseBlocks(text: string, from: number, definitions: DefinitionS
         const lines = block.lines;
         if (lines.length === 0) return;
         // A GFM task list item: `[ ]`, `[x]` or `[X]` opening the first content of a list item.
-        if (block.firstInItem && lines.length === before && isTaskMarker(text, lines)) addRegion('markup', lines[0] as number, (lines[0] as number) + 3);
+        if (block.firstInItem && lines.length === before && isTaskMarker(text, lines))
+          addRegion('markup', lines[0] as number, (lines[0] as number) + 3);
         leaves.push({ kind: 'paragraph', lines });
         return;
       }

@@ -191,3 +191,35 @@ describe('generated content', () => {
     expect(ids(markdown)).toEqual(['gone/a.ts|-|L1']);
   });
 });
+
+describe('path-only citations: the model and the grammar together', () => {
+  it('takes an absolute or `~` path in brackets as a citation that needs no existing file (it is judged outside-root)', () => {
+    const citations = extract('See [/etc/hostname] and [~/notes/plan.md].\n').citations;
+    expect(citations.map((citation) => [citation.id, citation.needsExistingFile])).toEqual([
+      ['/etc/hostname', false],
+      ['~/notes/plan.md', false],
+    ]);
+  });
+
+  it('does not take bracket text that is not path-shaped', () => {
+    expect(ids('Rated [>4.0/5.0], status [a|b.md], range [>1/2, L3].\n')).toEqual([]);
+  });
+
+  it('takes `[n/a]` only when such a file exists', () => {
+    expect(extract('Owner: [n/a]\n').citations.map((citation) => citation.needsExistingFile)).toEqual([true]);
+  });
+
+  it('does not take the display title of a VitePress or Docusaurus snippet include', () => {
+    expect(ids('<<< @/snippets/a.ts#region [src/a.ts]\n\n  <<< ./b.ts{2} [docs/b.md]\n\nText [src/c.ts]\n')).toEqual(['src/c.ts|-|-']);
+  });
+
+  it('reads brackets in a list item, a table cell and a block quote, not in indented code inside a list', () => {
+    const markdown = '- item [src/a.ts]\n\n      [src/code.ts]\n\n| cell |\n| --- |\n| [src/b.ts] |\n\n> [src/c.ts]\n';
+    expect(ids(markdown)).toEqual(['src/a.ts|-|-', 'src/b.ts|-|-', 'src/c.ts|-|-']);
+  });
+
+  it('takes a bare CR as a line break', () => {
+    const [citation] = extract('first\rsecond [src/a.ts]\r').citations;
+    expect([citation?.line, citation?.column]).toEqual([2, 8]);
+  });
+});

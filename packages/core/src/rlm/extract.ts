@@ -3,6 +3,7 @@ import {
   isCodeKind,
   isEscapedAt,
   isOutsideRegions,
+  lineOf,
   normaliseLabel,
   positionOf,
   type ScannedDocument,
@@ -59,6 +60,7 @@ export function extractRlm(document: ScannedDocument): RlmExtraction {
     if (!isOutsideRegions(document.regions, start, end)) continue;
     if (isEscapedAt(document, start) || isEscapedAt(document, end - 1)) continue;
     if (isExcluded(text, start, end, inner, definitions)) continue;
+    if (isSnippetInclude(text, lineStarts, start)) continue;
     const classification = classifyInner(inner);
     if (classification.type === 'none') continue;
     const { line, column } = positionOf(lineStarts, start);
@@ -108,6 +110,16 @@ function isExcluded(text: string, start: number, end: number, inner: string, def
   if (first === 94 /* ^ */ || first === 64 /* @ */) return true;
   if (inner.includes('://') || REF_ID.test(inner) || MARKER_INNER.test(inner)) return true;
   return definitions.size > 0 && definitions.has(normaliseLabel(inner));
+}
+
+/**
+ * A VitePress or Docusaurus snippet include, `<<< @/path#region [title]`: the bracket is a display
+ * title, not a citation.
+ */
+function isSnippetInclude(text: string, lineStarts: readonly number[], offset: number): boolean {
+  let at = lineStarts[lineOf(lineStarts, offset) - 1] as number;
+  while (at < offset && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at += 1;
+  return text.startsWith('<<<', at) && at + 3 < offset;
 }
 
 function startsLine(text: string, offset: number): boolean {

@@ -41,6 +41,13 @@ const VERSIONED = /^(\S(?:[^@\n]*\S)?)@([0-9a-f]{16})(?:, (L\d+(?:-\d+)?))?$/;
 const PATH_ONLY = /^([^\s@]+), (L\d+(?:-\d+)?)$/;
 const BARE = /^[^\s@,]+$/;
 const PATH_WITH_EXTENSION = /\/.*\.[A-Za-z0-9]{1,10}$/;
+/**
+ * A path-shaped id: optional `/`, `~/`, `./` or `../` prefixes, then segments of letters, digits,
+ * `.`, `_`, `-` and `+` joined by `/` or `\`. Text such as `>4.0/5.0` or `a|b` is not a path.
+ */
+const PATH_SHAPED = /^(?:~(?=\/|$)|\.{1,2}(?=\/))?(?:[/\\]?[\p{L}\p{N}_.+-]+)+$/u;
+/** An absolute or home-relative path: always a citation, always `outside-root`, never read. */
+const OUTSIDE_ROOT = /^(?:\/|~\/)/;
 const NEAR_MISS = /^([^\s@,]+)(?:@([0-9A-Fa-f]{6,}))?(?:(\s*,\s*)([Ll])(\s*)(\d+)(?:(\s*)([-–—])(\s*)([Ll]?)(\d+))?)?$/;
 const FOOTER_VERSIONED = /^(\S(?:[^@\n]*?\S)?)@([0-9a-f]{16})(?: \((L\d+(?:-\d+)?)\))?[ \t]*$/;
 const FOOTER_PATH_ONLY = /^([^\s@[\]]+)(?: \((L\d+(?:-\d+)?)\))? \[un-versioned\][ \t]*$/;
@@ -69,7 +76,7 @@ export function classifyInner(inner: string): RlmClassification {
     };
   }
   const pathOnly = PATH_ONLY.exec(inner);
-  if (pathOnly !== null) {
+  if (pathOnly !== null && PATH_SHAPED.test(pathOnly[1] as string)) {
     return {
       type: 'citation',
       citation: {
@@ -82,10 +89,9 @@ export function classifyInner(inner: string): RlmClassification {
     };
   }
   if (BARE.test(inner)) {
-    return {
-      type: 'citation',
-      citation: { id: inner, hash: null, lines: null, form: 'bare', needsExistingFile: !PATH_WITH_EXTENSION.test(inner) },
-    };
+    if (!PATH_SHAPED.test(inner)) return { type: 'none' };
+    const needsExistingFile = !PATH_WITH_EXTENSION.test(inner) && !OUTSIDE_ROOT.test(inner);
+    return { type: 'citation', citation: { id: inner, hash: null, lines: null, form: 'bare', needsExistingFile } };
   }
   return diagnose(inner);
 }
