@@ -2,14 +2,14 @@
  * The markdown model against the reference parser on real documents: every `[…]` citation
  * candidate of every document in the shared aiwg corpus must stand in prose for both or for neither.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { SHARED_CORPORA } from '@aiwg-cite/test-utils';
+import { SHARED_CORPORA, sharedCorpus } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 import { isProse, parseMarkdown } from '../../packages/core/src/markdown/model.ts';
 import { referenceIndex } from './reference.ts';
 
-const CORPUS = join(SHARED_CORPORA, 'aiwg-2026.5.1');
+const CORPUS = sharedCorpus('aiwg-2026.5.1', 'the markdown model vs the reference on the shared aiwg corpus');
 const CANDIDATE = /\[[^[\]\n]*\]/g;
 /** The reference parser takes minutes on the corpus's 2.3 MB AGENTS.md; larger documents are left out. */
 const MAX_BYTES = 256 * 1024;
@@ -24,11 +24,11 @@ function listMarkdown(directory: string, out: string[] = []): string[] {
 }
 
 describe('the markdown model on real documents', () => {
-  it.skipIf(!existsSync(CORPUS))(
+  it.skipIf(CORPUS === undefined)(
     'agrees with the reference on every bracket candidate of the shared aiwg corpus',
     { timeout: 300_000 },
     () => {
-      const files = listMarkdown(CORPUS).filter((file) => statSync(file).size <= MAX_BYTES);
+      const files = listMarkdown(CORPUS ?? '').filter((file) => statSync(file).size <= MAX_BYTES);
       expect(files.length).toBeGreaterThan(100);
       const found: string[] = [];
       let candidates = 0;
