@@ -54,6 +54,8 @@ try {
     platform: 'node',
     target: 'node20',
     conditions: ['aiwg-source'],
+    // ESM entries first: jsonc-parser's "main" is a UMD build whose require() calls esbuild cannot follow.
+    mainFields: ['module', 'main'],
     // ink imports react-devtools-core only when DEV=true; it is a development tool, not shipped.
     external: ['react-devtools-core'],
     define: { 'process.env.NODE_ENV': '"production"', __AIWG_CITE_BUILD_ID__: JSON.stringify(buildId()) },

@@ -55,6 +55,11 @@ export interface StagedCheckInput {
   readonly history?: boolean;
   /** Narrows the staged documents (configured include/exclude globs); not applied to explicit files. */
   readonly selectDocuments?: (documents: readonly string[]) => string[];
+  /**
+   * Only the reverse direction: the committed documents the staged change breaks, not the staged
+   * documents themselves (lint-staged checks those, one run per file list). @default false
+   */
+  readonly reverseOnly?: boolean;
 }
 
 /** What the staged change does to committed documents. */
@@ -90,7 +95,8 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
     throw new AiwgCiteError('UNMERGED_INDEX', stagedMessages.unmerged(snapshot.unmerged), { data: { paths: snapshot.unmerged } });
   }
   const staged = explicit ? selectExplicit(snapshot, input.files ?? []) : selectStaged(changes);
-  const documents = explicit || input.selectDocuments === undefined ? staged : input.selectDocuments(staged);
+  const selected = explicit || input.selectDocuments === undefined ? staged : input.selectDocuments(staged);
+  const documents = input.reverseOnly === true ? [] : selected;
 
   const batch = new CatFileBatch(root, env ?? process.env);
   try {

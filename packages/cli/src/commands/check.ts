@@ -36,6 +36,8 @@ Options:
                        or source-check (one source-check verifier result per citation)
   --staged             check what the next commit contains: staged markdown and the artifacts it cites
                        as they are in the git index, plus committed documents the staged change breaks
+  --reverse-only       with --staged: only committed documents the staged change breaks (deleted,
+                       renamed or changed cited files); the lint-staged hook runs this beside lint-staged
   --strict             warnings (stale, un-versioned, malformed) fail the run; also AIWG_CITE_STRICT=1
   --max-warnings N     fail when there are more than N warnings
   --rlm                RLM code citations only
@@ -68,6 +70,7 @@ export const check: Command = {
       'include-code': { type: 'boolean' },
       'no-history': { type: 'boolean' },
       staged: { type: 'boolean' },
+      'reverse-only': { type: 'boolean' },
       shard: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -87,6 +90,12 @@ export const check: Command = {
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
     const workspace = resolveWorkspace(context.cwd, values.root);
     const online = await prepareOnline(values, workspace.root, context);
+    if (values['reverse-only'] === true && (values.staged !== true || positionals.length > 0)) {
+      throw new AiwgCiteError(
+        'USAGE',
+        'check: --reverse-only goes with --staged and no paths (it checks committed documents, not named ones)',
+      );
+    }
     if (values.staged === true) {
       if (shard !== undefined) {
         throw new AiwgCiteError('USAGE', 'check: --shard splits a full run across machines; it does not combine with --staged');
@@ -99,7 +108,7 @@ export const check: Command = {
       }
       return runStaged(
         workspace,
-        { hasRootOption: values.root !== undefined, history: values['no-history'] !== true },
+        { hasRootOption: values.root !== undefined, history: values['no-history'] !== true, reverseOnly: values['reverse-only'] === true },
         prepareScholarly(values, workspace, context),
         values['no-cache'] !== true,
         positionals,
@@ -167,7 +176,7 @@ export function render(report: Report, format: (typeof FORMATS)[number], context
  */
 async function runStaged(
   workspace: Workspace,
-  flags: { readonly hasRootOption: boolean; readonly history: boolean },
+  flags: { readonly hasRootOption: boolean; readonly history: boolean; readonly reverseOnly: boolean },
   scholarly: ScholarlyRun,
   useCache: boolean,
   positionals: readonly string[],
@@ -195,6 +204,7 @@ async function runStaged(
     selectDocuments: (documents) => scholarly.filterDocuments(documents, false),
     workingTree: createNodeReader(workspace.root),
     history: flags.history,
+    reverseOnly: flags.reverseOnly,
     writeFile: (path, contents) => {
       writeFileAtomic(path, contents);
     },

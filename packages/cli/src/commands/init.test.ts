@@ -4,6 +4,7 @@ import { gitRepo, PROJECT_ROOT } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 import {
   addHookBlock,
+  addHuskyToPackageJson,
   addLintStagedEntry,
   addLintStagedToPackageJson,
   BLOCK_END,
@@ -11,7 +12,8 @@ import {
   detectSetup,
   HOOK_BLOCK,
   LINT_STAGED_COMMAND,
-  parseJsonWithOffsets,
+  lintStagedHookBlock,
+  parseJsonFile,
   planChanges,
   unifiedDiff,
 } from './init.ts';
@@ -38,6 +40,16 @@ describe('addHookBlock', () => {
     expect(count(once, BLOCK_START)).toBe(1);
     const old = `npx lint-staged\n${BLOCK_START}\naiwg-cite check --staged\n${BLOCK_END}\necho done\n`;
     expect(addHookBlock(old, true)).toBe(`npx lint-staged\n${HOOK_BLOCK}\necho done\n`);
+  });
+
+  it('beside lint-staged: the reverse check, plus lint-staged only when the hook does not run it already', () => {
+    expect(addHookBlock(null, true, true)).toBe(`${lintStagedHookBlock(false)}\n`);
+    expect(lintStagedHookBlock(false)).toContain('./node_modules/.bin/lint-staged || exit 1');
+    expect(lintStagedHookBlock(false)).toContain('"$aiwg_cite" check --staged --reverse-only || exit 1');
+    const withLintStaged = addHookBlock('npx lint-staged\n', true, true);
+    expect(withLintStaged).toBe(`${lintStagedHookBlock(true)}\nnpx lint-staged\n`);
+    expect(lintStagedHookBlock(true)).not.toContain('node_modules/.bin/lint-staged');
+    expect(addHookBlock(withLintStaged, true, true)).toBe(withLintStaged);
   });
 
   it('keeps CRLF line endings', () => {
@@ -72,9 +84,16 @@ describe('.pre-commit-hooks.yaml', () => {
         return hook;
       });
     expect(hooks.map((hook) => hook.id)).toEqual(['aiwg-cite', 'aiwg-cite-online']);
-    expect(hooks[0]).toMatchObject({ entry: 'aiwg-cite check --staged', language: 'node', types_or: '[markdown]', require_serial: 'true' });
+    expect(hooks[0]).toMatchObject({
+      entry: 'hooks/pre-commit-framework',
+      language: 'script',
+      always_run: 'true',
+      pass_filenames: 'false',
+      minimum_pre_commit_version: '3.0.0',
+    });
     expect(hooks[0]?.stages).toBeUndefined();
-    expect(hooks[1]).toMatchObject({ entry: 'aiwg-cite check --online', language: 'node', stages: '[pre-push, manual]' });
+    expect(hooks[1]).toMatchObject({ entry: 'hooks/pre-commit-framework online', language: 'script', stages: '[manual]' });
+    expect(statSync(join(PROJECT_ROOT, 'hooks/pre-commit-framework')).mode & 0o111).not.toBe(0);
   });
 });
 
@@ -100,14 +119,29 @@ describe('lint-staged configuration, edited by byte range', () => {
   it('fills an empty object and creates the package.json key when absent', () => {
     expect(addLintStagedEntry('{}\n', [], '.lintstagedrc')).toBe(`{\n  "*.md": ${command}\n}\n`);
     expect(addLintStagedToPackageJson('{\n  "name": "x"\n}\n', 'package.json')).toBe(
-      `{\n  "name": "x",\n  "lint-staged": { "*.md": ${command} }\n}\n`,
+      `{\n  "name": "x",\n  "lint-staged": {\n    "*.md": ${command}\n  }\n}\n`,
     );
   });
 
   it('refuses invalid JSON with one line naming the file', () => {
-    expect(() => parseJsonWithOffsets('{"a": 1,}', 'package.json')).toThrow(/^package\.json: not valid JSON/);
+    expect(() => parseJsonFile('{"a": 1,, }', 'package.json')).toThrow(
+      /^package\.json: not valid JSON \(PropertyNameExpected at offset 8\)$/,
+    );
     expect(() => addLintStagedEntry('{"*.md": 3}', [], '.lintstagedrc')).toThrow(/\.lintstagedrc: the lint-staged "\*\.md" entry/);
-    expect(parseJsonWithOffsets('{"a": [1, "b\\n", {"c": null}]}', 'x').type).toBe('object');
+  });
+
+  it('keeps comments, tabs, odd indentation and CRLF: only the added keys change', () => {
+    const text = '{\r\n\t// the app\r\n\t"name": "x", /* inline */\r\n\t"lint-staged": {\r\n\t\t"*.ts": "tsc" // types\r\n\t}\r\n}\r\n';
+    const after = addLintStagedToPackageJson(text, 'package.json');
+    expect(after).toBe(
+      '{\r\n\t// the app\r\n\t"name": "x", /* inline */\r\n\t"lint-staged": {\r\n\t\t"*.ts": "tsc", // types\r\n\t\t"*.md": "aiwg-cite check --staged"\r\n\t}\r\n}\r\n',
+    );
+    const odd = '{\n   "name": "x",\n   "scripts": { "test": "vitest" }\n}\n';
+    const husky = addHuskyToPackageJson(odd, 'package.json');
+    expect(husky).toBe(
+      '{\n   "name": "x",\n   "scripts": { "test": "vitest", "prepare": "husky" },\n   "devDependencies": {\n      "husky": "^9.1.7"\n   }\n}\n',
+    );
+    expect(addHuskyToPackageJson(husky, 'package.json')).toBe(husky);
   });
 });
 
@@ -118,7 +152,7 @@ describe('unifiedDiff', () => {
     expect(unifiedDiff('x', before, after)).toBe(
       ['--- a/x', '+++ b/x', '@@ -2,6 +2,7 @@', ' b', ' c', ' d', '+NEW', ' e', ' f', ' g'].join('\n'),
     );
-    expect(unifiedDiff('new', null, 'one\n')).toBe(['--- /dev/null', '+++ b/new', '@@ -0,0 +1,1 @@', '+one'].join('\n'));
+    expect(unifiedDiff('new', null, 'one\n')).toBe(['--- /dev/null', '+++ b/new', '@@ -0,0 +1 @@', '+one'].join('\n'));
   });
 });
 
@@ -145,7 +179,7 @@ describe('detectSetup and planChanges', () => {
     expect(other.lintStaged).toBeNull();
     expect(other.notes.join('\n')).toContain('.lintstagedrc.yaml');
     expect(other).toMatchObject({ isHusky: false, hookPath: '.git/hooks/pre-commit' });
-    expect(other.notes.join('\n')).toContain('no husky');
+    expect(other.notes.join('\n')).toContain('.git/hooks/pre-commit is local to this clone');
   });
 
   it('refuses a package.json that is not JSON, naming it', () => {

@@ -1,24 +1,43 @@
 import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { AiwgCiteError, applyEdits, type TextEdit } from '@aiwg-cite/core';
+import { AiwgCiteError, applyEdits, splitLines, unifiedHunks } from '@aiwg-cite/core';
 import { gitTopLevel, runGit, toPosix, writeFileAtomic } from '@aiwg-cite/node';
+import {
+  applyEdits as applyJsonEdits,
+  type FormattingOptions,
+  findNodeAtLocation,
+  format,
+  getNodeValue,
+  type JSONPath,
+  modify,
+  type ParseError,
+  parse as parseJsonc,
+  parseTree,
+  printParseErrorCode,
+} from 'jsonc-parser';
 import { parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
 
-const HELP = `Usage: aiwg-cite init [--dry-run]
+const HELP = `Usage: aiwg-cite init [--dry-run] [--with husky]
 
 Installs the aiwg-cite commit hook in the current git repository, the way the project already
 runs its hooks:
   - husky (a .husky/ directory or a husky dependency): a marked block in .husky/pre-commit
-  - otherwise a plain git hook: a marked block in <core.hooksPath or .git/hooks>/pre-commit
-  - lint-staged (a "lint-staged" key in package.json or a .lintstagedrc/.lintstagedrc.json):
-    "*.md": "${'aiwg-cite check --staged'}"
+  - husky and lint-staged (a "lint-staged" key in package.json or a .lintstagedrc/.lintstagedrc.json):
+    lint-staged gets "*.md": "aiwg-cite check --staged", and the husky block runs lint-staged and
+    \`aiwg-cite check --staged --reverse-only\` (committed documents the staged change breaks), so
+    staged markdown is checked once and deleting or renaming a cited file still blocks
+  - otherwise a plain git hook: a marked block in <core.hooksPath or .git/hooks>/pre-commit; that
+    directory is local to this clone (teammates get no hook): --with husky shares it instead
+Every hook first checks that aiwg-cite is installed, and otherwise stops the commit with one line:
+"${'aiwg-cite is not installed: run npm install (or commit with --no-verify)'}".
 An existing hook keeps all its other lines; the block sits between "# AIWG-CITE" and
 "# END AIWG-CITE", once. Running init again changes nothing.
 
 Options:
-  --dry-run    print what would change, as a diff, and write nothing
-  -h, --help   show this help
+  --dry-run       print what would change, as a unified diff, and write nothing
+  --with husky    add husky to package.json (devDependency, "prepare": "husky") and use .husky/pre-commit
+  -h, --help      show this help
 `;
 
 /** The first and last line of the block init owns in a hook file (SPEC §11.2). */
@@ -29,20 +48,45 @@ export const BLOCK_END = '# END AIWG-CITE';
 /** The command lint-staged runs on staged markdown files (it appends their absolute paths). */
 export const LINT_STAGED_COMMAND = 'aiwg-cite check --staged';
 
+/** What a hook prints, on one line, when aiwg-cite is not installed in the clone that commits. */
+export const NOT_INSTALLED = 'aiwg-cite is not installed: run npm install (or commit with --no-verify)';
+
 /**
- * The hook block. It prefers the project's own install, then one on PATH, then npx without
- * installing anything, so it works whether aiwg-cite is a local dependency or not. Exit 1 blocks
- * the commit; the report names the bypass.
+ * Finds aiwg-cite (the project's own install, then one on PATH) or stops the commit with one
+ * line. Never `npx` without a local install: that would fetch from the registry on every commit.
  */
+const FIND_AIWG_CITE = [
+  'if [ -x ./node_modules/.bin/aiwg-cite ]; then aiwg_cite=./node_modules/.bin/aiwg-cite',
+  'elif command -v aiwg-cite >/dev/null 2>&1; then aiwg_cite=aiwg-cite',
+  `else echo "${NOT_INSTALLED}" >&2; exit 1`,
+  'fi',
+];
+
+/** The hook block: checks what the next commit contains. Exit 1 blocks the commit; the report names the bypass. */
 export const HOOK_BLOCK = [
   BLOCK_START,
   '# Blocks commits that would publish broken citations. Bypass: git commit --no-verify',
-  'if [ -x ./node_modules/.bin/aiwg-cite ]; then ./node_modules/.bin/aiwg-cite check --staged',
-  'elif command -v aiwg-cite >/dev/null 2>&1; then aiwg-cite check --staged',
-  'else npx --no-install aiwg-cite check --staged',
-  'fi || exit 1',
+  ...FIND_AIWG_CITE,
+  '"$aiwg_cite" check --staged || exit 1',
   BLOCK_END,
 ].join('\n');
+
+/**
+ * The husky block beside lint-staged: lint-staged checks the staged markdown ("*.md" entry);
+ * this adds the reverse direction, so a deleted or renamed cited file still blocks. It runs
+ * lint-staged itself unless the hook already does.
+ */
+export function lintStagedHookBlock(runsLintStaged: boolean): string {
+  return [
+    BLOCK_START,
+    '# lint-staged checks staged markdown ("*.md": "aiwg-cite check --staged"); the reverse check',
+    '# blocks commits that break committed citations (a deleted or renamed cited file). Bypass: git commit --no-verify',
+    ...FIND_AIWG_CITE,
+    ...(runsLintStaged ? [] : ['./node_modules/.bin/lint-staged || exit 1']),
+    '"$aiwg_cite" check --staged --reverse-only || exit 1',
+    BLOCK_END,
+  ].join('\n');
+}
 
 /** One file init would create or change. */
 export interface PlannedChange {
@@ -61,6 +105,8 @@ export interface HookSetup {
   readonly root: string;
   readonly isNpm: boolean;
   readonly isHusky: boolean;
+  /** `--with husky`: package.json gains husky, and the hook goes to .husky/pre-commit. */
+  readonly addHusky: boolean;
   /** The hook file init manages, root-relative. */
   readonly hookPath: string;
   /** Where lint-staged is configured, if it is: `package.json` or a `.lintstagedrc` file. */
@@ -75,6 +121,7 @@ export const init: Command = {
   async run(args: readonly string[], context: CliContext): Promise<number> {
     const { values, positionals } = parseCommandArgs('init', args, {
       'dry-run': { type: 'boolean' },
+      with: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help === true) {
@@ -84,7 +131,10 @@ export const init: Command = {
     if (positionals.length > 0) {
       throw new AiwgCiteError('USAGE', `init: unexpected argument \`${positionals[0]}\`; run \`aiwg-cite init --help\``);
     }
-    const setup = detectSetup(context.cwd);
+    if (values.with !== undefined && values.with !== 'husky') {
+      throw new AiwgCiteError('USAGE', `init: --with takes \`husky\`, not \`${values.with}\``);
+    }
+    const setup = detectSetup(context.cwd, { withHusky: values.with === 'husky' });
     const changes = planChanges(setup);
     const dryRun = values['dry-run'] === true;
     const out: string[] = [];
@@ -121,7 +171,7 @@ export const init: Command = {
 };
 
 /** Works out how the repository at `cwd` runs its hooks. */
-export function detectSetup(cwd: string): HookSetup {
+export function detectSetup(cwd: string, options: { readonly withHusky?: boolean } = {}): HookSetup {
   const top = gitTopLevel(cwd);
   if (top === null) throw new AiwgCiteError('NOT_A_REPOSITORY', `${cwd}: init needs a git repository (run \`git init\` first)`);
   const root = toPosix(top);
@@ -129,21 +179,28 @@ export function detectSetup(cwd: string): HookSetup {
   const packageText = readText(join(root, 'package.json'));
   let packageJson: Record<string, unknown> | null = null;
   if (packageText !== null) {
-    try {
-      packageJson = JSON.parse(packageText) as Record<string, unknown>;
-    } catch (error) {
-      throw new AiwgCiteError('CONFIG_INVALID', `package.json: not valid JSON (${(error as Error).message})`, { cause: error });
+    const value = parseJsonFile(packageText, 'package.json');
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new AiwgCiteError('CONFIG_INVALID', 'package.json: not a JSON object');
     }
+    packageJson = value as Record<string, unknown>;
   }
   const dependsOn = (name: string) =>
     packageJson !== null &&
     ['dependencies', 'devDependencies'].some((field) => typeof packageJson?.[field] === 'object' && name in (packageJson[field] as object));
   const hooksPath = runGit(root, ['config', '--get', 'core.hooksPath'])?.trim() ?? '';
-  const isHusky = existsSync(join(root, '.husky')) || dependsOn('husky') || hooksPath.startsWith('.husky');
+  const hasHusky = existsSync(join(root, '.husky')) || dependsOn('husky') || hooksPath.startsWith('.husky');
+  if (options.withHusky === true && packageJson === null) {
+    throw new AiwgCiteError('USAGE', 'init: --with husky needs a package.json (husky is an npm package); run `npm init -y` first');
+  }
+  const addHusky = options.withHusky === true && !hasHusky;
+  const isHusky = hasHusky || options.withHusky === true;
   let hookPath: string;
   if (isHusky) {
     hookPath = '.husky/pre-commit';
-    if (!hooksPath.startsWith('.husky'))
+    if (addHusky)
+      notes.push('run `npm install` to install husky and activate .husky/ (its "prepare" script runs `husky`), then commit both');
+    else if (!hooksPath.startsWith('.husky'))
       notes.push('husky is not active yet: run `npx husky` (or add `"prepare": "husky"` and `npm install`)');
   } else if (hooksPath !== '') {
     hookPath = toPosix(relative(root, resolve(root, hooksPath, 'pre-commit')));
@@ -151,8 +208,10 @@ export function detectSetup(cwd: string): HookSetup {
     const gitPath = runGit(root, ['rev-parse', '--git-path', 'hooks'])?.trim() ?? '.git/hooks';
     hookPath = toPosix(relative(root, resolve(root, gitPath, 'pre-commit')));
   }
-  if (!isHusky && packageJson !== null) {
-    notes.push('package.json found but no husky: installed a plain git hook (with husky, run init again to use .husky/pre-commit)');
+  if (!isHusky && packageJson !== null && hooksPath === '') {
+    notes.push(
+      `${hookPath} is local to this clone: teammates get no hook. To share it through the repository, run \`aiwg-cite init --with husky\``,
+    );
   }
   if (hookPath.startsWith('..')) {
     throw new AiwgCiteError(
@@ -179,24 +238,28 @@ export function detectSetup(cwd: string): HookSetup {
     if (other === undefined) lintStaged = { file: 'package.json', inPackageJson: true };
     else notes.push(`lint-staged is configured in ${other}; add "*.md": "${LINT_STAGED_COMMAND}" there by hand`);
   }
-  if (lintStaged !== null && isHusky) {
-    notes.push(
-      'the husky block checks the whole commit (including committed documents it breaks); lint-staged checks each staged markdown file',
-    );
+  if (lintStaged !== null && !isHusky) {
+    notes.push('lint-staged runs from a husky hook: without husky the plain hook checks the whole commit and lint-staged is left as it is');
+    lintStaged = null;
   }
-  return { root, isNpm: packageJson !== null, isHusky, hookPath, lintStaged, notes };
+  return { root, isNpm: packageJson !== null, isHusky, addHusky, hookPath, lintStaged, notes };
 }
 
 /** The changes init makes for a setup; a file already set up comes back unchanged. */
 export function planChanges(setup: HookSetup): PlannedChange[] {
   const changes: PlannedChange[] = [];
   const hookBefore = readText(join(setup.root, setup.hookPath));
+  const withLintStaged = setup.lintStaged !== null;
   changes.push({
     path: setup.hookPath,
     before: hookBefore,
-    after: addHookBlock(hookBefore, setup.isHusky),
+    after: addHookBlock(hookBefore, setup.isHusky, withLintStaged),
     executable: true,
-    summary: setup.isHusky ? 'husky v9 pre-commit: run `aiwg-cite check --staged`' : 'git pre-commit: run `aiwg-cite check --staged`',
+    summary: withLintStaged
+      ? 'husky pre-commit: lint-staged, then `aiwg-cite check --staged --reverse-only`'
+      : setup.isHusky
+        ? 'husky v9 pre-commit: run `aiwg-cite check --staged`'
+        : 'git pre-commit: run `aiwg-cite check --staged`',
   });
   if (setup.lintStaged !== null) {
     const before = readText(join(setup.root, setup.lintStaged.file));
@@ -211,18 +274,43 @@ export function planChanges(setup: HookSetup): PlannedChange[] {
       summary: `lint-staged: "*.md": "${LINT_STAGED_COMMAND}"`,
     });
   }
+  if (setup.addHusky) {
+    const path = 'package.json';
+    const index = changes.findIndex((change) => change.path === path);
+    const before = index === -1 ? readText(join(setup.root, path)) : (changes[index] as PlannedChange).before;
+    const base = index === -1 ? (before ?? '{}\n') : (changes[index] as PlannedChange).after;
+    const change = {
+      path,
+      before,
+      after: addHuskyToPackageJson(base, path),
+      executable: false,
+      summary: 'husky: devDependency and "prepare": "husky"',
+    };
+    if (index === -1) changes.push(change);
+    else changes[index] = { ...change, summary: `${(changes[index] as PlannedChange).summary}; ${change.summary}` };
+  }
   return changes;
+}
+
+/** Whether a hook, outside init's block, already runs lint-staged. */
+function runsLintStaged(hook: string): boolean {
+  const start = findLine(hook, BLOCK_START);
+  const end = start === -1 ? -1 : findLine(hook, BLOCK_END, start);
+  const outside = start === -1 || end === -1 ? hook : hook.slice(0, start) + hook.slice(end + BLOCK_END.length);
+  return /(^|[\s/])lint-staged\b/m.test(outside.replace(/^\s*#.*$/gm, ''));
 }
 
 /**
  * Adds the marked block to a hook script, or refreshes it if an older one is there. A new husky v9
  * hook is plain sh (no shebang, no husky.sh line); a new git hook gets `#!/bin/sh`. In an existing
- * hook the block goes after the shebang, before commands that might `exit 0` early.
+ * hook the block goes after the shebang, before commands that might `exit 0` early. With
+ * lint-staged the block is the reverse check, plus lint-staged when the hook does not run it yet.
  */
-export function addHookBlock(existing: string | null, isHusky: boolean): string {
-  if (existing === null || existing.trim() === '') return isHusky ? `${HOOK_BLOCK}\n` : `#!/bin/sh\n${HOOK_BLOCK}\n`;
+export function addHookBlock(existing: string | null, isHusky: boolean, lintStaged = false): string {
+  const blockText = lintStaged ? lintStagedHookBlock(existing !== null && runsLintStaged(existing)) : HOOK_BLOCK;
+  if (existing === null || existing.trim() === '') return isHusky ? `${blockText}\n` : `#!/bin/sh\n${blockText}\n`;
   const newline = existing.includes('\r\n') ? '\r\n' : '\n';
-  const block = HOOK_BLOCK.split('\n').join(newline);
+  const block = blockText.split('\n').join(newline);
   const start = findLine(existing, BLOCK_START);
   if (start !== -1) {
     const endLine = findLine(existing, BLOCK_END, start);
@@ -250,134 +338,95 @@ function findLine(text: string, line: string, from = 0): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// JSON edited by byte range: the user's formatting, key order and comments-free layout survive.
+// JSON edited with jsonc-parser (`modify` + `applyEdits`): only the keys init adds change; the
+// file's indentation, line endings, key order and comments stay as they were.
 
-type JsonNode =
-  | { readonly type: 'object'; readonly start: number; readonly end: number; readonly members: readonly JsonMember[] }
-  | { readonly type: 'array'; readonly start: number; readonly end: number; readonly items: readonly JsonNode[] }
-  | { readonly type: 'string'; readonly start: number; readonly end: number; readonly value: string }
-  | { readonly type: 'other'; readonly start: number; readonly end: number };
-
-interface JsonMember {
-  readonly key: string;
-  readonly keyStart: number;
-  readonly value: JsonNode;
-}
-
-/** Parses JSON (RFC 8259) keeping the offsets of every value; throws `CONFIG_INVALID` naming the file. */
-export function parseJsonWithOffsets(text: string, file: string): JsonNode {
-  let at = 0;
-  const fail = (what: string): never => {
-    throw new AiwgCiteError('CONFIG_INVALID', `${file}: not valid JSON (${what} at offset ${at})`);
-  };
-  const space = () => {
-    while (at < text.length && ' \t\n\r\uFEFF'.includes(text[at] as string)) at += 1;
-  };
-  const string = (): { start: number; end: number; value: string } => {
-    const start = at;
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: RFC 8259 forbids raw control characters in strings
-    const pattern = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
-    pattern.lastIndex = at;
-    const match = pattern.exec(text);
-    if (match === null) return fail('a bad string');
-    at += match[0].length;
-    return { start, end: at, value: JSON.parse(match[0]) as string };
-  };
-  const value = (): JsonNode => {
-    space();
-    const start = at;
-    const char = text[at];
-    if (char === '{') {
-      at += 1;
-      const members: JsonMember[] = [];
-      space();
-      if (text[at] === '}') {
-        at += 1;
-        return { type: 'object', start, end: at, members };
-      }
-      for (;;) {
-        space();
-        if (text[at] !== '"') fail('a key expected');
-        const key = string();
-        space();
-        if (text[at] !== ':') fail('`:` expected');
-        at += 1;
-        members.push({ key: key.value, keyStart: key.start, value: value() });
-        space();
-        if (text[at] === ',') {
-          at += 1;
-          continue;
-        }
-        if (text[at] === '}') {
-          at += 1;
-          return { type: 'object', start, end: at, members };
-        }
-        fail('`,` or `}` expected');
-      }
-    }
-    if (char === '[') {
-      at += 1;
-      const items: JsonNode[] = [];
-      space();
-      if (text[at] === ']') {
-        at += 1;
-        return { type: 'array', start, end: at, items };
-      }
-      for (;;) {
-        items.push(value());
-        space();
-        if (text[at] === ',') {
-          at += 1;
-          continue;
-        }
-        if (text[at] === ']') {
-          at += 1;
-          return { type: 'array', start, end: at, items };
-        }
-        fail('`,` or `]` expected');
-      }
-    }
-    if (char === '"') return { type: 'string', ...string() };
-    const literalPattern = /true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-    literalPattern.lastIndex = at;
-    const literal = literalPattern.exec(text);
-    if (literal === null) return fail('a value expected');
-    at += literal[0].length;
-    return { type: 'other', start, end: at };
-  };
-  const root = value();
-  space();
-  if (at !== text.length) fail('trailing characters');
-  return root;
-}
-
-/** The indentation of the line holding `offset`. */
-function indentAt(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(lineStart))?.[0] ?? '';
-}
-
-/** An edit that adds `"key": raw` as the last member of an object, in the object's own style. */
-function appendMember(text: string, object: Extract<JsonNode, { type: 'object' }>, key: string, raw: string): TextEdit {
-  const newline = text.includes('\r\n') ? '\r\n' : '\n';
-  const last = object.members[object.members.length - 1];
-  if (last === undefined) {
-    const outer = indentAt(text, object.start);
-    const unit = detectIndentUnit(text);
-    return {
-      start: object.start + 1,
-      end: object.end - 1,
-      text: `${newline}${outer}${unit}${JSON.stringify(key)}: ${raw}${newline}${outer}`,
-    };
+/** Parses JSON or JSONC; throws `CONFIG_INVALID` naming the file and the first problem. */
+export function parseJsonFile(text: string, file: string): unknown {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const first = errors[0];
+  if (first !== undefined) {
+    throw new AiwgCiteError('CONFIG_INVALID', `${file}: not valid JSON (${printParseErrorCode(first.error)} at offset ${first.offset})`);
   }
-  const multiline = text.slice(object.start, last.keyStart).includes('\n');
-  const separator = multiline ? `,${newline}${indentAt(text, last.keyStart)}` : ', ';
-  return { start: last.value.end, end: last.value.end, text: `${separator}${JSON.stringify(key)}: ${raw}` };
+  return value;
 }
 
-function detectIndentUnit(text: string): string {
-  const match = /\n([ \t]+)"/.exec(text);
-  return match?.[1] ?? '  ';
+/** The file's own indentation and line ending, for the text jsonc-parser inserts. */
+function formattingOf(text: string): FormattingOptions {
+  const indent = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  return indent.startsWith('\t') ? { insertSpaces: false, tabSize: 1, eol } : { insertSpaces: true, tabSize: indent.length, eol };
+}
+
+/**
+ * Adds `value` at `path` in a JSON text, changing nothing else: jsonc-parser's `modify` gives the
+ * raw insertion, and `format` lays out only the inserted text (modify's own formatting would
+ * reflow the neighbouring lines). The new member follows the container's layout: on its own line
+ * in a multi-line object, inline in a one-line one; a trailing line comment stays on its line.
+ */
+function setJson(text: string, path: JSONPath, value: unknown, options: { arrayInsertion?: boolean } = {}): string {
+  const tree = parseTree(text);
+  if (tree === undefined) return text;
+  // A missing parent: add the outermost missing key, holding the rest as nested objects.
+  for (let depth = 1; depth < path.length; depth += 1) {
+    if (findNodeAtLocation(tree, path.slice(0, depth)) === undefined) {
+      const nested = path.slice(depth).reduceRight<unknown>((inner, key) => ({ [String(key)]: inner }), value);
+      return setJson(text, path.slice(0, depth), nested);
+    }
+  }
+  const [edit] = modify(text, path, value, options.arrayInsertion === true ? { isArrayInsertion: true } : {});
+  if (edit === undefined) return text;
+  const container = path.length === 1 ? tree : findNodeAtLocation(tree, path.slice(0, -1));
+  const containerText = container === undefined ? '' : text.slice(container.offset, container.offset + container.length);
+  const formatting: FormattingOptions = { ...formattingOf(text), keepLines: !containerText.includes('\n') };
+  if (edit.length !== 0 || container === undefined) {
+    // A value replaced in place (a command becoming a list of commands): laid out inline.
+    return applyJsonEdits(text, [{ ...edit, content: inlineJson(value) }]);
+  }
+  if (!edit.content.startsWith(',')) {
+    // The first member of an empty container: lay out the whole (empty) container.
+    if (container !== tree && !text.trim().includes('\n')) {
+      const name = options.arrayInsertion === true ? '' : `${JSON.stringify(String(path[path.length - 1]))}: `;
+      return applyJsonEdits(text, [{ ...edit, content: `${name}${inlineJson(value)}` }]);
+    }
+    const inserted = applyJsonEdits(text, [edit]);
+    const range = { offset: container.offset, length: container.length + edit.content.length };
+    return applyJsonEdits(inserted, format(inserted, range, { ...formattingOf(text), keepLines: false }));
+  }
+  const key = options.arrayInsertion === true ? '' : `${JSON.stringify(String(path[path.length - 1]))}: `;
+  let at = edit.offset;
+  let next = text;
+  let member: string;
+  if (formatting.keepLines) {
+    member = `, ${key}${inlineJson(value)}`;
+  } else {
+    const eol = formatting.eol ?? '\n';
+    const unit = formatting.insertSpaces === false ? '\t' : ' '.repeat(formatting.tabSize ?? 2);
+    const sibling = text.slice(text.lastIndexOf('\n', at - 1) + 1, at);
+    const indent = /^[ \t]*/.exec(sibling)?.[0] ?? '';
+    const body = JSON.stringify(value, null, unit).split('\n').join(`${eol}${indent}`);
+    member = `,${eol}${indent}${key}${body}`;
+    const rest = /^[^\r\n]*/.exec(text.slice(at))?.[0] ?? '';
+    if (/^\s*\/\//.test(rest)) {
+      // `"a": 1 // note`: the comma goes after the value, the new member after the comment.
+      next = `${text.slice(0, at)},${text.slice(at)}`;
+      at += 1 + rest.length;
+      member = member.slice(1);
+    }
+  }
+  return `${next.slice(0, at)}${member}${next.slice(at)}`;
+}
+
+/** JSON on one line with a space after `:` and `,`, as a one-line object or array reads. */
+function inlineJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(inlineJson).join(', ')}]`;
+  if (typeof value === 'object' && value !== null) {
+    return `{ ${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}: ${inlineJson(item)}`)
+      .join(', ')} }`;
+  }
+  return JSON.stringify(value);
 }
 
 /**
@@ -385,103 +434,69 @@ function detectIndentUnit(text: string): string {
  * the root; `[]` is the root itself). An existing `*.md` entry keeps its commands and gains ours.
  */
 export function addLintStagedEntry(text: string, path: readonly string[], file: string): string {
-  const root = parseJsonWithOffsets(text, file);
-  let node: JsonNode = root;
-  for (const key of path) {
-    if (node.type !== 'object') throw new AiwgCiteError('CONFIG_INVALID', `${file}: \`${key}\` is not an object`);
-    const member: JsonMember | undefined = node.members.find((candidate) => candidate.key === key);
-    if (member === undefined) throw new AiwgCiteError('CONFIG_INVALID', `${file}: no \`${key}\` key`);
-    node = member.value;
+  parseJsonFile(text, file);
+  const tree = parseTree(text);
+  const config = tree === undefined ? undefined : path.length === 0 ? tree : findNodeAtLocation(tree, [...path]);
+  if (config === undefined || config.type !== 'object') {
+    throw new AiwgCiteError('CONFIG_INVALID', `${file}: the lint-staged configuration is not an object`);
   }
-  if (node.type !== 'object') throw new AiwgCiteError('CONFIG_INVALID', `${file}: the lint-staged configuration is not an object`);
-  const command = JSON.stringify(LINT_STAGED_COMMAND);
-  const existing = node.members.find((member) => member.key === '*.md');
-  if (existing === undefined) return applyEdits(text, [appendMember(text, node, '*.md', command)]).text;
-  const value = existing.value;
-  if (value.type === 'string') {
-    if (value.value.includes('aiwg-cite')) return text;
-    return applyEdits(text, [{ start: value.start, end: value.end, text: `[${text.slice(value.start, value.end)}, ${command}]` }]).text;
+  const existing = findNodeAtLocation(config, ['*.md']);
+  if (existing === undefined) return setJson(text, [...path, '*.md'], LINT_STAGED_COMMAND);
+  const value = getNodeValue(existing) as unknown;
+  if (typeof value === 'string') {
+    if (value.includes('aiwg-cite')) return text;
+    return setJson(text, [...path, '*.md'], [value, LINT_STAGED_COMMAND]);
   }
-  if (value.type === 'array') {
-    if (value.items.some((item) => item.type === 'string' && item.value.includes('aiwg-cite'))) return text;
-    const last = value.items[value.items.length - 1];
-    const edit =
-      last === undefined
-        ? { start: value.start + 1, end: value.end - 1, text: command }
-        : { start: last.end, end: last.end, text: `, ${command}` };
-    return applyEdits(text, [edit]).text;
+  if (Array.isArray(value)) {
+    if (value.some((item) => typeof item === 'string' && item.includes('aiwg-cite'))) return text;
+    return setJson(text, [...path, '*.md', value.length], LINT_STAGED_COMMAND, { arrayInsertion: true });
   }
   throw new AiwgCiteError(
     'CONFIG_INVALID',
-    `${file}: the lint-staged "*.md" entry is neither a command nor a list of commands; add ${command} by hand`,
+    `${file}: the lint-staged "*.md" entry is neither a command nor a list of commands; add "${LINT_STAGED_COMMAND}" by hand`,
   );
 }
 
 /** Adds the entry under package.json's `lint-staged` key, creating the key when it is absent. */
 export function addLintStagedToPackageJson(text: string, file: string): string {
-  const root = parseJsonWithOffsets(text, file);
-  if (root.type !== 'object') throw new AiwgCiteError('CONFIG_INVALID', `${file}: not a JSON object`);
-  if (root.members.some((member) => member.key === 'lint-staged')) return addLintStagedEntry(text, ['lint-staged'], file);
-  return applyEdits(text, [appendMember(text, root, 'lint-staged', `{ "*.md": ${JSON.stringify(LINT_STAGED_COMMAND)} }`)]).text;
+  const value = parseJsonFile(text, file);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new AiwgCiteError('CONFIG_INVALID', `${file}: not a JSON object`);
+  }
+  if ('lint-staged' in value) return addLintStagedEntry(text, ['lint-staged'], file);
+  return setJson(text, ['lint-staged'], { '*.md': LINT_STAGED_COMMAND });
+}
+
+/** The husky version `init --with husky` adds. */
+export const HUSKY_RANGE = '^9.1.7';
+
+/** Adds husky to package.json: a devDependency and a `prepare` script that activates it on install. */
+export function addHuskyToPackageJson(text: string, file: string): string {
+  const value = parseJsonFile(text, file);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new AiwgCiteError('CONFIG_INVALID', `${file}: not a JSON object`);
+  }
+  const manifest = value as {
+    devDependencies?: Record<string, unknown>;
+    dependencies?: Record<string, unknown>;
+    scripts?: Record<string, unknown>;
+  };
+  let out = text;
+  if (manifest.devDependencies?.husky === undefined && manifest.dependencies?.husky === undefined) {
+    out = setJson(out, ['devDependencies', 'husky'], HUSKY_RANGE);
+  }
+  const prepare = manifest.scripts?.prepare;
+  if (prepare === undefined) out = setJson(out, ['scripts', 'prepare'], 'husky');
+  else if (typeof prepare === 'string' && !/\bhusky\b/.test(prepare)) out = setJson(out, ['scripts', 'prepare'], `${prepare} && husky`);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
 
-/** A unified diff of two texts (whole-line LCS, three lines of context), for `--dry-run`. */
+/** A unified diff of a planned change (the core's line diff, three lines of context), for `--dry-run`. */
 export function unifiedDiff(path: string, before: string | null, after: string): string {
-  const a = before === null ? [] : splitLines(before);
-  const b = splitLines(after);
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const lcs = new Uint32Array(rows * cols);
-  for (let i = a.length - 1; i >= 0; i -= 1) {
-    for (let j = b.length - 1; j >= 0; j -= 1) {
-      lcs[i * cols + j] =
-        a[i] === b[j]
-          ? (lcs[(i + 1) * cols + j + 1] as number) + 1
-          : Math.max(lcs[(i + 1) * cols + j] as number, lcs[i * cols + j + 1] as number);
-    }
-  }
-  const ops: { kind: ' ' | '-' | '+'; line: string; aLine: number; bLine: number }[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length || j < b.length) {
-    if (i < a.length && j < b.length && a[i] === b[j]) {
-      ops.push({ kind: ' ', line: a[i] as string, aLine: i, bLine: j });
-      i += 1;
-      j += 1;
-    } else if (j < b.length && (i === a.length || (lcs[i * cols + j + 1] as number) >= (lcs[(i + 1) * cols + j] as number))) {
-      ops.push({ kind: '+', line: b[j] as string, aLine: i, bLine: j });
-      j += 1;
-    } else {
-      ops.push({ kind: '-', line: a[i] as string, aLine: i, bLine: j });
-      i += 1;
-    }
-  }
-  const out = [`--- ${before === null ? '/dev/null' : `a/${path}`}`, `+++ b/${path}`];
-  const context = 3;
-  const changed = ops.flatMap((op, index) => (op.kind === ' ' ? [] : [index]));
-  let group = 0;
-  while (group < changed.length) {
-    let last = group;
-    while (last + 1 < changed.length && (changed[last + 1] as number) - (changed[last] as number) <= context * 2 + 1) last += 1;
-    const from = Math.max(0, (changed[group] as number) - context);
-    const to = Math.min(ops.length, (changed[last] as number) + context + 1);
-    const hunk = ops.slice(from, to);
-    const first = hunk[0] as (typeof ops)[number];
-    const aCount = hunk.filter((op) => op.kind !== '+').length;
-    const bCount = hunk.filter((op) => op.kind !== '-').length;
-    out.push(`@@ -${aCount === 0 ? first.aLine : first.aLine + 1},${aCount} +${bCount === 0 ? first.bLine : first.bLine + 1},${bCount} @@`);
-    for (const op of hunk) out.push(`${op.kind}${op.line}`);
-    group = last + 1;
-  }
-  return out.join('\n');
-}
-
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
+  const hunks = unifiedHunks(before === null ? [] : splitLines(before), splitLines(after));
+  return [`--- ${before === null ? '/dev/null' : `a/${path}`}`, `+++ b/${path}`, ...hunks].join('\n');
 }
 
 function readText(path: string): string | null {
