@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { AiwgCiteError } from '@aiwg-cite/core';
+import { didYouMean } from './suggest.ts';
 
 /** Parses a command's arguments strictly: an unknown flag is a usage error (exit 2). */
 export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(command: string, args: readonly string[], options: T) {
@@ -7,7 +8,13 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options'
     return parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
   } catch (error) {
     const message = error instanceof Error ? error.message.replace(/\. To specify a positional.*$/s, '') : String(error);
-    throw new AiwgCiteError('USAGE', `${command}: ${message}; run \`aiwg-cite ${command} --help\``, { cause: error });
+    const unknown = /^Unknown option '(-{1,2}[^']+)'/.exec(message)?.[1];
+    const names = Object.entries(options).flatMap(([name, option]) => [
+      `--${name}`,
+      ...(option.short === undefined ? [] : [`-${option.short}`]),
+    ]);
+    const hint = unknown === undefined ? '' : didYouMean(unknown.replace(/=.*$/, ''), names);
+    throw new AiwgCiteError('USAGE', `${command}: ${message}${hint}; run \`aiwg-cite ${command} --help\``, { cause: error });
   }
 }
 

@@ -1,7 +1,16 @@
 import process from 'node:process';
 import { main } from './main.ts';
 
-// The only place that ends the process: 0 pass, 1 findings, 2 failure.
+// A reader that closes early (`| head`, a jq error) is not a failure of ours: end quietly, with the
+// exit code the run already has (0 for help, 1 for a failing report), and never a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
+}
+
+// The only place that sets the exit code: 0 pass, 1 findings, 2 failure.
 const code = await main(process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,

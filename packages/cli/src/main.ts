@@ -2,6 +2,7 @@ import { AiwgCiteError, isAiwgCiteError } from '@aiwg-cite/core';
 import packageJson from '../package.json' with { type: 'json' };
 import { COMMANDS } from './commands/registry.ts';
 import type { CliContext } from './context.ts';
+import { didYouMean } from './suggest.ts';
 
 const USAGE = `Usage: aiwg-cite <command> [options]
 
@@ -10,30 +11,57 @@ ${Object.entries(COMMANDS)
   .map(([name, entry]) => `  ${name.padEnd(10)} ${entry.summary}`)
   .join('\n')}
 
-Run \`aiwg-cite <command> --help\` for a command's options.
+Run \`aiwg-cite help <command>\` (or \`aiwg-cite <command> --help\`) for a command's options.
+Options for every command:
+  --no-color   no colour (also NO_COLOR=1; FORCE_COLOR=1 forces colour when output is not a terminal)
 Exit codes: 0 pass, 1 findings that fail the run, 2 usage or tool error.
 `;
 
 /** Runs the CLI and returns its exit code. Never calls `process.exit`. */
 export async function main(argv: readonly string[], context: CliContext): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    context.stdout.write(USAGE);
+  const { args, context: effective } = applyGlobalFlags(argv, context);
+  const [name, ...rest] = args;
+  if (name === undefined || name === '--help' || name === '-h') {
+    effective.stdout.write(USAGE);
     return name === undefined ? 2 : 0;
   }
+  if (name === 'help') {
+    // `help CMD` is `CMD --help`, so the two always agree.
+    if (rest.length === 0) {
+      effective.stdout.write(USAGE);
+      return 0;
+    }
+    return main([rest[0] as string, '--help'], effective);
+  }
   if (name === '--version' || name === '-v') {
-    context.stdout.write(`${packageJson.version}\n`);
+    effective.stdout.write(`${packageJson.version}\n`);
     return 0;
   }
-  const entry = COMMANDS[name];
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   try {
-    if (entry === undefined) throw new AiwgCiteError('USAGE', `unknown command \`${name}\`; run \`aiwg-cite --help\``);
+    if (entry === undefined) {
+      const hint = didYouMean(name, Object.keys(COMMANDS));
+      throw new AiwgCiteError('USAGE', `unknown command \`${name}\`${hint}; run \`aiwg-cite --help\``);
+    }
     const command = await entry.load();
-    return await command.run(rest, context);
+    return await command.run(rest, effective);
   } catch (error) {
-    context.stderr.write(`aiwg-cite: ${describeFailure(error)}\n`);
+    effective.stderr.write(`aiwg-cite: ${describeFailure(error)}\n`);
     return 2;
   }
+}
+
+/**
+ * Options every command takes, read before the command parses its own: `--no-color` turns colour
+ * off as NO_COLOR does (the palette reads the environment). Arguments after `--` are left alone.
+ */
+function applyGlobalFlags(argv: readonly string[], context: CliContext): { args: string[]; context: CliContext } {
+  const end = argv.indexOf('--');
+  const head = end === -1 ? argv : argv.slice(0, end);
+  if (!head.includes('--no-color')) return { args: [...argv], context };
+  const args = [...head.filter((arg) => arg !== '--no-color'), ...(end === -1 ? [] : argv.slice(end))];
+  const env = { ...context.env, NO_COLOR: '1', FORCE_COLOR: undefined };
+  return { args, context: { ...context, env } };
 }
 
 function describeFailure(error: unknown): string {
