@@ -64,6 +64,7 @@ export class ResultCache {
   readonly #storage: ResultStorage;
   readonly #sha256: Sha256;
   readonly #context: string;
+  #contextDigest: Promise<string> | null = null;
   #hits = 0;
   #misses = 0;
 
@@ -81,8 +82,10 @@ export class ResultCache {
 
   /** The key of a document: the run's context, its path and its bytes. */
   async keyOf(file: string, bytes: Uint8Array): Promise<string> {
-    const content = await this.#sha256(bytes);
-    return this.#sha256(encoder.encode(`aiwg-cite result v${FORMAT}\u0000${this.#context}\u0000${file}\u0000${content}`));
+    // The context can hold a whole research corpus: digest it once per run, not once per document.
+    this.#contextDigest ??= Promise.resolve(this.#sha256(encoder.encode(this.#context)));
+    const [context, content] = await Promise.all([this.#contextDigest, this.#sha256(bytes)]);
+    return this.#sha256(encoder.encode(`aiwg-cite result v${FORMAT}\u0000${context}\u0000${file}\u0000${content}`));
   }
 
   /** The stored result of a document, or `null` when there is none that still holds. */
