@@ -109,7 +109,7 @@ describe('npm pack of packages/cli', () => {
 
     const init = await run('npx', ['aiwg-cite', 'init'], dir, env);
     expect(init.code).toBe(0);
-    expect(readFileSync(join(dir, '.git/hooks/pre-commit'), 'utf8')).toContain('aiwg-cite check --staged');
+    expect(readFileSync(join(dir, '.git/hooks/pre-commit'), 'utf8')).toContain('"$aiwg_cite" check --staged || exit 1');
 
     // The programmatic API, typed: tsc checks a consumer against dist/api.d.ts, node runs it.
     writeFileSync(
