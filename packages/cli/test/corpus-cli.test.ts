@@ -274,13 +274,20 @@ describe('aiwg-cite check: configuration', () => {
   });
 
   it.each([
-    ['{"corpus": "docs"}', /^aiwg-cite: aiwg-cite\.config\.json: `corpus` must be an array of strings\n$/],
-    ['{"corpuz": []}', /^aiwg-cite: aiwg-cite\.config\.json: unknown key `corpuz` \(known: /],
+    ['{"corpus": "docs"}', /^aiwg-cite: aiwg-cite\.config\.json: `corpus` must be an array of strings, not "docs"\n$/],
+    ['{"corpuz": []}', /^aiwg-cite: aiwg-cite\.config\.json: unknown key `corpuz`; did you mean `corpus`\? \(known: /],
+    [
+      '{"rules": {"statistics/unsourced": "off"}}',
+      /^aiwg-cite: aiwg-cite\.config\.json: `rules`: unknown rule `statistics\/unsourced`; did you mean `statistic\/unsourced`\? \(`aiwg-cite rules` lists them\)\n$/,
+    ],
     [
       '{"rules": {"ref/missing": "fatal"}}',
       /^aiwg-cite: aiwg-cite\.config\.json: `rules\.ref\/missing` must be one of off, info, warning, error, not "fatal"\n$/,
     ],
-    ['{"doi": {"placeholder": []}}', /^aiwg-cite: aiwg-cite\.config\.json: unknown key `doi\.placeholder` \(known: placeholders\)\n$/],
+    [
+      '{"doi": {"placeholder": []}}',
+      /^aiwg-cite: aiwg-cite\.config\.json: unknown key `doi\.placeholder`; did you mean `placeholders`\? \(known: placeholders\)\n$/,
+    ],
     ['{ nope', /^aiwg-cite: aiwg-cite\.config\.json: not valid JSON/],
     ['{"strict": "yes"}', /^aiwg-cite: aiwg-cite\.config\.json: `strict` must be true or false, not "yes"\n$/],
   ])('a bad config %s is exit 2 naming the file and the problem', (config, message) => {

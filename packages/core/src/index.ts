@@ -3,6 +3,8 @@ export { ArtifactCache, countLines } from './artifacts.ts';
 export type { CheckerResult, CheckInput, CheckOptions, DocumentChecker, DocumentContext } from './check.ts';
 export { applyOverrides, checkDocument, checkDocuments, decodeDocument, rlmChecker } from './check.ts';
 export { forEachLimited } from './concurrency.ts';
+export type { ConfigInput, ConfigParse } from './config-schema.ts';
+export { CONFIG_SCHEMA, ONLINE_SERVICES, parseConfigValue, SEVERITY_OVERRIDES } from './config-schema.ts';
 export type { BibliographyEntry, BibliographyResult } from './corpus/bibliography.ts';
 export { parseBibtex, parseCslJson } from './corpus/bibliography.ts';
 export type { AuthorEntry, CorpusInput } from './corpus/corpus-index.ts';

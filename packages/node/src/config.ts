@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { AiwgCiteError, resolveRuleId, type SeverityOverride } from '@aiwg-cite/core';
+import { AiwgCiteError, parseConfigValue, resolveRuleId, type ONLINE_SERVICES as SERVICES, type SeverityOverride } from '@aiwg-cite/core';
 
 /** The validated configuration (`aiwg-cite.config.json`, or the `"aiwg-cite"` key of package.json). */
 export interface AiwgCiteConfig {
@@ -25,137 +25,87 @@ export interface AiwgCiteConfig {
 }
 
 /** The services `--online` talks to. */
-export type OnlineService = 'doi' | 'crossref' | 'openalex' | 'arxiv';
-
-const ONLINE_SERVICES: readonly OnlineService[] = ['doi', 'crossref', 'openalex', 'arxiv'];
+export type OnlineService = (typeof SERVICES)[number];
 
 /** The configuration file name. */
 export const CONFIG_FILE = 'aiwg-cite.config.json';
 
-const SEVERITIES = ['off', 'info', 'warning', 'error'] as const;
-
 /**
  * Loads the configuration at the root: `aiwg-cite.config.json` first, else the `"aiwg-cite"` key
  * of package.json, else an empty configuration. A configuration that is not valid is a usage
- * error naming the file and the problem (exit 2).
+ * error naming the file and the problem (exit 2): a directory or a dangling symlink where the file
+ * should be, text that is not JSON (a leading UTF-8 BOM is accepted), an unknown key or rule id.
  */
 export function loadConfig(root: string): AiwgCiteConfig {
-  const configText = readOptional(join(root, CONFIG_FILE));
-  if (configText !== null) {
-    let value: unknown;
-    try {
-      value = JSON.parse(configText);
-    } catch (error) {
-      throw invalid(CONFIG_FILE, `not valid JSON (${(error as Error).message})`);
-    }
-    return validateConfig(value, CONFIG_FILE);
-  }
-  const packageText = readOptional(join(root, 'package.json'));
+  const configText = readConfigFile(join(root, CONFIG_FILE), CONFIG_FILE);
+  if (configText !== null) return validateConfig(parseJson(configText, CONFIG_FILE), CONFIG_FILE);
+  const packageText = readConfigFile(join(root, 'package.json'), 'package.json');
   if (packageText !== null) {
-    let value: unknown;
-    try {
-      value = JSON.parse(packageText);
-    } catch {
-      return { file: null };
-    }
-    if (value !== null && typeof value === 'object' && 'aiwg-cite' in value) {
+    const value = parseJson(packageText, 'package.json');
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, 'aiwg-cite')) {
       return validateConfig((value as Record<string, unknown>)['aiwg-cite'], 'package.json "aiwg-cite"');
     }
   }
   return { file: null };
 }
 
-/** Validates a parsed configuration strictly: unknown keys and wrong types are errors. */
+/**
+ * Validates a parsed configuration against the schema in the core (the published JSON Schema is
+ * generated from it): unknown keys, unknown rule ids and wrong types are errors that name the
+ * nearest valid name. A rule id that was renamed still works under its old name.
+ */
 export function validateConfig(value: unknown, file: string): AiwgCiteConfig {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw invalid(file, 'the configuration must be a JSON object');
-  const record = value as Record<string, unknown>;
-  const known = new Set(['$schema', 'corpus', 'bibliography', 'include', 'exclude', 'rules', 'doi', 'strict', 'online']);
-  for (const key of Object.keys(record)) {
-    if (!known.has(key))
-      throw invalid(file, `unknown key \`${key}\` (known: ${[...known].filter((name) => name !== '$schema').join(', ')})`);
+  const parsed = parseConfigValue(value);
+  if (!parsed.ok) throw invalid(file, parsed.problem);
+  const { $schema: _schema, rules, ...rest } = parsed.value;
+  const config: AiwgCiteConfig = { file, ...(rest as Omit<AiwgCiteConfig, 'file' | 'rules'>) };
+  if (rules === undefined) return config;
+  const out: Record<string, SeverityOverride> = {};
+  for (const [name, severity] of Object.entries(rules)) {
+    if (severity === undefined) continue;
+    const resolved = resolveRuleId(name);
+    // The schema admits only registered ids and their aliases.
+    if (resolved.ok) out[resolved.id] = severity;
   }
-  const config: {
-    file: string;
-    corpus?: string[];
-    bibliography?: string[];
-    include?: string[];
-    exclude?: string[];
-    rules?: Record<string, SeverityOverride>;
-    doi?: { placeholders?: string[] };
-    strict?: boolean;
-    online?: Partial<Record<OnlineService, string>>;
-  } = { file };
-  for (const key of ['corpus', 'bibliography', 'include', 'exclude'] as const) {
-    if (record[key] === undefined) continue;
-    config[key] = stringList(record[key], file, key);
-  }
-  if (record.rules !== undefined) {
-    const rules = record.rules;
-    if (rules === null || typeof rules !== 'object' || Array.isArray(rules))
-      throw invalid(file, '`rules` must be an object of rule id → severity');
-    const out: Record<string, SeverityOverride> = {};
-    for (const [rule, severity] of Object.entries(rules as Record<string, unknown>)) {
-      const resolved = resolveRuleId(rule);
-      if (!resolved.ok) {
-        const hint = resolved.suggestion === null ? '' : `; did you mean \`${resolved.suggestion}\`?`;
-        throw invalid(file, `\`rules\`: unknown rule \`${rule}\`${hint} (\`aiwg-cite rules\` lists them)`);
-      }
-      if (typeof severity !== 'string' || !(SEVERITIES as readonly string[]).includes(severity)) {
-        throw invalid(file, `\`rules.${rule}\` must be one of ${SEVERITIES.join(', ')}, not ${JSON.stringify(severity)}`);
-      }
-      // A renamed id keeps working (its deprecation is listed by `aiwg-cite explain`).
-      out[resolved.id] = severity as SeverityOverride;
-    }
-    config.rules = out;
-  }
-  if (record.doi !== undefined) {
-    const doi = record.doi;
-    if (doi === null || typeof doi !== 'object' || Array.isArray(doi)) throw invalid(file, '`doi` must be an object');
-    for (const key of Object.keys(doi)) if (key !== 'placeholders') throw invalid(file, `unknown key \`doi.${key}\` (known: placeholders)`);
-    const placeholders = (doi as Record<string, unknown>).placeholders;
-    config.doi = placeholders === undefined ? {} : { placeholders: stringList(placeholders, file, 'doi.placeholders') };
-  }
-  if (record.strict !== undefined) {
-    if (typeof record.strict !== 'boolean') throw invalid(file, `\`strict\` must be true or false, not ${JSON.stringify(record.strict)}`);
-    config.strict = record.strict;
-  }
-  if (record.online !== undefined) config.online = onlineUrls(record.online, file);
-  return config;
+  return { ...config, rules: out };
 }
 
-function onlineUrls(value: unknown, file: string): Partial<Record<OnlineService, string>> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw invalid(file, '`online` must be an object of service → base URL');
-  const out: Partial<Record<OnlineService, string>> = {};
-  for (const [service, url] of Object.entries(value as Record<string, unknown>)) {
-    if (!(ONLINE_SERVICES as readonly string[]).includes(service)) {
-      throw invalid(file, `unknown key \`online.${service}\` (known: ${ONLINE_SERVICES.join(', ')})`);
-    }
-    if (typeof url !== 'string' || !/^https?:\/\/[^\s/]+/.test(url)) {
-      throw invalid(file, `\`online.${service}\` must be an http or https base URL, not ${JSON.stringify(url)}`);
-    }
-    out[service as OnlineService] = url;
+function parseJson(text: string, file: string): unknown {
+  try {
+    // A UTF-8 BOM is not JSON, but editors on Windows write one: accept it.
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (error) {
+    throw invalid(file, `not valid JSON (${(error as Error).message})`);
   }
-  return out;
-}
-
-function stringList(value: unknown, file: string, key: string): string[] {
-  if (!Array.isArray(value)) throw invalid(file, `\`${key}\` must be an array of strings`);
-  for (const item of value)
-    if (typeof item !== 'string' || item.trim() === '')
-      throw invalid(file, `\`${key}\` must hold non-empty strings, not ${JSON.stringify(item)}`);
-  return value as string[];
 }
 
 function invalid(file: string, problem: string): AiwgCiteError {
   return new AiwgCiteError('CONFIG_INVALID', `${file}: ${problem}`, { data: { file } });
 }
 
-function readOptional(path: string): string | null {
+/** The text of a configuration file, `null` when there is none, or a usage error for what cannot be one. */
+function readConfigFile(path: string, file: string): string | null {
+  let stat: Stats;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw invalid(file, `cannot read it (${code ?? (error as Error).message})`);
+    let link: Stats | null = null;
+    try {
+      link = lstatSync(path);
+    } catch {
+      return null;
+    }
+    if (link.isSymbolicLink()) throw invalid(file, `a symbolic link to \`${readlinkSync(path)}\`, which does not exist`);
+    return null;
+  }
+  if (stat.isDirectory()) throw invalid(file, 'a directory, not a file');
+  if (!stat.isFile()) throw invalid(file, 'not a regular file');
   try {
     return readFileSync(path, 'utf8');
-  } catch {
-    return null;
+  } catch (error) {
+    throw invalid(file, `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
 }
 

@@ -145,3 +145,13 @@ export const explain: Command = {
     return 0;
   },
 };
+
+/** The README's rule table (between `<!-- rules:start -->` and `<!-- rules:end -->`), one anchored row per rule. */
+export function formatRulesMarkdown(rules: readonly Rule[]): string {
+  const rows = rules.map((rule) => {
+    const formerly = rule.aliases.length === 0 ? '' : ` (formerly ${rule.aliases.map((alias) => `\`${alias.id}\``).join(', ')})`;
+    const needs = rule.requires === 'none' ? '' : rule.requires;
+    return `| <a id="${ruleAnchor(rule.id)}"></a>\`${rule.id}\`${formerly} | ${rule.severity} | ${rule.confidence} | ${rule.fixable ? 'yes' : ''} | ${needs} | ${rule.description.replace(/\|/g, '\\|')} |`;
+  });
+  return ['| rule | severity | confidence | fix | needs | reports |', '|---|---|---|---|---|---|', ...rows].join('\n');
+}
