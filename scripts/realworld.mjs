@@ -18,10 +18,17 @@ import { parseArgs } from 'node:util';
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '..');
 const cli = join(repoRoot, 'packages/cli/dist/cli.js');
-/** `../shared` beside this checkout, or beside the main checkout when this is a git worktree. */
+function sharedFromEnv() {
+  const { AIWG_CITE_SHARED: named } = process.env;
+  return named;
+}
+
+/** `$AIWG_CITE_SHARED`, `../shared` beside this checkout, or beside the main checkout when this is a git worktree. */
 function sharedDir() {
+  const named = sharedFromEnv();
+  if (named) return resolve(named, 'corpora/realworld');
   const beside = resolve(repoRoot, '../shared/corpora/realworld');
-  if (existsSync(beside)) return beside;
+  if (existsSync(join(beside, 'manifest.json'))) return beside;
   const common = spawnSync('git', ['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: repoRoot, encoding: 'utf8' });
   if (common.status !== 0) return beside;
   const main = resolve(dirname(common.stdout.trim()), '../shared/corpora/realworld');

@@ -21,7 +21,7 @@ describe('aiwg-cite check: exit codes', () => {
     writeTree(dir, { 'a.txt': HELLO, 'doc.md': `[a.txt@${HELLO_HASH}, L1]\n` });
     const run = runCli(['check'], { cwd: dir });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/PASS \(0 errors, 0 warnings\)\n$/);
+    expect(run.stdout).toBe('PASS (0 errors, 0 warnings): 1 file, 1 citation\n');
   });
 
   it('exits 0 with warnings, and 1 with warnings under --strict or AIWG_CITE_STRICT=1', () => {
@@ -120,7 +120,7 @@ describe('aiwg-cite check: output', () => {
     expect(report.citations[1]).toMatchObject({ file: 'docs/doc.md', line: 1, column: 40, status: 'stale', currentHash: HELLO_HASH });
   });
 
-  it('pretty output has the RLM block of seed 000, a coverage line and the verdict, without colour when NO_COLOR is set', () => {
+  it('pretty output: findings, a summary with each status under its severity, RLM explained once, the verdict; no colour under NO_COLOR', () => {
     const dir = tempDir();
     writeTree(dir, {
       'a.txt': HELLO,
@@ -128,25 +128,35 @@ describe('aiwg-cite check: output', () => {
     });
     const run = runCli(['check'], { cwd: dir });
     expect(run.stdout).not.toContain('\u001b[');
+    expect(run.stdout).not.toContain('RLM Citations');
+    expect(run.stdout).toContain(
+      `doc.md:1:26  warning  rlm/stale  STALE [a.txt@0000000000000000, L1]\n    \`a.txt\` changed since it was cited: hash \`0000000000000000\` is now \`${HELLO_HASH}\`\n`,
+    );
+    expect(run.stdout).toContain('doc.md:1:55  warning  rlm/unversioned  UN-VERSIONED [a.txt, L1]\n');
     expect(run.stdout).toContain(
       [
-        'RLM Citations: 3 total',
-        '  ✓ Fresh: 1',
-        '  ⚠ Stale: 1',
-        '  ⚠ Un-versioned: 1',
-        '  ✗ Missing: 0',
-        'STALE citations:',
-        '  - [a.txt@0000000000000000, L1]',
-        `    Current hash: ${HELLO_HASH}`,
-        '    File modified since citation emitted',
-        'UN-VERSIONED citations:',
-        '  - [a.txt, L1]',
-        '    File exists but no content hash; run `aiwg-cite stamp`',
         '',
-        'Checked 1 file: rlm 3; 1 in code skipped (--include-code checks them).',
+        'warnings 2: rlm/stale 1, rlm/unversioned 1',
+        'ok 1: rlm/fresh 1',
+        'Checked 1 file: rlm 3; rlm = code citations pinned to a file, lines and a content hash; 1 in code skipped (--include-code checks them).',
         'PASS (0 errors, 2 warnings)',
+        '',
       ].join('\n'),
     );
+  });
+
+  it('groups repeated findings of one rule, and --verbose lists them all', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'doc.md': Array.from({ length: 7 }, (_, index) => `[gone/f${index}.ts, L1]`).join('\n\n') });
+    const run = runCli(['check'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'error    rlm/missing  7 findings, the first:\n  doc.md:1:1  error    rlm/missing  MISSING [gone/f0.ts, L1]',
+    );
+    expect(run.stdout).toContain('    doc.md:5:1  MISSING [gone/f2.ts, L1]\n');
+    expect(run.stdout).toContain('    and 3 more (--verbose lists them)\n');
+    expect(run.stdout).not.toContain('f6.ts');
+    expect(runCli(['check', '--verbose'], { cwd: dir }).stdout).toContain('doc.md:13:1  error    rlm/missing  MISSING [gone/f6.ts, L1]');
   });
 
   it('colours only when forced or on a TTY', () => {

@@ -179,7 +179,7 @@ export {
 } from './rules.ts';
 export type { AuthorYearMatch } from './scholarly/author-year.ts';
 export { findAuthorYears } from './scholarly/author-year.ts';
-export type { ScholarlyKind, ScholarlyOptions } from './scholarly/checker.ts';
+export type { ScholarlyChecker, ScholarlyKind, ScholarlyOptions } from './scholarly/checker.ts';
 export { createScholarlyChecker, SCHOLARLY_KINDS } from './scholarly/checker.ts';
 export type { ClaimTier } from './scholarly/hedging.ts';
 export { claimTier, findOpener, OPENER_FOR_LEVEL } from './scholarly/hedging.ts';
@@ -189,6 +189,7 @@ export type { MentionMatch, MentionResolution, MentionResolver, MentionTarget } 
 export { findMentions } from './scholarly/mentions.ts';
 export { scholarlyMessages } from './scholarly/messages.ts';
 export { normaliseQuoteText, quoteOccursIn } from './scholarly/normalise-quote.ts';
+export { CORPUS_ONLY_IN_RESEARCH, isHeuristicRule, PROFILE_SUMMARIES, researchReason } from './scholarly/profile.ts';
 export type { ProseView, Sentence } from './scholarly/prose.ts';
 export { buildProseView, splitSentences } from './scholarly/prose.ts';
 export type { ScholarlyRuleId } from './scholarly/rules.ts';

@@ -34,9 +34,14 @@ export function describeProgress(name: ResolverName, counts: Counts): string {
   return `${name}: ${counts.done} resolved${cached}, ${counts.seen - counts.done} remaining`;
 }
 
-/** Plain lines for logs and CI: one per lookup that went to the network, and a total per resolver at the end. */
+/**
+ * For logs, CI and hooks (stderr not a terminal): nothing while the lookups run, then one line with
+ * the totals; when no lookup got an answer from the network, that line says so instead of a line
+ * per URL.
+ */
 export function createPlainProgress(stream: ProgressStream): Progress {
   const counts = new Map<ResolverName, Counts>(RESOLVERS.map((name) => [name, { seen: 0, done: 0, cached: 0 }]));
+  let unanswered = 0;
   let stopped = false;
   return {
     listener(resolver, event, detail) {
@@ -45,13 +50,22 @@ export function createPlainProgress(stream: ProgressStream): Progress {
       else {
         count.done += 1;
         if (detail.cached) count.cached += 1;
-        else stream.write(`aiwg-cite online: ${describeProgress(resolver, count)}\n`);
+        else if (detail.outcome === 'unknown') unanswered += 1;
       }
     },
     async stop() {
       if (stopped) return;
       stopped = true;
-      for (const [name, count] of counts) if (count.seen > 0) stream.write(`aiwg-cite online: ${describeProgress(name, count)} (done)\n`);
+      const used = [...counts].filter(([, count]) => count.seen > 0);
+      if (used.length === 0) return;
+      const network = used.reduce((sum, [, count]) => sum + count.done - count.cached, 0);
+      if (network > 0 && unanswered === network) {
+        stream.write(
+          `aiwg-cite online: no answer from the network for ${network} ${network === 1 ? 'lookup' : 'lookups'} (offline?); they are reported as unknown\n`,
+        );
+        return;
+      }
+      stream.write(`aiwg-cite online: ${used.map(([name, count]) => describeProgress(name, count)).join('; ')}\n`);
     },
   };
 }

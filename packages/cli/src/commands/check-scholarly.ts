@@ -11,10 +11,13 @@ import {
   type DocumentChecker,
   type Finding,
   isFixableFinding,
+  type MentionResolver,
+  PROFILES,
   planFixes,
   type Report,
   rlmChecker,
   SCHOLARLY_RULES,
+  type ScholarlyChecker,
   scholarlyMessages,
 } from '@aiwg-cite/core';
 import {
@@ -24,12 +27,15 @@ import {
   loadConfig,
   loadCorpus,
   resolveAiwgDir,
+  runGit,
   toPosix,
   type Workspace,
   writeFileAtomic,
 } from '@aiwg-cite/node';
+import { parseChoice } from '../args.ts';
 import type { CliContext } from '../context.ts';
 import { formatMarkdownReport } from '../format/markdown-report.ts';
+import { findGeneratedCopies, type GeneratedCopies } from './generated-copies.ts';
 
 /** The `check` flags of the corpus and scholarly checks (issue #3), merged into `check`'s parser. */
 export const SCHOLARLY_FLAGS = {
@@ -38,14 +44,21 @@ export const SCHOLARLY_FLAGS = {
   'require-corpus': { type: 'boolean' },
   fix: { type: 'boolean' },
   report: { type: 'string' },
+  profile: { type: 'string' },
+  verbose: { type: 'boolean' },
 } as const;
 
 /** Help lines of those flags. */
 export const SCHOLARLY_HELP = `  --corpus-only        @-mention checks only
   --corpus DIR         a research corpus root (repeatable; replaces the configured and default roots)
   --require-corpus     keep corpus findings at full severity when no corpus root exists
-  --fix                remove citations to sources not in the corpus, mark unverified DOIs/arXiv ids
-                       TODO(verify), downgrade overclaiming openers, mark STALE RLM citations
+  --profile NAME       recommended (default): certain findings everywhere, heuristic ones (statistics,
+                       hedging, author-year, quotes) only in research writing; research: heuristic
+                       ones everywhere; strict: research, and warnings fail; all: every finding in
+                       every document, generated copies included
+  --verbose            list every finding (infos too) instead of the first few of each rule
+  --fix                mechanical, reversible edits only: re-pin stale code citations, fix a DOI's
+                       form; findings it cannot fix are reported with a suggestion
   --report[=PATH]      also write the Markdown report (default .aiwg/reports/citation-verification.md)
 `;
 
@@ -57,6 +70,7 @@ export interface ScholarlyValues {
   readonly 'require-corpus'?: boolean | undefined;
   readonly fix?: boolean | undefined;
   readonly report?: string | undefined;
+  readonly profile?: string | undefined;
 }
 
 /** What `check` runs for one invocation, and what it does with the report afterwards. */
@@ -93,23 +107,29 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
     throw new AiwgCiteError('USAGE', 'check: --rlm and --corpus-only exclude each other; run `aiwg-cite check --help`');
   }
   const config = loadConfig(workspace.root);
+  const profile = parseChoice('check', 'profile', values.profile, PROFILES, 'recommended');
   const now = currentDate(context.env);
   const runsScholarly = values.rlm !== true;
   const corpus = runsScholarly ? loadRunCorpus(values, workspace, context, config) : null;
   const checkers: DocumentChecker[] = [];
   if (values['corpus-only'] !== true) checkers.push(rlmChecker);
+  let scholarly: ScholarlyChecker | null = null;
   if (corpus !== null) {
-    checkers.push(
-      createScholarlyChecker({
-        corpus,
-        now: { year: now.year, month: now.month },
-        resolveMention: createMentionResolver(workspace.root, context.env, new Set(corpus.sources.map((source) => source.path))),
-        doiPlaceholders: config.doi?.placeholders ?? [],
-        requireCorpus: values['require-corpus'] === true,
-        ...(values['corpus-only'] === true ? { kinds: ['mention'] as const } : {}),
-      }),
-    );
+    scholarly = createScholarlyChecker({
+      corpus,
+      now: { year: now.year, month: now.month },
+      resolveMention: withIgnoredPaths(
+        createMentionResolver(workspace.root, context.env, new Set(corpus.sources.map((source) => source.path))),
+        workspace,
+      ),
+      doiPlaceholders: config.doi?.placeholders ?? [],
+      requireCorpus: values['require-corpus'] === true,
+      profile,
+      ...(values['corpus-only'] === true ? { kinds: ['mention'] as const } : {}),
+    });
+    checkers.push(scholarly);
   }
+  let copies: GeneratedCopies | null = null;
   const stderr = context.stderr;
   const read = new Map<string, Uint8Array>();
   return {
@@ -134,13 +154,25 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
           },
     withOptions: (options) => ({
       ...options,
-      ...(config.strict === true ? { strict: true } : {}),
+      ...(config.strict === true || profile === 'strict' ? { strict: true } : {}),
       ...(config.rules === undefined ? {} : { severityOverrides: { ...config.rules, ...options.severityOverrides } }),
     }),
-    filterDocuments: (documents, explicit) => (explicit ? [...documents] : filterByGlobs(documents, config.include, config.exclude)),
+    filterDocuments: (documents, explicit) => {
+      if (explicit) return [...documents];
+      const selected = filterByGlobs(documents, config.include, config.exclude);
+      if (profile === 'all') return selected;
+      copies = findGeneratedCopies(workspace.root, selected);
+      const skipped = copies.skipped;
+      return skipped.size === 0 ? selected : selected.filter((document) => !skipped.has(document));
+    },
     finish(report, documents, options) {
       let final = report;
-      if (corpus !== null) final = withRunFindings(final, runFindings(final, corpus, values['require-corpus'] === true), options);
+      if (corpus !== null) {
+        const ignored = values['require-corpus'] === true ? [] : unjudgedRoots(workspace, corpus);
+        final = foldUnjudgedRefs(final, corpus, ignored, options);
+        final = withRunFindings(final, runFindings(final, corpus, values['require-corpus'] === true), options);
+      }
+      notePassOver(final, scholarly, copies);
       if (corpus?.exists) {
         final.coverage.notes.push(
           `corpus: ${corpus.sources.length} ${corpus.sources.length === 1 ? 'source' : 'sources'} in ${corpus.roots
@@ -193,27 +225,104 @@ function toRootPath(root: string, cwd: string, dir: string, fromFlag: boolean): 
   return absolute === root ? '.' : absolute.startsWith(`${root}/`) ? absolute.slice(root.length + 1) : absolute;
 }
 
-/** The one `corpus/absent` warning (SPEC §3.1), when no corpus root exists and something needed one. */
+/**
+ * The one `corpus/absent` warning (SPEC §3.1), when no corpus root exists and REF ids were cited;
+ * ids, DOIs and author-years alone leave a coverage note instead, since without a corpus nothing
+ * says they should be in one.
+ */
 function runFindings(report: Report, corpus: CorpusIndex, requireCorpus: boolean): Finding[] {
   if (corpus.exists) return [];
-  const needing = report.citations.find(
-    (finding) => finding.rule === 'ref/not-in-corpus' || finding.kind === 'author-year' || finding.rule.endsWith('/unverified'),
-  );
-  if (needing === undefined) return [];
+  const needing = report.citations.filter((finding) => finding.rule === 'ref/not-in-corpus');
+  if (needing.length === 0) {
+    if (report.citations.some((finding) => finding.rule.endsWith('/unverified') || finding.kind === 'author-year'))
+      report.coverage.notes.push(
+        `no research corpus (looked in ${corpus.roots.map((root) => root.path).join(', ')}): DOIs, arXiv ids and author-years were checked for form only`,
+      );
+    return [];
+  }
+  const first = needing[0] as Finding;
+  const ids = [...new Set(needing.map((finding) => finding.text))];
   return [
     {
-      file: needing.file,
-      line: needing.line,
-      column: needing.column,
+      file: first.file,
+      line: first.line,
+      column: first.column,
       kind: 'corpus',
-      text: needing.text,
+      text: first.text,
       status: 'absent',
       severity: requireCorpus ? 'error' : SCHOLARLY_RULES['corpus/absent'].severity,
       rule: 'corpus/absent',
-      message: scholarlyMessages.corpusAbsent(corpus.roots.map((root) => root.path)),
+      message: `${scholarlyMessages.corpusAbsent(corpus.roots.map((root) => root.path))}: ${citedIds(ids, needing.length)}`,
       fix: scholarlyMessages.corpusAbsentFix(),
     },
   ];
+}
+
+/** `12 citations of 5 REF ids (REF-001, REF-002, REF-003 and 2 more)`. */
+function citedIds(ids: readonly string[], citations: number): string {
+  const shown = ids.slice(0, 3).join(', ');
+  const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
+  return `${citations} ${citations === 1 ? 'citation' : 'citations'} of ${ids.length} REF ${ids.length === 1 ? 'id' : 'ids'} (${shown}${more})`;
+}
+
+/**
+ * Corpus roots that git ignores: present on the author's disk, absent from every clone. An id
+ * missing from the tracked roots may be held there, so this checkout cannot judge it.
+ */
+function unjudgedRoots(workspace: Workspace, corpus: CorpusIndex): string[] {
+  if (!workspace.isGit || !corpus.exists) return [];
+  const candidates = corpus.roots.filter((root) => !root.exists && !root.path.startsWith('/')).map((root) => root.path);
+  if (candidates.length === 0) return [];
+  const out = runGit(workspace.root, ['check-ignore', '--no-index', '--', ...candidates]);
+  return out === null ? [] : out.split('\n').filter((line) => line !== '');
+}
+
+/**
+ * With a git-ignored corpus root, `ref/missing` becomes info and one `corpus/absent` warning says
+ * which ids this checkout cannot judge, instead of one error per citation.
+ */
+function foldUnjudgedRefs(report: Report, corpus: CorpusIndex, ignored: readonly string[], options: CheckOptions): Report {
+  if (ignored.length === 0) return report;
+  const missing = report.citations.filter((finding) => finding.rule === 'ref/not-in-corpus' && finding.severity !== 'info');
+  if (missing.length === 0) return report;
+  const ids = [...new Set(missing.map((finding) => finding.text))];
+  const first = missing[0] as Finding;
+  const note: Finding = {
+    file: first.file,
+    line: first.line,
+    column: first.column,
+    kind: 'corpus',
+    text: first.text,
+    status: 'absent',
+    severity: SCHOLARLY_RULES['corpus/absent'].severity,
+    rule: 'corpus/absent',
+    message: `${citedIds(ids, missing.length)} are in no tracked corpus root (${corpus.roots
+      .filter((root) => root.exists && !ignored.includes(root.path))
+      .map((root) => root.path)
+      .join(', ')}); git ignores ${ignored.join(', ')}, so they may be held there and this checkout cannot judge them (listed as info)`,
+    fix: 'commit the corpus, or name the tracked roots with `corpus` in aiwg-cite.config.json; --require-corpus keeps each as an error',
+  };
+  const softened = report.citations.map((finding) => (missing.includes(finding) ? { ...finding, severity: 'info' as const } : finding));
+  return buildReport([...softened, ...applyOverrides([note], options.severityOverrides)], report.summary.files, report.coverage, options);
+}
+
+/** Coverage notes for what the run passed over on purpose, so silence never reads as a pass. */
+function notePassOver(report: Report, scholarly: ScholarlyChecker | null, copies: GeneratedCopies | null): void {
+  if (scholarly !== null && scholarly.held.findings > 0) {
+    report.coverage.notes.push(
+      `${scholarly.held.findings} heuristic ${scholarly.held.findings === 1 ? 'finding' : 'findings'} in ${scholarly.held.documents} ${
+        scholarly.held.documents === 1 ? 'document' : 'documents'
+      } that are not research writing not shown (--profile research shows them)`,
+    );
+  }
+  if (copies !== null && copies.identical > 0) {
+    report.coverage.notes.push(`${copies.identical} identical copies of other documents skipped (checked once, at the first)`);
+  }
+  if (copies !== null && copies.deployed > 0) {
+    report.coverage.notes.push(
+      `${copies.deployed} files a tool deployed into agent folders skipped (a manifest beside them lists them; check them at their source, or --profile all)`,
+    );
+  }
 }
 
 function withRunFindings(report: Report, extra: readonly Finding[], options: CheckOptions): Report {
@@ -249,12 +358,29 @@ function applyFixes(report: Report, root: string, checked: ReadonlyMap<string, U
     total += plan.fixes.length;
     for (const fix of plan.fixes) out.push(`fixed ${file}:${fix.line}:${fix.column}  ${fix.rule}  ${fix.description}`);
   }
+  const unfixable = report.citations.filter(
+    (finding) => (finding.severity === 'error' || finding.severity === 'warning') && !isFixableFinding(finding),
+  ).length;
+  if (unfixable > 0)
+    out.push(
+      `fix: ${unfixable} ${unfixable === 1 ? 'finding needs' : 'findings need'} a person: each has a suggestion (fix:) in the report; --fix never deletes or rewords`,
+    );
   out.push(
     total === 0
       ? 'fix: nothing to change'
       : `fix: ${total} ${total === 1 ? 'change' : 'changes'} in ${files} ${files === 1 ? 'file' : 'files'}; the report above shows the findings before the fix`,
   );
   stderr.write(`${out.join('\n')}\n`);
+}
+
+/** A missing mention of a path git ignores is `ignored`: absent from every clone, so not judged. */
+function withIgnoredPaths(resolve: MentionResolver, workspace: Workspace): MentionResolver {
+  if (!workspace.isGit) return resolve;
+  return async (target) => {
+    const found = await resolve(target);
+    if (found !== 'missing' || target.base !== 'root') return found;
+    return runGit(workspace.root, ['check-ignore', '--no-index', '-q', '--', target.path]) === null ? found : 'ignored';
+  };
 }
 
 /** Today, or `AIWG_CITE_DATE` (`YYYY-MM-DD`) so runs and tests are reproducible. */

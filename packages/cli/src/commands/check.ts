@@ -18,7 +18,7 @@ import type { CliContext, Command } from '../context.ts';
 import { formatGithub } from '../format/github.ts';
 import { formatJson } from '../format/json.ts';
 import { formatJunit } from '../format/junit.ts';
-import { formatPretty } from '../format/pretty.ts';
+import { formatPretty, type PrettyOptions } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
 import { openResultCache } from './check-cache.ts';
@@ -108,7 +108,12 @@ export const check: Command = {
       }
       return runStaged(
         workspace,
-        { hasRootOption: values.root !== undefined, history: values['no-history'] !== true, reverseOnly: values['reverse-only'] === true },
+        {
+          hasRootOption: values.root !== undefined,
+          history: values['no-history'] !== true,
+          reverseOnly: values['reverse-only'] === true,
+          pretty: prettyOptions(values),
+        },
         prepareScholarly(values, workspace, context),
         values['no-cache'] !== true,
         positionals,
@@ -137,7 +142,7 @@ export const check: Command = {
     const historied = values['no-history'] === true ? report : await markUnknownHashes(report, workspace.root, runOptions, context);
     const final = await online.finish(scholarly.finish(historied, documents, runOptions));
 
-    context.stdout.write(render(final, format, context));
+    context.stdout.write(render(final, format, context, prettyOptions(values)));
     return final.verdict === 'PASS' ? 0 : 1;
   },
 };
@@ -152,8 +157,13 @@ async function markUnknownHashes(report: Report, root: string, options: CheckOpt
   return git.markUnknownHashes(report, { root, options, env: { ...context.env } });
 }
 
+/** `--verbose` and `--quiet` of the pretty format. */
+function prettyOptions(values: { readonly verbose?: boolean | undefined; readonly quiet?: boolean | undefined }): PrettyOptions {
+  return { verbose: values.verbose === true, quiet: values.quiet === true };
+}
+
 /** Prints a report in one of the formats of `check`. */
-export function render(report: Report, format: (typeof FORMATS)[number], context: CliContext): string {
+export function render(report: Report, format: (typeof FORMATS)[number], context: CliContext, pretty: PrettyOptions = {}): string {
   switch (format) {
     case 'json':
       return formatJson({ ...report, citations: withVerdicts(report.citations) });
@@ -166,7 +176,7 @@ export function render(report: Report, format: (typeof FORMATS)[number], context
     case 'junit':
       return formatJunit(report);
     default:
-      return formatPretty(report, paletteFor(context.stdout, context.env));
+      return formatPretty(report, paletteFor(context.stdout, context.env), pretty);
   }
 }
 
@@ -176,7 +186,7 @@ export function render(report: Report, format: (typeof FORMATS)[number], context
  */
 async function runStaged(
   workspace: Workspace,
-  flags: { readonly hasRootOption: boolean; readonly history: boolean; readonly reverseOnly: boolean },
+  flags: { readonly hasRootOption: boolean; readonly history: boolean; readonly reverseOnly: boolean; readonly pretty: PrettyOptions },
   scholarly: ScholarlyRun,
   useCache: boolean,
   positionals: readonly string[],
@@ -212,7 +222,9 @@ async function runStaged(
   });
   await cache?.finish(false);
   const report = scholarly.finish(staged.report, staged.documents, runOptions);
-  let out = render(report, format, context);
+  // A commit that stages nothing this check concerns hears nothing from it.
+  if (format === 'pretty' && report.summary.files === 0 && report.citations.length === 0) return 0;
+  let out = render(report, format, context, flags.pretty);
   if (format === 'pretty' && report.verdict === 'FAIL') {
     out += `${paletteFor(context.stdout, context.env).bold(git.stagedMessages.bypass(existsSync(join(workspace.root, '.husky'))))}\n`;
   }

@@ -1,16 +1,79 @@
-import { type Finding, type Report, RLM_LABELS } from '@aiwg-cite/core';
+import { type Finding, type Report, RLM_LABELS, type Severity } from '@aiwg-cite/core';
 import type { Palette } from '../color.ts';
 
-/** The human report: one block per finding that needs attention, the RLM summary, coverage, verdict. */
-export function formatPretty(report: Report, palette: Palette): string {
+/** Options of {@link formatPretty}. */
+export interface PrettyOptions {
+  /** List every finding, infos included, and every coverage note. @default false */
+  readonly verbose?: boolean;
+  /** Errors only, no summary, no verdict (`--quiet`). @default false */
+  readonly quiet?: boolean;
+}
+
+/** How many places of one rule are shown before "and N more". */
+const SHOWN_PER_RULE = 3;
+/** A rule with more findings than this is shown as a group (one header, one line per place). */
+const GROUP_FROM = 3;
+
+const SEVERITY_ORDER: readonly Severity[] = ['error', 'warning', 'info', 'ok'];
+const PLURAL: Readonly<Record<Severity, [string, string]>> = {
+  error: ['error', 'errors'],
+  warning: ['warning', 'warnings'],
+  info: ['info', 'infos'],
+  ok: ['ok', 'ok'],
+};
+
+/**
+ * The human report, made to be read in a commit hook: errors and warnings grouped by rule (the first
+ * few places of a rule, then "and N more"), infos counted, a summary with each status under its own
+ * severity, and the verdict. A run with nothing to list prints one line. `--verbose` lists every
+ * finding; JSON and SARIF always do.
+ */
+export function formatPretty(report: Report, palette: Palette, options: PrettyOptions = {}): string {
+  const verbose = options.verbose === true;
+  const listed = report.citations.filter((finding) =>
+    options.quiet === true
+      ? finding.severity === 'error'
+      : finding.severity === 'error' || finding.severity === 'warning' || (verbose && finding.severity === 'info'),
+  );
   const lines: string[] = [];
-  const attention = report.citations.filter((finding) => finding.severity !== 'ok');
-  for (const finding of attention) lines.push(...formatFinding(finding, palette));
-  if (attention.length > 0) lines.push('');
-  if (report.summary.rlm.total > 0) lines.push(...formatRlmBlock(report, palette), '');
-  lines.push(palette.dim(formatCoverage(report)));
+  for (const severity of SEVERITY_ORDER) {
+    const groups = groupByRule(listed.filter((finding) => finding.severity === severity));
+    for (const group of groups) lines.push(...formatGroup(group, palette, verbose));
+  }
+  if (options.quiet === true) return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+  if (lines.length === 0 && report.verdict === 'PASS' && !verbose) return `${formatOneLine(report, palette)}\n`;
+  if (lines.length > 0) lines.push('');
+  lines.push(...formatSummary(report, verbose));
+  lines.push(palette.dim(formatCoverage(report, verbose)));
   lines.push(formatVerdict(report, palette));
   return `${lines.join('\n')}\n`;
+}
+
+function groupByRule(findings: readonly Finding[]): Finding[][] {
+  const groups = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const group = groups.get(finding.rule);
+    if (group === undefined) groups.set(finding.rule, [finding]);
+    else group.push(finding);
+  }
+  return [...groups.values()];
+}
+
+function formatGroup(group: readonly Finding[], palette: Palette, verbose: boolean): string[] {
+  if (verbose || group.length <= GROUP_FROM) return group.flatMap((finding) => formatFinding(finding, palette));
+  const first = group[0] as Finding;
+  const out = [`${severityLabel(first, palette)}  ${palette.dim(first.rule)}  ${group.length} findings, the first:`];
+  out.push(...formatFinding(first, palette).map((line) => `  ${line}`));
+  out.push(`  ${palette.dim('also at:')}`);
+  for (const finding of group.slice(1, SHOWN_PER_RULE + 1))
+    out.push(`    ${palette.bold(place(finding))}  ${statusLabel(finding)} ${finding.text}`);
+  const more = group.length - 1 - SHOWN_PER_RULE;
+  if (more > 0) out.push(`    and ${count(more)} more (--verbose lists them)`);
+  return out;
+}
+
+function place(finding: Finding): string {
+  return `${finding.file}:${finding.line}:${finding.column}`;
 }
 
 function severityLabel(finding: Finding, palette: Palette): string {
@@ -33,64 +96,68 @@ function statusLabel(finding: Finding): string {
 
 /** One finding: `file:line:col  severity  rule  STATUS citation`, then its message and fix. */
 export function formatFinding(finding: Finding, palette: Palette): string[] {
-  const location = palette.bold(`${finding.file}:${finding.line}:${finding.column}`);
-  const out = [`${location}  ${severityLabel(finding, palette)}  ${palette.dim(finding.rule)}  ${statusLabel(finding)} ${finding.text}`];
+  const out = [
+    `${palette.bold(place(finding))}  ${severityLabel(finding, palette)}  ${palette.dim(finding.rule)}  ${statusLabel(finding)} ${finding.text}`,
+  ];
   out.push(`    ${finding.message}`);
   if (finding.fix !== null) out.push(`    ${palette.dim('fix:')} ${finding.fix}`);
   return out;
 }
 
-/** The RLM block of aiwg's verify-citations report (SPEC §2.4). */
-export function formatRlmBlock(report: Report, palette: Palette): string[] {
-  const { rlm } = report.summary;
-  const lines = [
-    palette.bold(`RLM Citations: ${rlm.total} total`),
-    `  ${palette.green('✓')} Fresh: ${rlm.fresh}`,
-    `  ${palette.yellow('⚠')} Stale: ${rlm.stale}`,
-    `  ${palette.yellow('⚠')} Un-versioned: ${rlm.unversioned}`,
-    `  ${palette.red('✗')} Missing: ${rlm.missing}`,
-  ];
-  if (rlm.malformed > 0) lines.push(`  ${palette.yellow('⚠')} Malformed: ${rlm.malformed}`);
-  if (rlm.invalidRange > 0) lines.push(`  ${palette.red('✗')} Invalid range: ${rlm.invalidRange}`);
-  // unknown-hash citations count as stale in the summary (a fabricated pin), so they are listed here too.
-  const stale = report.citations.filter(
-    (finding) => finding.kind === 'rlm' && (finding.status === 'stale' || finding.status === 'unknown-hash'),
-  );
-  if (stale.length > 0) {
-    lines.push('STALE citations:');
-    for (const finding of stale) {
-      const reason =
-        finding.status === 'stale'
-          ? 'File modified since citation emitted'
-          : 'Hash matches no version of the file in git history (unknown-hash)';
-      lines.push(`  - ${finding.text}`, `    Current hash: ${String(finding.currentHash)}`, `    ${reason}`);
+/**
+ * The summary, one line per severity with each status counted under it:
+ * `errors 2: ref/not-in-corpus 1, mention/missing 1`. Infos are counted here and listed only with `--verbose`.
+ */
+export function formatSummary(report: Report, verbose = false): string[] {
+  const out: string[] = [];
+  for (const severity of SEVERITY_ORDER) {
+    const byRule = new Map<string, number>();
+    for (const finding of report.citations) {
+      if (finding.severity === severity) byRule.set(finding.rule, (byRule.get(finding.rule) ?? 0) + 1);
     }
+    if (byRule.size === 0) continue;
+    const total = [...byRule.values()].reduce((sum, value) => sum + value, 0);
+    const parts = [...byRule].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([rule, value]) => `${rule} ${count(value)}`);
+    const tail = severity === 'info' && !verbose ? ' (--verbose lists them)' : '';
+    out.push(`${PLURAL[severity][total === 1 ? 0 : 1]} ${count(total)}: ${parts.join(', ')}${tail}`);
   }
-  const unversioned = report.citations.filter((finding) => finding.kind === 'rlm' && finding.status === 'unversioned');
-  if (unversioned.length > 0) {
-    lines.push('UN-VERSIONED citations:');
-    for (const finding of unversioned) {
-      lines.push(`  - ${finding.text}`, '    File exists but no content hash; run `aiwg-cite stamp`');
-    }
-  }
-  return lines;
+  return out;
 }
 
-/** The coverage line: what was checked and what was skipped, so silence never reads as a pass. */
-export function formatCoverage(report: Report): string {
+/**
+ * The coverage line: what was checked and what was skipped, so silence never reads as a pass. RLM
+ * is explained here, the one place the term appears without a finding next to it.
+ */
+export function formatCoverage(report: Report, verbose = true): string {
   const { summary, coverage } = report;
   const kinds = Object.entries(summary.kinds)
-    .map(([kind, statuses]) => `${kind} ${Object.values(statuses).reduce((sum, count) => sum + count, 0)}`)
+    .map(([kind, statuses]) => `${kind} ${count(Object.values(statuses).reduce((sum, value) => sum + value, 0))}`)
     .join(', ');
   const parts = [`Checked ${summary.files} ${summary.files === 1 ? 'file' : 'files'}: ${kinds === '' ? 'no citations' : kinds}`];
+  if (summary.kinds.rlm !== undefined) parts.push('rlm = code citations pinned to a file, lines and a content hash');
   if (coverage.skippedInCode > 0) parts.push(`${coverage.skippedInCode} in code skipped (--include-code checks them)`);
   if (coverage.suppressed > 0) parts.push(`${coverage.suppressed} suppressed by aiwg-cite-disable-next-line`);
-  parts.push(...coverage.notes);
+  parts.push(...(verbose ? coverage.notes : coverage.notes.filter((note) => !note.startsWith('corpus: '))));
   return `${parts.join('; ')}.`;
+}
+
+/** A passing run with nothing to list: the verdict and what was checked, on one line. */
+function formatOneLine(report: Report, palette: Palette): string {
+  const { summary, coverage } = report;
+  const extra: string[] = [];
+  if (summary.infos > 0) extra.push(`${count(summary.infos)} ${summary.infos === 1 ? 'info' : 'infos'}`);
+  const held = coverage.notes.filter((note) => /not shown|skipped/.test(note)).length;
+  if (held > 0 || coverage.skippedInCode > 0) extra.push('some not checked');
+  const tail = extra.length === 0 ? '' : `; ${extra.join(', ')} (--verbose)`;
+  return `${palette.green(`PASS (${summary.errors} errors, ${summary.warnings} warnings)`)}: ${summary.files} ${summary.files === 1 ? 'file' : 'files'}, ${count(summary.citations)} ${summary.citations === 1 ? 'citation' : 'citations'}${tail}`;
 }
 
 function formatVerdict(report: Report, palette: Palette): string {
   const { errors, warnings } = report.summary;
   const counts = `${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`;
   return report.verdict === 'PASS' ? palette.green(`PASS (${counts})`) : palette.red(palette.bold(`FAIL (${counts})`));
+}
+
+function count(value: number): string {
+  return value.toLocaleString('en-US');
 }

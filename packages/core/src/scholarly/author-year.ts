@@ -47,6 +47,12 @@ const NOT_SURNAMES = new Set(
     'Paper Study Studies Survey Review Published Accessed Retrieved Copyright Revised Recommendation Proceedings Conference Journal',
     'Research Evidence Data Figure Table Section Chapter Appendix Volume Issue Note Notes Summer Winter Spring Fall Autumn Q1 Q2 Q3 Q4',
     'Year Years Today Circa Around About Established Founded Introduced Launched Spec Blog Post Article Book Thesis',
+    // Plans and schedules: `Planned (2025)`, `Target (2026)`.
+    'Planned Planning Plan Target Targets Targeted Expected Estimated Estimate Scheduled Proposed Projected Forecast Deprecated Launch',
+    'Roadmap Milestone Phase Sprint Budget Goal Goals Deadline Due Completed Started Ended Beta Alpha Preview Baseline Current',
+    'Previous Next Last First Future Past Present Fiscal Quarter Season Cohort Class Batch',
+    // Template placeholders: `(Smith & Doe, 2023)`, `(Author, 2024)`.
+    'Doe Author Authors Surname Lastname Name Names Example Examples Sample Placeholder Foo Bar Baz Someone Person Researcher Researchers',
   ]
     .join(' ')
     .split(' '),
@@ -56,6 +62,8 @@ const NOT_SURNAMES = new Set(
 export function isPlausibleSurname(word: string): boolean {
   const bare = word.replace(/^(?:(?:van|von|de|der|den|da|di|du|la|le|del|della|dos|ten|ter)\s+)+/, '');
   if (NOT_SURNAMES.has(bare)) return false;
+  // Acronyms (`SCCs`, `LLMs`, `APIs`): two capitals in a row open no surname.
+  if (/^\p{Lu}\p{Lu}/u.test(bare)) return false;
   // Product names (`ReAct`, `MetaGPT`) have an inner capital; `McDonald` and `Dwivedi-Yu` are surnames.
   if (/\p{Ll}\p{Lu}/u.test(bare) && !/^(?:Mc|Mac|De|Di|Da|Van|Le|La)\p{Lu}/u.test(bare)) return false;
   return true;

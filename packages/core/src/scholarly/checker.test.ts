@@ -59,7 +59,7 @@ async function check(
     ...Object.fromEntries(Object.entries(files).map(([path, body]) => [`/repo/${path}`, body])),
   });
   const artifacts = new ArtifactCache(createConfinedReader(fs, '/repo'));
-  const checker = createScholarlyChecker({ corpus: corpus(), now: { year: 2026, month: 11 }, ...options });
+  const checker = createScholarlyChecker({ corpus: corpus(), now: { year: 2026, month: 11 }, profile: 'research', ...options });
   return (await checkDocument(file, text, artifacts, {}, [checker])).findings.sort((a, b) => a.line - b.line || a.column - b.column);
 }
 

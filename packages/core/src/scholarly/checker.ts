@@ -14,6 +14,7 @@ import { findArxivIds, findDois, isPlaceholderDoi, type YearMonth } from './iden
 import { findMentions, type MentionResolution, type MentionResolver } from './mentions.ts';
 import { scholarlyMessages as say } from './messages.ts';
 import { normaliseQuoteText, quoteOccursIn } from './normalise-quote.ts';
+import { isHeuristicRule, type Profile, researchReason } from './profile.ts';
 import { buildProseView, type LinkSpan, type ProseView, type Sentence, sentenceAt, splitSentences } from './prose.ts';
 import { SCHOLARLY_RULES, type ScholarlyRuleId } from './rules.ts';
 
@@ -47,17 +48,36 @@ export interface ScholarlyOptions {
   readonly requireCorpus?: boolean;
   /** Only these kinds are reported. @default every kind */
   readonly kinds?: readonly ScholarlyKind[];
+  /** Which findings are reported where (issue 14). @default 'recommended' */
+  readonly profile?: Profile;
+  /** Root-relative folders holding research writing, besides the corpus roots. @default ['.aiwg/research'] */
+  readonly researchPaths?: readonly string[];
+}
+
+/** The scholarly checker, with what its profile held back over the run. */
+export interface ScholarlyChecker extends DocumentChecker {
+  /** Heuristic findings left out because their document is not research writing, and in how many documents. */
+  readonly held: { findings: number; documents: number };
 }
 
 const STATISTIC =
-  /(?<![\w.])\d+(?:\.\d+)?\s?%|(?<![\w.])\d+(?:\.\d+)?\s?(?:x|×)\s?(?:faster|slower|more|better|fewer|less|cheaper)\b|\b\d+(?:\.\d+)?\s+times\s+(?:faster|slower|more|better|fewer|less)\b|\b(?:studies|research)\s+(?:show|shows|showed|shown|suggests?|indicates?|finds|found)\b|\baccording to (?:(?:a|the|recent|several|many|one|some)\s+)?(?:stud(?:y|ies)|research|surveys?|reports?|data|experts?|analys[ie]s|benchmarks?)\b/i;
+  /(?<![\w.\-–~])\d+(?:\.\d+)?\s?%(?!\s?[-–]\s?\d)|(?<![\w.\-–~])\d+(?:\.\d+)?\s?(?:x|×)\s?(?:faster|slower|more|better|fewer|less|cheaper)\b|\b\d+(?:\.\d+)?\s+times\s+(?:faster|slower|more|better|fewer|less)\b|\b(?:studies|research)\s+(?:show|shows|showed|shown|suggests?|indicates?|finds|found)\b|\baccording to (?:(?:a|the|recent|several|many|one|some)\s+)?(?:stud(?:y|ies)|research|surveys?|reports?|data|experts?|analys[ie]s|benchmarks?)\b/i;
 /** What an arXiv id looks like at all; `arXiv: 89 papers` is prose, `arXiv:2613.00001` a malformed id. */
 const ARXIV_SHAPED = /^\d{4}\.\d+(?:v\d+)?$|^[a-z-]+(?:\.[A-Z]{2})?\/\d{5,}(?:v\d+)?$/i;
 /** Targets, thresholds and requirements are not empirical claims that need a source. */
 const REQUIREMENT =
-  /\b(?:targets?|thresholds?|SHALL|MUST|must|should|minimum|maximum|at least|at most|no more than|goals?|budgets?|default|limits?|coverage|weights?)\b|[<>≤≥~±]=?\s*\d|=\s*\d|\b\d+\s*\/\s*\d+\b/i;
-/** `REF-001 ... REF-999`, `REF-001 to REF-010`: the upper bound of a range of ids is not a citation. */
+  /\b(?:targets?|thresholds?|SHALL|MUST|must|should|minimum|maximum|at least|at most|no more than|goals?|budgets?|default|limits?|coverage|weights?|weighted|uptime|availability|SLA|SLAs|SLO|SLOs|SLI|p\d{2}|percentile|discount|commission|royalt(?:y|ies)|tax|fees?|interest rate|APR|APY|equity|vesting|ownership|stake|margin|split|allocation|quota)\b|[<>≤≥~±]=?\s*\d|=\s*\d|\b\d+\s*\/\s*\d+\b/i;
+/** `REF-001 ... REF-999`, `REF-001 to REF-010`: the bounds of a range of ids are not citations. */
 const RANGE_END = /REF-\d+\s*,?\s*(?:\.\.\.|…|–|—|-|to|through|thru)\s*$/;
+const RANGE_START = /^\s*,?\s*(?:\.\.\.|…|–|—|-|to|through|thru)\s*REF-\d+/;
+/** A Pandoc or Manubot citation group: `[@key]`, `[see @doi:10.1/x, p. 3; @arxiv:1512.03385]`. */
+const PANDOC_GROUP = /\[[^[\]\n]*?(?<![\w.])-?@[\w][^[\]\n]*\]/g;
+const PANDOC_KEY = /(?<![\w.])-?@([\w][\w:.#$%&+?<>~/-]*[\w/])/g;
+/** `{width="100%"}`, `{#id .class key=value}`: attribute lists hold no statistics. */
+const ATTRIBUTES = /\{[^{}\n]*=[^{}\n]*\}/g;
+/** A percentage standing alone in parentheses after words: a weight or a legal restatement, `fifty percent (50%)`. */
+const BARE_PERCENT_IN_PARENS = /^\(\s*\d+(?:\.\d+)?\s?%\s*\)$/;
+const IDIOM_PERCENT = /^(?:100|0)\s?%$/;
 const GRADE_WORD = /grade/i;
 /** A page locator: `p. 7`, `pp. 3-5`, `page 7`. */
 const LOCATOR = /(?<![\w.])(?:pp?\.|pages?)\s?\d/i;
@@ -95,7 +115,7 @@ interface Cited {
  * The research-corpus and scholarly checks (SPEC §3-§5) as one checker producing several kinds.
  * Everything is read from prose only; the corpus is indexed once per run by the caller.
  */
-export function createScholarlyChecker(options: ScholarlyOptions): DocumentChecker {
+export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChecker {
   const kinds = new Set<ScholarlyKind>(options.kinds ?? SCHOLARLY_KINDS);
   const { corpus, now } = options;
   const soften = !corpus.exists && options.requireCorpus !== true;
@@ -103,8 +123,11 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
   const corpusRoots = corpus.roots.map((root) => root.path);
   const absentRoots = corpus.roots.filter((root) => !root.exists).map((root) => root.path);
   const latestYear = now.year + 1;
+  const profile = options.profile ?? 'recommended';
+  const researchPaths = [...(options.researchPaths ?? ['.aiwg/research']), ...corpusRoots];
+  const held = { findings: 0, documents: 0 };
 
-  return {
+  const inner: DocumentChecker = {
     name: 'scholarly',
     async check({ file, document, artifacts }) {
       // Nothing this checker reads can stand in a document without one of these triggers, so a
@@ -161,6 +184,14 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
         }
       };
 
+      /** True when the line of `offset` cites a REF id: that id names the source, and is checked itself. */
+      const namesRefOnLine = (offset: number): boolean => {
+        const lineStart = view.citable.lastIndexOf('\n', offset) + 1;
+        const lineEnd = view.citable.indexOf('\n', offset);
+        const line = view.citable.slice(lineStart, lineEnd === -1 ? view.citable.length : lineEnd);
+        return findRefIds(line).some((ref) => ref.form === 'valid');
+      };
+
       // @-mentions (SPEC §3.3).
       const mentions = findMentions(view.citable);
       for (const mention of mentions) {
@@ -184,7 +215,10 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
             duplicatesReported.add(ref.id);
             make(ref.start, 'ref', ref.id, 'duplicate', 'ref/duplicate', say.refDuplicate(ref.id, conflicting), null);
           }
-        } else if (!RANGE_END.test(view.citable.slice(Math.max(0, ref.start - 40), ref.start))) {
+        } else if (
+          !RANGE_END.test(view.citable.slice(Math.max(0, ref.start - 40), ref.start)) &&
+          !RANGE_START.test(view.citable.slice(ref.end, ref.end + 40))
+        ) {
           make(
             ref.start,
             'ref',
@@ -194,6 +228,17 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
             say.refMissing(ref.id, corpusRoots, absentRoots),
             say.refMissingFix(ref.id),
           );
+        }
+      }
+
+      // Pandoc and Manubot citation keys are sources; `doi:` and `arxiv:` keys are checked below as ids.
+      if (view.citable.includes('@')) {
+        PANDOC_GROUP.lastIndex = 0;
+        for (let group = PANDOC_GROUP.exec(view.citable); group !== null; group = PANDOC_GROUP.exec(view.citable)) {
+          PANDOC_KEY.lastIndex = 0;
+          for (let key = PANDOC_KEY.exec(group[0]); key !== null; key = PANDOC_KEY.exec(group[0])) {
+            markCitation(group.index + key.index, key[0], null);
+          }
         }
       }
 
@@ -268,19 +313,23 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
         } else if (corpus.hasAuthors) {
           const lists = citation.surnames.map((name) => corpus.findSurname(name));
           const missing = citation.surnames.filter((_, index) => (lists[index] as readonly unknown[]).length === 0);
+          // A REF id on the line names the source (and is checked itself): no doubt about the author is raised.
+          const named = namesRefOnLine(citation.start);
           if (missing.length > 0) {
-            verdict = () =>
-              make(
-                citation.start,
-                'author-year',
-                citation.text,
-                'author-not-in-corpus',
-                'author-year/author-not-in-corpus',
-                say.authorNotInCorpus(missing),
-                say.authorNotInCorpusFix(),
-                {},
-                ownReference,
-              );
+            verdict = named
+              ? null
+              : () =>
+                  make(
+                    citation.start,
+                    'author-year',
+                    citation.text,
+                    'author-not-in-corpus',
+                    'author-year/author-not-in-corpus',
+                    say.authorNotInCorpus(missing),
+                    say.authorNotInCorpusFix(),
+                    {},
+                    ownReference,
+                  );
           } else {
             const first = citation.surnames[0] as string;
             const others = lists.slice(1).map((list) => new Set(list));
@@ -307,18 +356,20 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
                     .filter((year): year is number => year !== null),
                 ),
               ].sort();
-              verdict = () =>
-                make(
-                  citation.start,
-                  'author-year',
-                  citation.text,
-                  'year-mismatch',
-                  'author-year/year-mismatch',
-                  say.yearMismatch(first, citation.year, years),
-                  say.yearMismatchFix(years),
-                  {},
-                  ownReference,
-                );
+              verdict = named
+                ? null
+                : () =>
+                    make(
+                      citation.start,
+                      'author-year',
+                      citation.text,
+                      'year-mismatch',
+                      'author-year/year-mismatch',
+                      say.yearMismatch(first, citation.year, years),
+                      say.yearMismatchFix(years),
+                      {},
+                      ownReference,
+                    );
             }
           }
         }
@@ -353,6 +404,10 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
         });
         if (resolution === 'file' || resolution === 'directory') {
           make(offset, 'mention', text, 'found', 'mention/found', say.mentionFound(path), null, { path });
+        } else if (resolution === 'ignored') {
+          make(offset, 'mention', text, 'unresolvable', 'mention/unresolvable', say.mentionIgnored(path), say.mentionIgnoredFix(), {
+            path,
+          });
         } else if (resolution === 'unavailable') {
           if (aiwgRoot)
             make(offset, 'mention', text, 'unresolvable', 'mention/unresolvable', say.mentionUnsetRoot(), say.mentionUnsetRootFix(), {
@@ -371,7 +426,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
             text,
             'missing',
             'mention/missing',
-            say.mentionMissing(path, where),
+            say.mentionMissing(path, where) + (research ? say.mentionMissingResearch() : ''),
             say.mentionMissingFix(),
             { path },
             research ? 'error' : 'warning',
@@ -467,9 +522,9 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
           if (sentence.kind === 'heading') headingParagraph = sentence.paragraph;
           if (sentence.kind !== 'prose' || citedParagraphs.has(sentence.paragraph) || citedParagraphs.has(headingParagraph)) continue;
           const slice = view.citable.slice(sentence.start, sentence.end);
-          const match = STATISTIC.exec(slice);
-          if (match === null || REQUIREMENT.test(slice)) continue;
-          if (/\bv?\d+\.\d+\.\d+/.test(slice.slice(Math.max(0, match.index - 2), match.index + match[0].length + 4))) continue;
+          if (REQUIREMENT.test(slice)) continue;
+          const match = firstStatistic(slice.replace(ATTRIBUTES, (attributes) => ' '.repeat(attributes.length)));
+          if (match === null) continue;
           make(
             sentence.start + match.index,
             'statistic',
@@ -563,6 +618,41 @@ export function createScholarlyChecker(options: ScholarlyOptions): DocumentCheck
       }
     },
   };
+
+  // The recommended profile keeps heuristic findings to research writing (issue 14).
+  return {
+    name: inner.name,
+    held,
+    async check(context) {
+      const result = await inner.check(context);
+      if (profile !== 'recommended' || researchReason(context.file, context.document.text, researchPaths) !== null) return result;
+      const kept = result.findings.filter((finding) => !isHeuristicRule(finding.rule) || finding.severity === 'ok');
+      if (kept.length < result.findings.length) {
+        held.findings += result.findings.length - kept.length;
+        held.documents += 1;
+      }
+      return { ...result, findings: kept };
+    },
+  };
+}
+
+/**
+ * The first number in a sentence that reads as an empirical statistic: not an idiom (`100%
+ * decided`), not a weight or restatement in parentheses (`(30%)`, `fifty percent (50%)`), not part
+ * of a version (`1.2.3`).
+ */
+function firstStatistic(slice: string): { index: number; 0: string } | null {
+  const all = new RegExp(STATISTIC.source, 'gi');
+  for (let match = all.exec(slice); match !== null; match = all.exec(slice)) {
+    const text = match[0];
+    if (IDIOM_PERCENT.test(text.trim())) continue;
+    const before = slice.slice(0, match.index);
+    const after = slice.slice(match.index + text.length);
+    if (BARE_PERCENT_IN_PARENS.test(`${/\(\s*$/.exec(before)?.[0] ?? ''}${text}${/^\s*\)/.exec(after)?.[0] ?? ''}`)) continue;
+    if (/\bv?\d+\.\d+\.\d+/.test(slice.slice(Math.max(0, match.index - 2), match.index + text.length + 4))) continue;
+    return { index: match.index, 0: text };
+  }
+  return null;
 }
 
 /** Drops punctuation that ends each `…`-separated segment: `"… of the model."` quotes a sentence that goes on. */

@@ -66,7 +66,7 @@ export function isPlaceholderDoi(doi: string, extra: readonly string[] = []): bo
 export function findDois(text: string): IdentifierMatch[] {
   const found = new Map<number, IdentifierMatch>();
   for (const match of text.matchAll(DOI_MARKED)) {
-    const raw = trimDoi(decodePercent(match[1] as string));
+    const raw = withoutPreprintVersion(trimDoi(decodePercent(match[1] as string)));
     const start = (match.index ?? 0) + match[0].length - (match[1] as string).length;
     if (raw === '' || ARXIV_DOI_PREFIX.test(raw)) continue;
     found.set(start, { kind: 'doi', raw, key: raw.toLowerCase(), start, end: start + raw.length, problem: doiProblem(raw) });
@@ -74,7 +74,7 @@ export function findDois(text: string): IdentifierMatch[] {
   for (const match of text.matchAll(DOI_BARE)) {
     const start = match.index ?? 0;
     if (found.has(start) || [...found.values()].some((doi) => start >= doi.start && start < doi.end)) continue;
-    const raw = trimDoi(decodePercent(match[0]));
+    const raw = withoutPreprintVersion(trimDoi(decodePercent(match[0])));
     if (ARXIV_DOI_PREFIX.test(raw)) continue;
     found.set(start, { kind: 'doi', raw, key: raw.toLowerCase(), start, end: start + raw.length, problem: doiProblem(raw) });
   }
@@ -130,6 +130,14 @@ export function findArxivIds(text: string, now: YearMonth): IdentifierMatch[] {
     found.push({ kind: 'arxiv', raw, key: raw, start, end: start + raw.length, problem: arxivProblem(raw, now) });
   }
   return found;
+}
+
+/**
+ * bioRxiv and medRxiv (prefix `10.1101`) put the version after the DOI in their URLs:
+ * `10.1101/2023.09.11.556673v1` is the DOI `10.1101/2023.09.11.556673`, version 1.
+ */
+export function withoutPreprintVersion(doi: string): string {
+  return /^10\.1101\/(?:\d{4}\.\d{2}\.\d{2}\.)?\d{6,}v\d+$/i.test(doi) ? doi.replace(/v\d+$/i, '') : doi;
 }
 
 function count(text: string, char: string): number {

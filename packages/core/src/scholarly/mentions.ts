@@ -21,9 +21,10 @@ export interface MentionTarget {
 
 /**
  * What a host found at a mention: `unavailable` when the base cannot be looked at all
- * (`$AIWG_ROOT` unset, or the usually gitignored `.aiwg/` directory absent).
+ * (`$AIWG_ROOT` unset, or the usually gitignored `.aiwg/` directory absent); `ignored` when the path
+ * is absent and git ignores it, so no clone has it and nothing here can say whether it exists.
  */
-export type MentionResolution = 'file' | 'directory' | 'missing' | 'unavailable';
+export type MentionResolution = 'file' | 'directory' | 'missing' | 'unavailable' | 'ignored';
 
 /** The host port that resolves mentions; `.aiwg/` may live outside the root (SPEC §2.3 item 4). */
 export type MentionResolver = (target: MentionTarget) => MaybePromise<MentionResolution>;
@@ -33,7 +34,30 @@ const MENTION_BODY = /(\$AIWG_ROOT\/)?((?:\.aiwg|aiwg)\/[\w./-]*|[A-Za-z][\w./-]
 /** What may stand before the `@`: line start, whitespace or an opening bracket or quote. */
 const MENTION_BEFORE = /[\s([{"']/;
 
-/** Finds `@path` mentions: not e-mail addresses, not `@octocat`, not `@types/node`. */
+/**
+ * File types a bare `@name.ext` (no `/`) must have to be read as a file mention. A mention with a
+ * `/` names a path and is always one; without one, `@README.md` and `@setup.py` are files while
+ * `@acme.ai`, `@jane.dev` and `@shop.io` are social-media handles or domains.
+ */
+const FILE_TYPES = new Set(
+  [
+    'md markdown mdx txt rst adoc org tex bib json jsonc json5 yaml yml toml ini cfg conf env xml csv tsv ipynb pdf',
+    'ts tsx mts cts js jsx mjs cjs py pyi rb go rs java kt kts swift c h cc cpp hpp cs fs php pl lua r jl dart ex exs erl hs scala clj',
+    'sh bash zsh fish ps1 bat cmd sql graphql gql proto html htm css scss sass less vue svelte astro',
+    'png jpg jpeg gif svg webp ico mp4 mp3 wav zip gz tgz tar lock log patch diff',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/** True when a mention names a path that could exist: it has a `/`, or a file type's extension. */
+export function isFileMention(path: string): boolean {
+  if (path.includes('/')) return true;
+  const extension = /\.([A-Za-z0-9]{1,10})$/.exec(path)?.[1];
+  return extension !== undefined && FILE_TYPES.has(extension.toLowerCase());
+}
+
+/** Finds `@path` mentions: not e-mail addresses, not `@octocat`, not `@types/node`, not `@acme.ai`. */
 export function findMentions(text: string): MentionMatch[] {
   const found: MentionMatch[] = [];
   for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
@@ -44,6 +68,7 @@ export function findMentions(text: string): MentionMatch[] {
     const path = (match[2] as string).replace(/[.,;:)]+$/, '');
     if (path === '' || path === '.aiwg' || path === 'aiwg') continue;
     if (!/^\.?aiwg\//.test(path) && !/\.[A-Za-z0-9]{1,10}$/.test(path)) continue;
+    if (!isFileMention(path)) continue;
     const prefix = match[1] ?? '';
     const textOf = `@${prefix}${path}`;
     found.push({ text: textOf, start: at, end: at + textOf.length, path, aiwgRoot: prefix !== '' });

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Folders that agent tools deploy instruction files into (`aiwg use`, editor rules, CLI agents).
+ * A file there is often a copy a tool wrote, not writing of this project.
+ */
+export const AGENT_DEPLOY_FOLDERS: readonly string[] = [
+  '.claude',
+  '.codex',
+  '.cursor',
+  '.windsurf',
+  '.opencode',
+  '.gemini',
+  '.kiro',
+  '.factory',
+  '.warp',
+  '.agents',
+  '.roo',
+  '.continue',
+  '.clinerules',
+  '.amazonq',
+  '.augment',
+  '.crush',
+  '.junie',
+  '.trae',
+  '.qwen',
+  '.github/agents',
+  '.github/prompts',
+  '.github/instructions',
+];
+
+/** What {@link findGeneratedCopies} set aside, and why. */
+export interface GeneratedCopies {
+  /** Documents left unchecked. */
+  readonly skipped: ReadonlySet<string>;
+  /** Documents whose body equals that of a document that is checked. */
+  readonly identical: number;
+  /** Documents in agent folders that a deploy manifest next to them lists. */
+  readonly deployed: number;
+}
+
+/**
+ * Generated copies among the documents (issue 14), decided by two general rules:
+ *
+ * 1. Content identity: documents whose body (after a leading YAML front matter block, which
+ *    deploy tools rewrite per target) is byte-identical to another document's are checked once,
+ *    at the first of them in path order, preferring a path outside hidden folders. A copy would
+ *    repeat every finding of its source word for word.
+ * 2. Deploy manifests: a document under an agent deploy folder ({@link AGENT_DEPLOY_FOLDERS})
+ *    whose directory holds a `*manifest*.json` naming it was written there by a tool; its source
+ *    lives elsewhere (often in a package), so it is not checked here.
+ */
+export function findGeneratedCopies(root: string, documents: readonly string[]): GeneratedCopies {
+  const skipped = new Set<string>();
+  let deployed = 0;
+  const manifests = new Map<string, string>();
+  for (const document of documents) {
+    if (!inDeployFolder(document)) continue;
+    const slash = document.lastIndexOf('/');
+    const directory = document.slice(0, slash);
+    const name = document.slice(slash + 1);
+    let manifest = manifests.get(directory);
+    if (manifest === undefined) {
+      manifest = readManifests(`${root}/${directory}`);
+      manifests.set(directory, manifest);
+    }
+    if (manifest.includes(JSON.stringify(name))) {
+      skipped.add(document);
+      deployed += 1;
+    }
+  }
+  const byBody = new Map<string, string[]>();
+  for (const document of documents) {
+    if (skipped.has(document)) continue;
+    let text: string;
+    try {
+      text = readFileSync(`${root}/${document}`, 'utf8');
+    } catch {
+      continue;
+    }
+    const key = createHash('sha256').update(stripFrontMatter(text)).digest('hex');
+    const group = byBody.get(key);
+    if (group === undefined) byBody.set(key, [document]);
+    else group.push(document);
+  }
+  let identical = 0;
+  for (const group of byBody.values()) {
+    if (group.length < 2) continue;
+    const keep = [...group].sort((a, b) => Number(isHidden(a)) - Number(isHidden(b)) || (a < b ? -1 : a > b ? 1 : 0))[0];
+    for (const document of group) {
+      if (document === keep) continue;
+      skipped.add(document);
+      identical += 1;
+    }
+  }
+  return { skipped, identical, deployed };
+}
+
+function inDeployFolder(path: string): boolean {
+  return AGENT_DEPLOY_FOLDERS.some((folder) => path.startsWith(`${folder}/`));
+}
+
+function isHidden(path: string): boolean {
+  return path.split('/').some((segment) => segment.startsWith('.'));
+}
+
+function readManifests(directory: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch {
+    return '';
+  }
+  return names
+    .filter((name) => /manifest.*\.json$/i.test(name))
+    .map((name) => {
+      try {
+        return readFileSync(`${directory}/${name}`, 'utf8');
+      } catch {
+        return '';
+      }
+    })
+    .join('\n');
+}
+
+/** The text after a leading `---` YAML block, or the whole text. */
+function stripFrontMatter(text: string): string {
+  const match = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  return match === null ? text : text.slice(match[0].length);
+}

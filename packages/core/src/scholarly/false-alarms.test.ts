@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { ArtifactCache } from '../artifacts.ts';
+import { checkDocument } from '../check.ts';
+import { CorpusIndex } from '../corpus/corpus-index.ts';
+import { createMemoryFileSystem } from '../memory-fs.ts';
+import { createConfinedReader } from '../reader.ts';
+import type { Finding } from '../report.ts';
+import { findAuthorYears } from './author-year.ts';
+import { createScholarlyChecker, type ScholarlyOptions } from './checker.ts';
+import { findDois } from './identifiers.ts';
+import { findMentions } from './mentions.ts';
+import { researchReason } from './profile.ts';
+
+// Issue 14: each false-alarm class seen on real repositories, written small, next to the true
+// finding of the same kind that must still be reported.
+
+const REACT = `# REF-018: ReAct
+
+**Citation**: Yao, S., Zhao, J., & Cao, Y. (2023). ReAct: Synergizing Reasoning and Acting. *ICLR*.
+`;
+
+function corpus(): CorpusIndex {
+  return new CorpusIndex({
+    roots: [{ path: 'docs/references', exists: true }],
+    files: [{ path: 'docs/references/REF-018-react.md', text: REACT }],
+  });
+}
+
+async function check(text: string, options: Partial<ScholarlyOptions> = {}, file = 'doc.md'): Promise<Finding[]> {
+  const fs = createMemoryFileSystem({ '/repo/docs/here.md': 'x' });
+  const artifacts = new ArtifactCache(createConfinedReader(fs, '/repo'));
+  const checker = createScholarlyChecker({ corpus: corpus(), now: { year: 2026, month: 11 }, profile: 'research', ...options });
+  return (await checkDocument(file, text, artifacts, {}, [checker])).findings.filter((finding) => finding.severity !== 'ok');
+}
+
+const rules = (findings: readonly Finding[]) => findings.map((finding) => `${finding.line}:${finding.rule}:${finding.text}`);
+
+describe('statistics: only empirical numbers without a source', () => {
+  it('Pandoc and Manubot citation keys are sources; doi: and arxiv: keys are checked as ids', async () => {
+    const findings = await check(
+      [
+        'Deep networks reached 95% accuracy on the benchmark [@doi:10.1038/nature14539].',
+        '',
+        'Residual nets cut the error by 28% [@arxiv:1512.03385; @he2016].',
+        '',
+        'A later model reached 97% accuracy on the same task.',
+        '',
+      ].join('\n'),
+    );
+    expect(rules(findings)).toEqual(['1:doi/unverified:10.1038/nature14539', '3:arxiv/unverified:1512.03385', '5:statistic/unsourced:97%']);
+  });
+
+  it('attribute lists hold no statistics', async () => {
+    const findings = await check('![chart](chart.png){width="100%" height=50%}\n\nThe change cut support tickets by 40%.\n');
+    expect(rules(findings)).toEqual(['3:statistic/unsourced:40%']);
+  });
+
+  it('a range is an estimate, not a measured statistic; a single factor is', async () => {
+    const findings = await check('Caching makes builds 10-100x faster.\n\nThe new parser is 3x faster than the old one.\n');
+    expect(rules(findings)).toEqual(['3:statistic/unsourced:3x faster']);
+  });
+
+  it('idioms, SLAs, weights and legal restatements are not statistics', async () => {
+    const findings = await check(
+      [
+        'We are 100% decided on this design.',
+        '',
+        'Uptime is 99.9% per calendar month.',
+        '',
+        'Each reviewer scores security (30%) and clarity.',
+        '',
+        'The buyer pays fifty percent (50%) of the price on signing.',
+        '',
+        'Adoption grew by 35% in the last year.',
+        '',
+      ].join('\n'),
+    );
+    expect(rules(findings)).toEqual(['9:statistic/unsourced:35%']);
+  });
+});
+
+describe('mentions: a file mention names a path that could exist', () => {
+  it('social-media handles and domains are not file mentions; paths and file types are', () => {
+    const text = 'Follow @acme.ai and @jane.dev; see @notes.md and @docs/gone.txt and @build.sh.';
+    expect(findMentions(text).map((mention) => mention.path)).toEqual(['notes.md', 'docs/gone.txt', 'build.sh']);
+  });
+
+  it('a missing file mention is still reported next to a handle', async () => {
+    const findings = await check('Ping @acme.ai about @docs/gone.md.\n');
+    expect(rules(findings)).toEqual(['1:mention/missing:@docs/gone.md']);
+  });
+
+  it('says why a missing mention is an error inside a research path', async () => {
+    const [finding] = await check('See @docs/references/REF-099-gone.md.\n');
+    expect(finding?.severity).toBe('error');
+    expect(finding?.message).toContain('research');
+  });
+});
+
+describe('REF ids', () => {
+  it('the bounds of a range are not citations; a lone fabricated id still is', async () => {
+    const findings = await check('The corpus runs REF-001 through REF-050, and REF-001 to REF-010 are core.\n\nWe rely on REF-777.\n');
+    expect(rules(findings)).toEqual(['3:ref/not-in-corpus:REF-777']);
+  });
+});
+
+describe('author-year', () => {
+  it('a REF id on the same line names the source; the same citation alone is checked', async () => {
+    const findings = await check('- Wei et al. (2022), REF-018: chain of thought.\n\nWei et al. (2022) showed the effect.\n');
+    expect(rules(findings)).toEqual(['3:author-year/author-not-in-corpus:Wei et al. (2022)']);
+  });
+
+  it('plans, acronyms and template placeholders are not authors; a real surname is', () => {
+    const text = 'Planned (2025). Target (2026). SCCs (2021) and LLMs (2023). (Smith & Doe, 2023). (Author, 2024). Brown et al. (2020).';
+    expect(findAuthorYears(text).map((citation) => citation.text)).toEqual(['Brown et al. (2020)']);
+  });
+});
+
+describe('DOIs', () => {
+  it('bioRxiv and medRxiv DOIs drop the URL version suffix; other DOIs keep their last characters', () => {
+    const text = 'https://doi.org/10.1101/2023.09.11.556673v1 and doi:10.1101/556673v2 and 10.1000/abcv1';
+    expect(findDois(text).map((doi) => doi.raw)).toEqual(['10.1101/2023.09.11.556673', '10.1101/556673', '10.1000/abcv1']);
+  });
+});
+
+describe('profiles', () => {
+  const PROSE = 'Adoption grew by 35% in the last year.\n';
+
+  it('recommended leaves heuristic findings out of documents that are not research writing', async () => {
+    expect(await check(PROSE, { profile: 'recommended' })).toEqual([]);
+    expect(rules(await check(PROSE, { profile: 'research' }))).toEqual(['1:statistic/unsourced:35%']);
+  });
+
+  it('recommended keeps them in research writing: a references section, REF ids, a research path', async () => {
+    expect(rules(await check(`${PROSE}\n## References\n\n1. A paper.\n`, { profile: 'recommended' }))).toEqual([
+      '1:statistic/unsourced:35%',
+    ]);
+    expect(rules(await check(`${PROSE}\nSee REF-018.\n`, { profile: 'recommended' }))).toEqual(['1:statistic/unsourced:35%']);
+    expect(rules(await check(PROSE, { profile: 'recommended' }, '.aiwg/research/notes.md'))).toEqual(['1:statistic/unsourced:35%']);
+  });
+
+  it('recommended keeps certain findings everywhere', async () => {
+    expect(rules(await check('We rely on REF-777.\n', { profile: 'recommended' }))).toEqual(['1:ref/not-in-corpus:REF-777']);
+  });
+
+  it('names why a document is research writing', () => {
+    expect(researchReason('a.md', '# Title\n\n## Bibliography\n', [])).toBe('references section');
+    expect(researchReason('a.md', 'Per REF-018.', [])).toBe('cites REF ids');
+    expect(researchReason('refs/a.md', 'text', ['refs'])).toBe('research path');
+    expect(researchReason('a.md', 'Plain docs, REF-XXX template.', [])).toBeNull();
+  });
+});
