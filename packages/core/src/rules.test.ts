@@ -81,13 +81,8 @@ describe('the rule registry', () => {
   });
 
   it('decides fixability from the registry', () => {
-    expect(RULE_LIST.filter((rule) => rule.fixable).map((rule) => rule.id)).toEqual([
-      'rlm/stale',
-      'ref/not-in-corpus',
-      'doi/unverified',
-      'arxiv/unverified',
-      'grade/overclaim',
-    ]);
+    // `--fix` only makes mechanical, reversible edits (issue 14): re-pinning code citations.
+    expect(RULE_LIST.filter((rule) => rule.fixable).map((rule) => rule.id)).toEqual(['rlm/stale', 'rlm/unversioned']);
     expect(isFixableFinding({ rule: 'rlm/stale' })).toBe(true);
     expect(isFixableFinding({ rule: 'rlm/missing' })).toBe(false);
     expect(isFixableFinding({ rule: 'not/registered' })).toBe(false);
