@@ -83,6 +83,9 @@ describe('mentions: a file mention names a path that could exist', () => {
   it('social-media handles and domains are not file mentions; paths and file types are', () => {
     const text = 'Follow @acme.ai and @jane.dev; see @notes.md and @docs/gone.txt and @build.sh.';
     expect(findMentions(text).map((mention) => mention.path)).toEqual(['notes.md', 'docs/gone.txt', 'build.sh']);
+    expect(findMentions('See @.aiwg/register/{regression-id}.yaml and @docs/<name>.md, not @docs/real.md.').map((m) => m.path)).toEqual([
+      'docs/real.md',
+    ]);
   });
 
   it('a missing file mention is still reported next to a handle', async () => {

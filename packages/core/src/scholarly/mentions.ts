@@ -69,6 +69,8 @@ export function findMentions(text: string): MentionMatch[] {
     if (path === '' || path === '.aiwg' || path === 'aiwg') continue;
     if (!/^\.?aiwg\//.test(path) && !/\.[A-Za-z0-9]{1,10}$/.test(path)) continue;
     if (!isFileMention(path)) continue;
+    // `@.aiwg/register/{id}.yaml`, `@docs/<name>.md`: a template of a path, not a path.
+    if (/^[{<$]/.test(text.slice(at + 1 + (match[1] ?? '').length + path.length))) continue;
     const prefix = match[1] ?? '';
     const textOf = `@${prefix}${path}`;
     found.push({ text: textOf, start: at, end: at + textOf.length, path, aiwgRoot: prefix !== '' });
