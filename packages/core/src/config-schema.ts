@@ -5,7 +5,7 @@ import { nearestName, RULE_LIST } from './rules.ts';
 export const SEVERITY_OVERRIDES = ['off', 'info', 'warning', 'error'] as const;
 
 /** The services `--online` talks to, whose base URLs configuration may set. */
-export const ONLINE_SERVICES = ['doi', 'crossref', 'openalex', 'arxiv'] as const;
+export const ONLINE_SERVICES = ['doi', 'crossref', 'openalex', 'arxiv', 'dblp', 's2'] as const;
 
 const severity = v.picklist(SEVERITY_OVERRIDES);
 

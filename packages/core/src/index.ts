@@ -140,6 +140,7 @@ export type { NormalisedPath } from './paths.ts';
 export { joinRoot, normaliseArtifactPath, relativeToRoot } from './paths.ts';
 export type { ArtifactReader, EntryKind, FileSystem, MaybePromise, ReadResult, Sha256 } from './ports.ts';
 export { createConfinedReader } from './reader.ts';
+export * from './refs/index.ts';
 export type { Coverage, Finding, FindingCore, Report, RlmSummary, Severity, Summary, VerdictOptions } from './report.ts';
 export { buildReport, compareFindings, escalate } from './report.ts';
 export type { DocumentResult, ResultStorage } from './result-cache.ts';

@@ -6,6 +6,7 @@
  * transient ones never do.
  */
 import { AiwgCiteError } from '@aiwg-cite/core';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { WorkMetadata } from './attribution.ts';
 import type { CacheEntry, ResultCache } from './cache.ts';
 import type { HttpClient, HttpResult } from './http.ts';
@@ -20,6 +21,10 @@ export interface ServiceUrls {
   readonly openalex: string;
   /** arXiv API: `/query?id_list={id}`. */
   readonly arxiv: string;
+  /** DBLP: `/search/publ/api?q=…`. */
+  readonly dblp: string;
+  /** Semantic Scholar Graph API: `/paper/search/match?query=…`, `/paper/DOI:{doi}`. */
+  readonly s2: string;
 }
 
 /** The real services. */
@@ -28,6 +33,8 @@ export const DEFAULT_SERVICE_URLS: ServiceUrls = {
   crossref: 'https://api.crossref.org',
   openalex: 'https://api.openalex.org',
   arxiv: 'https://export.arxiv.org/api',
+  dblp: 'https://dblp.org',
+  s2: 'https://api.semanticscholar.org/graph/v1',
 };
 
 const ENV_NAMES: Readonly<Record<keyof ServiceUrls, string>> = {
@@ -35,6 +42,8 @@ const ENV_NAMES: Readonly<Record<keyof ServiceUrls, string>> = {
   crossref: 'AIWG_CITE_CROSSREF_URL',
   openalex: 'AIWG_CITE_OPENALEX_URL',
   arxiv: 'AIWG_CITE_ARXIV_URL',
+  dblp: 'AIWG_CITE_DBLP_URL',
+  s2: 'AIWG_CITE_S2_URL',
 };
 
 /** Reads the service base URLs: `overrides` (from configuration) first, then the environment, then the defaults. */
@@ -489,37 +498,62 @@ export function familyName(name: string): string {
   return words[words.length - 1] ?? name;
 }
 
-interface AtomEntry {
+/** One entry of an arXiv Atom feed. */
+export interface AtomEntry {
+  /** The entry's `<id>`: `http://arxiv.org/abs/2210.03629v3`, or an `/api/errors` URL. */
   readonly id: string;
   readonly title: string;
   readonly summary: string;
   readonly authors: readonly string[];
+  /** Year of the first version (`<published>`). */
   readonly year: number | null;
+  /** Year of the latest version (`<updated>`). */
+  readonly updatedYear: number | null;
+  /** `arxiv:journal_ref`, when the authors recorded where the paper was published. */
+  readonly journalRef: string | null;
+  /** `arxiv:doi`: the published version's DOI, when recorded. */
+  readonly doi: string | null;
 }
 
-/** Reads the entries of an arXiv Atom feed (http://export.arxiv.org/api/query); `null` when it is not a feed. */
+const atomParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  trimValues: true,
+  processEntities: true,
+  isArray: (name) => name === 'entry' || name === 'author' || name === 'link' || name === 'category',
+});
+
+/** Reads the entries of an arXiv Atom feed (http://export.arxiv.org/api/query) with fast-xml-parser; `null` when it is not a feed. */
 export function parseAtom(xml: string): AtomEntry[] | null {
-  if (!/<feed[\s>]/.test(xml)) return null;
-  const entries: AtomEntry[] = [];
-  for (const match of xml.matchAll(/<entry[\s>]([\s\S]*?)<\/entry>/g)) {
-    const body = match[1] as string;
-    const text = (tag: string) =>
-      decodeXml(new RegExp(`<${tag}[^>]*>([\\s\\S]*?)</${tag}>`).exec(body)?.[1] ?? '')
-        .replace(/\s+/g, ' ')
-        .trim();
-    const authors = [...body.matchAll(/<author[^>]*>[\s\S]*?<name[^>]*>([\s\S]*?)<\/name>[\s\S]*?<\/author>/g)].map((author) =>
-      decodeXml(author[1] as string).trim(),
-    );
-    const published = /^(\d{4})/.exec(text('published'));
-    entries.push({
-      id: text('id'),
-      title: text('title'),
-      summary: text('summary'),
-      authors,
-      year: published === null ? null : Number(published[1]),
-    });
+  if (XMLValidator.validate(xml) !== true) return null;
+  let document: unknown;
+  try {
+    document = atomParser.parse(xml);
+  } catch {
+    return null;
   }
-  return entries;
+  const feed = (document as { feed?: unknown } | null)?.feed;
+  if (feed === undefined || feed === null) return null;
+  if (typeof feed !== 'object') return [];
+  const entries = (feed as { entry?: unknown }).entry;
+  if (!Array.isArray(entries)) return [];
+  return entries
+    .filter((entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null)
+    .map((entry) => {
+      const authors = Array.isArray(entry.author) ? entry.author : [];
+      return {
+        id: textOf(entry.id),
+        title: textOf(entry.title),
+        summary: textOf(entry.summary),
+        authors: authors.map((author) => textOf((author as { name?: unknown } | null)?.name)).filter((name) => name !== ''),
+        year: yearPrefix(textOf(entry.published)),
+        updatedYear: yearPrefix(textOf(entry.updated)),
+        journalRef: textOf(entry.journal_ref) || null,
+        doi: textOf(entry.doi) || null,
+      };
+    });
 }
 
 /**
@@ -537,13 +571,18 @@ export function isCompleteFeed(xml: string): boolean {
   return opened === closed;
 }
 
-function decodeXml(text: string): string {
-  return text
-    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, '$1')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&#(\d+);/g, (_, code: string) => String.fromCodePoint(Number(code)))
-    .replace(/&amp;/g, '&');
+/** The text of an element: a string, a number, or the `#text` of an element with attributes. */
+function textOf(value: unknown): string {
+  const raw =
+    typeof value === 'string' || typeof value === 'number'
+      ? String(value)
+      : typeof value === 'object' && value !== null && '#text' in value
+        ? String((value as { '#text': unknown })['#text'])
+        : '';
+  return raw.replace(/\s+/g, ' ').trim();
+}
+
+function yearPrefix(date: string): number | null {
+  const match = /^(\d{4})/.exec(date);
+  return match === null ? null : Number(match[1]);
 }

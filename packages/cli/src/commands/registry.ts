@@ -52,6 +52,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'explain one rule, with an example that raises it and one that passes',
     load: async () => (await import('./rules.ts')).explain,
   },
+  refs: {
+    summary: 'verify every entry of .bib files and markdown reference lists against the scholarly record',
+    load: async () => (await import('./refs.ts')).refs,
+  },
   certify: {
     summary: 'verify every tagged footnote of a memo and write a citation verification certificate (PASS/HARD_FAIL)',
     load: async () => (await import('./certify.ts')).certify,

@@ -1,3 +1,4 @@
+import { readBibtex } from '../refs/bibtex.ts';
 import { findArxivIds, findDois } from '../scholarly/identifiers.ts';
 import { normaliseSurname, stripArxivVersion } from './source.ts';
 
@@ -21,91 +22,41 @@ export type BibliographyResult =
   | { readonly ok: false; readonly problem: string };
 
 /**
- * Parses BibTeX / BibLaTeX (http://www.bibtex.org/Format/): `@type{key, field = {…} | "…" | 123}`.
- * Only the fields aiwg-cite needs are read: `doi`, `eprint`/`archiveprefix`, `url`, `author`,
- * `year`/`date` and `title`. `@comment`, `@string` and `@preamble` are skipped.
+ * Parses BibTeX / BibLaTeX with @retorquere/bibtex-parser (see `refs/bibtex.ts`): `@string` macros,
+ * `#` concatenation (`month = jan # "~15"`) and LaTeX accents (`M{\"u}ller` → `Müller`) are decoded.
+ * aiwg-cite reads `doi`, `eprint`/`archiveprefix`, `url`, `author`, `year`/`date` and `title`.
  */
 export function parseBibtex(path: string, text: string): BibliographyResult {
+  const file = readBibtex(text);
+  if (file.problems.length > 0) return { ok: false, problem: file.problems[0] as string };
   const entries: BibliographyEntry[] = [];
-  const head = /@([A-Za-z]+)\s*[{(]\s*([^,\s]*)\s*,/g;
-  for (let match = head.exec(text); match !== null; match = head.exec(text)) {
-    const type = (match[1] as string).toLowerCase();
-    if (type === 'comment' || type === 'string' || type === 'preamble') continue;
-    const fields = new Map<string, string>();
-    let at = head.lastIndex;
-    for (;;) {
-      const field = /\s*([A-Za-z][\w-]*)\s*=\s*/y;
-      field.lastIndex = at;
-      const name = field.exec(text);
-      if (name === null) break;
-      at = field.lastIndex;
-      const value = readBibValue(text, at);
-      if (value === null) return { ok: false, problem: `entry \`${match[2]}\`: unbalanced braces in field \`${name[1]}\`` };
-      fields.set((name[1] as string).toLowerCase(), value.value.replace(/\s+/g, ' ').trim());
-      at = value.end;
-      const comma = /\s*,/y;
-      comma.lastIndex = at;
-      if (comma.exec(text) === null) break;
-      at = comma.lastIndex;
-    }
-    head.lastIndex = at;
-    const key = match[2] as string;
-    const identifiers = [fields.get('doi'), fields.get('url')].filter((value): value is string => value !== undefined).join(' ');
+  for (const entry of file.entries) {
+    const fields = entry.fields;
+    const key = entry.key;
+    const identifiers = [fields.doi, fields.url].filter((value): value is string => value !== undefined).join(' ');
     const dois = findDois(identifiers)
       .filter((doi) => doi.problem === null)
       .map((doi) => doi.key);
-    if (fields.get('doi') !== undefined && dois.length === 0) {
-      const bare = (fields.get('doi') as string).replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').toLowerCase();
+    if (fields.doi !== undefined && dois.length === 0) {
+      const bare = fields.doi.replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').toLowerCase();
       if (/^10\.\d{4,9}\//.test(bare)) dois.push(bare);
     }
     const arxiv: string[] = [];
-    const eprint = fields.get('eprint');
-    if (eprint !== undefined && /arxiv/i.test(fields.get('archiveprefix') ?? fields.get('eprinttype') ?? 'arxiv'))
-      arxiv.push(stripArxivVersion(eprint));
+    const eprint = fields.eprint;
+    if (eprint !== undefined && /arxiv/i.test(fields.archiveprefix ?? fields.eprinttype ?? 'arxiv')) arxiv.push(stripArxivVersion(eprint));
     for (const id of findArxivIds(identifiers, { year: 9999, month: 12 })) arxiv.push(stripArxivVersion(id.raw));
+    const people = entry.authors.length > 0 ? entry.authors : entry.editors;
     entries.push({
       path: `${path}#${key}`,
       key,
-      title: fields.get('title')?.replace(/[{}]/g, '') ?? null,
-      authors: splitBibAuthors(fields.get('author') ?? fields.get('editor') ?? ''),
-      year: yearIn(fields.get('year') ?? fields.get('date')),
+      title: fields.title ?? null,
+      authors: people.map((person) => person.family).filter((name) => name !== ''),
+      year: yearIn(fields.year ?? fields.date),
       dois,
       arxiv,
     });
   }
   return { ok: true, entries };
-}
-
-function readBibValue(text: string, at: number): { value: string; end: number } | null {
-  const first = text[at];
-  if (first === '{') {
-    let depth = 0;
-    for (let end = at; end < text.length; end += 1) {
-      if (text[end] === '{') depth += 1;
-      else if (text[end] === '}') {
-        depth -= 1;
-        if (depth === 0) return { value: text.slice(at + 1, end), end: end + 1 };
-      }
-    }
-    return null;
-  }
-  if (first === '"') {
-    const close = text.indexOf('"', at + 1);
-    return close === -1 ? null : { value: text.slice(at + 1, close), end: close + 1 };
-  }
-  const bare = /[^,}\s]*/y;
-  bare.lastIndex = at;
-  const value = bare.exec(text)?.[0] ?? '';
-  return { value, end: at + value.length };
-}
-
-function splitBibAuthors(value: string): string[] {
-  if (value === '') return [];
-  return value
-    .split(/\s+and\s+/)
-    .map((name) => name.replace(/[{}]/g, '').trim())
-    .map((name) => (name.includes(',') ? (name.split(',')[0] as string).trim() : (name.split(/\s+/).at(-1) ?? '')))
-    .filter((name) => name !== '' && name.toLowerCase() !== 'others');
 }
 
 /** Parses CSL-JSON (https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html): an array of items. */

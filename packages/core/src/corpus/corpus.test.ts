@@ -223,3 +223,25 @@ describe('the YAML subset', () => {
     });
   });
 });
+
+describe('BibTeX through @retorquere/bibtex-parser (issue 12 item 5)', () => {
+  it('keeps the rest of an entry after a `#` concatenation and decodes LaTeX accents', () => {
+    const [entry] = bibEntries(
+      '@article{m2020,\n  month = jan # "~15",\n  author = {M{\\"u}ller, Hans and Jos{\\\'e} Garc{\\\'\\i}a},\n  year = 2020,\n  doi = {10.5555/Mueller.2020}\n}\n',
+    );
+    expect(entry).toEqual({
+      path: 'refs.bib#m2020',
+      key: 'm2020',
+      title: null,
+      authors: ['Müller', 'García'],
+      year: 2020,
+      dois: ['10.5555/mueller.2020'],
+      arxiv: [],
+    });
+  });
+
+  it('expands @string macros', () => {
+    const [entry] = bibEntries('@string{ml = "Machine Learning"}\n@article{a, title = ml # {: a survey}, year = {2021}}\n');
+    expect(entry?.title).toBe('Machine Learning: a survey');
+  });
+});
