@@ -15,8 +15,8 @@ import {
   type ScholarlyRecord,
   type ServiceName,
 } from '@aiwg-cite/core';
-import { ResultCache } from '../cache.ts';
-import { HttpClient } from '../http.ts';
+import { defaultCachePath, loadCacheSecret, ResultCache } from '../cache.ts';
+import { HTTP_DEFAULTS, HttpClient } from '../http.ts';
 import { resolveServiceUrls, type ServiceUrls } from '../resolvers.ts';
 import { ScholarlyServices, type ServiceAnswer } from './services.ts';
 
@@ -141,6 +141,7 @@ export function openRefsSession(options: RefsSessionOptions): RefsSession {
   const now = options.now ?? (() => new Date());
   // A budget for the whole run: 2 minutes, plus a second per entry beyond the first 120.
   const budgetMs = numberFrom(env, 'AIWG_CITE_ONLINE_BUDGET_MS', 120_000 + Math.max(0, options.entries - 120) * 1000);
+  const deadline = Date.now() + budgetMs;
   const budget = new AbortController();
   const timer = setTimeout(() => budget.abort(new Error('budget')), budgetMs);
   timer.unref();
@@ -148,7 +149,9 @@ export function openRefsSession(options: RefsSessionOptions): RefsSession {
   const mailto = env.AIWG_CITE_MAILTO;
   const client = new HttpClient({
     userAgent: `aiwg-cite/${options.version} (reference verification${mailto === undefined || mailto === '' ? '' : `; mailto:${mailto}`})`,
-    timeoutMs: numberFrom(env, 'AIWG_CITE_HTTP_TIMEOUT_MS', 10_000),
+    timeoutMs: numberFrom(env, 'AIWG_CITE_HTTP_TIMEOUT_MS', HTTP_DEFAULTS.timeoutMs),
+    maxBodyBytes: numberFrom(env, 'AIWG_CITE_MAX_BODY_BYTES', HTTP_DEFAULTS.maxBodyBytes),
+    deadline,
     hostLimits: { [host(urls.arxiv)]: 1, [host(urls.crossref)]: 3, [host(urls.openalex)]: 4, [host(urls.dblp)]: 2, [host(urls.s2)]: 2 },
     hostIntervals: {
       [host(urls.arxiv)]: numberFrom(env, 'AIWG_CITE_ARXIV_INTERVAL_MS', 3000),
@@ -157,11 +160,18 @@ export function openRefsSession(options: RefsSessionOptions): RefsSession {
     signal: budget.signal,
   });
   const cachePath =
-    env.AIWG_CITE_CACHE === undefined || env.AIWG_CITE_CACHE === '' ? join(options.root, '.aiwg-cite', 'cache.jsonl') : env.AIWG_CITE_CACHE;
-  const cache =
-    options.useCache === false
-      ? null
-      : ResultCache.load(isAbsolute(cachePath) ? cachePath : join(options.root, cachePath), { warn: options.warn });
+    env.AIWG_CITE_CACHE === undefined || env.AIWG_CITE_CACHE === '' ? defaultCachePath(options.root, env) : env.AIWG_CITE_CACHE;
+  let cache: ResultCache | null = null;
+  if (options.useCache !== false) {
+    try {
+      cache = ResultCache.load(isAbsolute(cachePath) ? cachePath : join(options.root, cachePath), {
+        warn: options.warn,
+        secret: loadCacheSecret(env),
+      });
+    } catch (error) {
+      options.warn(`no cache this run: its key cannot be read or created (${(error as Error).message})`);
+    }
+  }
   const services = new ScholarlyServices({
     client,
     cache,
