@@ -146,12 +146,18 @@ export function parseReferenceText(key: string, raw: string): CitedReference {
   } else {
     // APA: `Family, A., & Other, B. (2020). Title. Venue.`  Others: `Authors. Title. Venue, 2020.`
     const apa = /^(.*?)\(((?:1[5-9]|2\d)\d{2})[a-z]?\)\.?\s*(.*)$/.exec(text);
-    const body = apa === null ? text : `${apa[1]}. ${apa[3]}`;
-    const parts = body.split(/(?<=[^A-Z\s.][a-z0-9)]|[?!])\.\s+(?=[A-Z0-9*“"])/);
-    authorsText = parts[0] ?? '';
-    title = (parts[1] ?? '').replace(/[.]\s*$/, '');
-    rest = parts.slice(2).join('. ');
-    if (apa !== null) rest = `${rest} ${apa[2]}`;
+    const sentences = (body: string) => body.split(/(?<=[^A-Z\s.][a-z0-9)]|[?!])\.\s+(?=[A-Z0-9*“"])/);
+    if (apa !== null) {
+      const parts = sentences(apa[3] as string);
+      authorsText = apa[1] as string;
+      title = (parts[0] ?? '').replace(/[.]\s*$/, '');
+      rest = `${parts.slice(1).join('. ')} ${apa[2]}`;
+    } else {
+      const parts = sentences(text);
+      authorsText = parts[0] ?? '';
+      title = (parts[1] ?? '').replace(/[.]\s*$/, '');
+      rest = parts.slice(2).join('. ');
+    }
   }
   const italic = /\*([^*]+)\*|_([^_]+)_/.exec(rest);
   let venue =
