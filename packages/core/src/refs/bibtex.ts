@@ -37,6 +37,7 @@ export interface BibFile {
   readonly problems: readonly string[];
 }
 
+const OPTIONS = { english: false, sentenceCase: false, caseProtection: false, unsupported: 'ignore' } as const;
 const SKIPPED = new Set(['comment', 'string', 'preamble']);
 const MARKUP = /<\/?(?:i|b|sc|nc|ncx|br|p|li|code|span|sub|sup)(?:\s[^>]*)?>/g;
 
@@ -44,14 +45,33 @@ const MARKUP = /<\/?(?:i|b|sc|nc|ncx|br|p|li|code|span|sub|sup)(?:\s[^>]*)?>/g;
 export function readBibtex(text: string): BibFile {
   let library: ReturnType<typeof parseBibLibrary>;
   try {
-    library = parseBibLibrary(text, { english: false, sentenceCase: false, caseProtection: false, unsupported: 'ignore' });
+    library = parseBibLibrary(text, OPTIONS);
   } catch (error) {
     return { entries: [], problems: [`the BibTeX parser failed: ${(error as Error).message}`] };
   }
   const lineStarts = lineStartsOf(text);
   const entries: BibEntry[] = [];
   let searchFrom = 0;
-  for (const entry of library.entries) {
+  // An entry whose LaTeX the library cannot convert (an unclosed `$`) comes back without fields;
+  // read it again with its `$` taken literally, so it is still verified.
+  const failedInputs = new Map<string, string>();
+  const recovered = new Set<string>();
+  for (const error of library.errors) {
+    const head = error.input === undefined ? null : /^@\s*\w+\s*[{(]\s*([^,\s]+)/.exec(error.input);
+    if (head !== null) failedInputs.set(head[1] as string, error.input as string);
+  }
+  for (const parsed of library.entries) {
+    let entry = parsed;
+    const failed = failedInputs.get(parsed.key);
+    if (Object.keys(parsed.fields).length === 0 && failed !== undefined) {
+      try {
+        entry = parseBibLibrary(failed.replace(/(?<!\\)\$/g, '\\$'), OPTIONS).entries[0] ?? parsed;
+        entry = { ...entry, input: failed.trimEnd() };
+        recovered.add(parsed.key);
+      } catch {
+        entry = parsed;
+      }
+    }
     const type = entry.type.toLowerCase();
     if (SKIPPED.has(type)) continue;
     let span: BibEntry['span'] = null;
@@ -90,7 +110,12 @@ export function readBibtex(text: string): BibFile {
     }
     entries.push({ key: entry.key, type, line: lineOf(lineStarts, at), span, fields, authors, editors, authorsTruncated: truncated });
   }
-  const problems = library.errors.map((error) => error.error.replace(/\s+/g, ' ').trim());
+  const problems = library.errors
+    .filter((error) => {
+      const head = error.input === undefined ? null : /^@\s*\w+\s*[{(]\s*([^,\s]+)/.exec(error.input);
+      return head === null || !recovered.has(head[1] as string);
+    })
+    .map((error) => error.error.replace(/\s+/g, ' ').trim());
   return { entries, problems };
 }
 

@@ -154,7 +154,10 @@ describe('refs: judgeReference', () => {
   it('flags an arXiv version that does not exist', () => {
     const arxiv = record('arxiv', { arxiv: '2101.00001', id: '2101.00001', arxivVersion: 2 });
     expect(
-      rules(cited({ arxiv: { id: '2101.00001', version: 5 } }), evidence([record('openalex'), arxiv], { arxiv: { status: 'found', record: arxiv } })),
+      rules(
+        cited({ arxiv: { id: '2101.00001', version: 5 } }),
+        evidence([record('openalex'), arxiv], { arxiv: { status: 'found', record: arxiv } }),
+      ),
     ).toEqual(['refs/arxiv-version']);
   });
 
@@ -163,9 +166,9 @@ describe('refs: judgeReference', () => {
     const judgement = judgeReference(cited(), failed, NOW);
     expect(judgement.verdict).toBe('uncertain');
     expect(judgement.findings.map((finding) => finding.rule)).toEqual(['refs/unverified']);
-    expect(judgeReference(cited(), evidence([], { searched: ['openalex'], failed: [{ service: 'dblp', message: 'reset' }] }), NOW).verdict).toBe(
-      'uncertain',
-    );
+    expect(
+      judgeReference(cited(), evidence([], { searched: ['openalex'], failed: [{ service: 'dblp', message: 'reset' }] }), NOW).verdict,
+    ).toBe('uncertain');
   });
 });
 
@@ -218,5 +221,15 @@ describe('refs: entries', () => {
       'keller2021',
       'doi:10.5555/x.1',
     ]);
+  });
+});
+
+describe('refs: BibTeX the LaTeX converter rejects', () => {
+  it('still reads an entry with an unclosed math section, raw, and the entries after it', () => {
+    const file = readBibtex('@article{m, title = {${{\\mathrm {Latent}}}}, author = {Ann Lee}, year = {2023}}\n@misc{n, title = {Next}}\n');
+    expect(file.problems).toEqual([]);
+    expect(file.entries.map((entry) => entry.key)).toEqual(['m', 'n']);
+    expect(file.entries[0]?.fields.year).toBe('2023');
+    expect(file.entries[0]?.authors.map((person) => person.family)).toEqual(['Lee']);
   });
 });
