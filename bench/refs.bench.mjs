@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CLI, ROOT, scratch } from './lib.mjs';
 
-const shared = resolve(process.env.AIWG_CITE_SHARED_DIR ?? join(ROOT, '..', 'shared'));
+const shared = resolve(process.env.AIWG_CITE_SHARED ?? join(ROOT, '..', 'shared'));
 const hallmark = join(shared, 'hallmark');
 if (!existsSync(join(hallmark, 'fake_scholarly.py'))) {
   console.log(`bench:refs: skipped: ${hallmark} is absent (HALLMARK is read in place from ../shared, never copied into the repository)`);

@@ -154,7 +154,9 @@ describe('aiwg-cite check: research corpus', () => {
     repo.write({ 'refs.bib': '@article{a, title = {unclosed\n' });
     const broken = runCli(['check'], { cwd: repo.dir });
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/^aiwg-cite: refs\.bib: Unterminated brace-value "unclosed[^"]*" at line \d+, column \d+ in "article"\n$/);
+    expect(broken.stderr).toMatch(
+      /^aiwg-cite: refs\.bib: Unterminated brace-value "unclosed[^"]*" at line \d+, column \d+ in "article"\n$/,
+    );
   });
 });
 

@@ -9,6 +9,7 @@ export { classifyNetworkError, HTTP_DEFAULTS, HttpClient, parseRetryAfter, rateL
 export { onlineMessages } from './messages.ts';
 export type { Progress, ProgressStream } from './progress.ts';
 export { createPlainProgress, createTtyProgress, describeProgress } from './progress.ts';
+export { createReferenceListChecker, referenceFindings } from './refs/checker.ts';
 export type { ScholarlyServicesOptions, ServiceAnswer } from './refs/services.ts';
 export { ScholarlyServices } from './refs/services.ts';
 export type { RefResult, RefsSession, RefsSessionOptions } from './refs/verify.ts';

@@ -46,11 +46,27 @@ export async function prepareOnline(
     throw new AiwgCiteError('USAGE', 'check: --online is not available with --staged; the commit hook stays offline');
   const online = await import('@aiwg-cite/online');
   const session = await openCliOnlineSession(root, context, values['no-cache'] === true);
+  // Reference lists (References / Bibliography sections) are verified as `aiwg-cite refs` does;
+  // that session opens only when a document has one.
+  let refs: import('@aiwg-cite/online').RefsSession | null = null;
+  const openRefs = () => {
+    refs ??= online.openRefsSession({
+      root,
+      env: context.env,
+      version: packageJson.version,
+      urls: loadConfig(root).online ?? {},
+      useCache: values['no-cache'] !== true,
+      entries: 0,
+      warn: (message) => context.stderr.write(`aiwg-cite: warning: ${message}\n`),
+    });
+    return refs;
+  };
   return {
-    checkers: (offline) => [online.withOnline(offline, session.checker)],
+    checkers: (offline) => [online.withOnline([...offline, online.createReferenceListChecker(openRefs)], session.checker)],
     async finish(report) {
-      const note = await session.close();
-      return { ...report, coverage: { ...report.coverage, notes: [...report.coverage.notes, note] } };
+      const notes = [await session.close()];
+      if (refs !== null) notes.push(`reference lists: ${(refs as import('@aiwg-cite/online').RefsSession).close()}`);
+      return { ...report, coverage: { ...report.coverage, notes: [...report.coverage.notes, ...notes] } };
     },
   };
 }

@@ -226,7 +226,9 @@ describe('refs: entries', () => {
 
 describe('refs: BibTeX the LaTeX converter rejects', () => {
   it('still reads an entry with an unclosed math section, raw, and the entries after it', () => {
-    const file = readBibtex('@article{m, title = {${{\\mathrm {Latent}}}}, author = {Ann Lee}, year = {2023}}\n@misc{n, title = {Next}}\n');
+    const file = readBibtex(
+      `@article{m, title = {\${{\\mathrm {Latent}}}}, author = {Ann Lee}, year = {2023}}\n@misc{n, title = {Next}}\n`,
+    );
     expect(file.problems).toEqual([]);
     expect(file.entries.map((entry) => entry.key)).toEqual(['m', 'n']);
     expect(file.entries[0]?.fields.year).toBe('2023');
