@@ -240,7 +240,7 @@ describe('aiwg-cite refs', () => {
     ]);
     const check = await run(['check', '--online', '--format', 'json'], repo.dir, serviceEnv(base));
     expect(check.code).toBe(1);
-    const findings = JSON.parse(check.stdout).citations.filter((finding: { kind: string }) => finding.kind === 'reference');
+    const findings = JSON.parse(check.stdout).citations.filter((finding: { kind: string }) => finding.kind === 'refs');
     expect(findings.map((finding: { line: number; rule: string; status: string }) => [finding.line, finding.rule, finding.status])).toEqual(
       [[8, 'refs/venue', 'hallucinated']],
     );

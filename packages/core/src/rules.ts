@@ -4,6 +4,7 @@ import type { Rule } from './rules/define.ts';
 import { FOOTNOTE_RULES } from './rules/footnotes.ts';
 import { IDENTIFIER_RULES } from './rules/identifiers.ts';
 import { PROSE_RULES } from './rules/prose.ts';
+import { REFS_RULES } from './rules/refs.ts';
 import { RLM_RULES } from './rules/rlm.ts';
 
 /**
@@ -11,7 +12,7 @@ import { RLM_RULES } from './rules/rlm.ts';
  * per-kind modules in `rules/`; SARIF, `aiwg-cite rules`, `explain`, configuration validation,
  * `--fix` and the README table all read this list.
  */
-export const RULE_LIST = [...RLM_RULES, ...CORPUS_RULES, ...IDENTIFIER_RULES, ...PROSE_RULES, ...FOOTNOTE_RULES] as const;
+export const RULE_LIST = [...RLM_RULES, ...CORPUS_RULES, ...IDENTIFIER_RULES, ...PROSE_RULES, ...FOOTNOTE_RULES, ...REFS_RULES] as const;
 
 /** One rule of the registry, with its literal id, kinds and status. */
 export type RegisteredRule = (typeof RULE_LIST)[number];

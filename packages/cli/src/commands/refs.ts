@@ -267,7 +267,7 @@ function asFindings(outcomes: readonly RefOutcome[], strict: boolean): Finding[]
         file: site.file,
         line: site.line,
         column: 1,
-        kind: 'reference',
+        kind: 'refs',
         text: site.cited.key,
         status: judgement.verdict,
         severity: level,

@@ -18,7 +18,7 @@ export function referenceFindings(site: ReferenceSite, judgement: import('@aiwg-
       file: site.file,
       line: site.line,
       column: 1,
-      kind: 'reference',
+      kind: 'refs',
       text: site.cited.key,
       status: judgement.verdict,
       severity: judgement.verdict === 'hallucinated' ? 'error' : 'warning',
