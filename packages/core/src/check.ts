@@ -1,3 +1,4 @@
+import { appendAll } from './arrays.ts';
 import { ArtifactCache } from './artifacts.ts';
 import { forEachLimited } from './concurrency.ts';
 import { AiwgCiteError } from './errors.ts';
@@ -104,7 +105,7 @@ export async function checkDocument(
   let skippedInCode = 0;
   const raw: Finding[] = [];
   for (const result of results) {
-    raw.push(...result.findings);
+    appendAll(raw, result.findings);
     skippedInCode += result.skippedInCode ?? 0;
   }
   const visible = raw.filter((finding) => !isSuppressed(finding, document.suppressions));
@@ -132,7 +133,7 @@ export async function checkDocuments(input: CheckInput): Promise<Report> {
       input.results === undefined
         ? await checkDocument(file, decodeDocument(read.bytes), artifacts, options, checkers)
         : await checkThroughCache(file, read.bytes, artifacts, options, checkers, input.results);
-    findings.push(...result.findings);
+    appendAll(findings, result.findings);
     coverage.skippedInCode += result.skippedInCode;
     coverage.suppressed += result.suppressed;
   });

@@ -2,6 +2,7 @@ import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statS
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
   AiwgCiteError,
+  appendAll,
   type BibliographyEntry,
   type CorpusFile,
   CorpusIndex,
@@ -106,7 +107,7 @@ export function loadBibliographies(root: string, isGit: boolean, explicit: reado
     }
     const result = /\.json$/i.test(path) ? parseCslJson(path, text) : parseBibtex(path, text);
     if (!result.ok) throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${result.problem}`, { data: { path } });
-    entries.push(...result.entries);
+    appendAll(entries, result.entries);
   }
   return entries;
 }

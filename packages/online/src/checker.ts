@@ -4,6 +4,7 @@
  * answers into `doi`, `arxiv` and `url` findings with `source` and `checkedAt`.
  */
 import {
+  appendAll,
   type DocumentChecker,
   type Finding,
   findArxivIds,
@@ -448,7 +449,10 @@ export function withOnline(offline: readonly DocumentChecker[], online: Document
       const findings: Finding[] = [...(onlineResult?.findings ?? [])];
       let skippedInCode = onlineResult?.skippedInCode ?? 0;
       for (const result of offlineResults) {
-        findings.push(...result.findings.filter((finding) => !replaced(finding)));
+        appendAll(
+          findings,
+          result.findings.filter((finding) => !replaced(finding)),
+        );
         skippedInCode += result.skippedInCode ?? 0;
       }
       return { findings, skippedInCode };

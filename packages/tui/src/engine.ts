@@ -1,6 +1,7 @@
 import {
   ArtifactCache,
   type ArtifactReader,
+  appendAll,
   buildReport,
   type CheckOptions,
   type Coverage,
@@ -214,7 +215,7 @@ export class WatchEngine {
         scopeChanged = (await this.#recheck(document)) || scopeChanged;
       }
       const changes: VerdictChange[] = [];
-      for (const file of touched.sort()) changes.push(...diffDocument(before.get(file) ?? [], this.#capture(file)));
+      for (const file of touched.sort()) appendAll(changes, diffDocument(before.get(file) ?? [], this.#capture(file)));
       return {
         reason: 'change',
         changes,
@@ -262,7 +263,7 @@ export class WatchEngine {
     const findings: Finding[] = [];
     const coverage: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
     for (const state of this.#documents.values()) {
-      findings.push(...state.findings);
+      appendAll(findings, state.findings);
       coverage.skippedInCode += state.skippedInCode;
       coverage.suppressed += state.suppressed;
     }

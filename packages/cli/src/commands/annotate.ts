@@ -4,6 +4,7 @@ import {
   AiwgCiteError,
   type AnnotationMark,
   annotateMarkdown,
+  appendAll,
   checkDocuments,
   type Finding,
   marksFromAggregate,
@@ -89,12 +90,12 @@ export const annotate: Command = {
       if (!aggregated.ok) {
         throw new AiwgCiteError('INPUT_UNREADABLE', `${verdictsPath}: ${aggregated.problem}`, { data: { path: verdictsPath } });
       }
-      marks.push(...marksFromAggregate(text, aggregated.value));
+      appendAll(marks, marksFromAggregate(text, aggregated.value));
     }
     if (withFindings) {
       const workspace = annotateWorkspace(context.cwd, file, values.root);
       const documents = discoverDocuments(workspace, context.cwd, [file]);
-      marks.push(...marksFromFindings(text, await ownFindings(workspace, documents, context)));
+      appendAll(marks, marksFromFindings(text, await ownFindings(workspace, documents, context)));
     }
 
     const annotated = annotateMarkdown(text, marks, mode);

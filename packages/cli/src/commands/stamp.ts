@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   AiwgCiteError,
   ArtifactCache,
+  appendAll,
   applyEdits,
   isValidUtf8,
   planStampEdit,
@@ -131,7 +132,7 @@ export const stamp: Command = {
           continue;
         }
         const next = applyEdits(text, edits).text;
-        changes.push(...planned);
+        appendAll(changes, planned);
         changedFiles += 1;
         if (dryRun) diffs.push(unifiedDiff(document.file, text, next));
         // Write through a symlinked document to its target, never replacing the link with a file.
@@ -144,7 +145,11 @@ export const stamp: Command = {
     for (const [key, value] of accepted) if (!usedAccepts.has(key)) notes.push(stampMessages.acceptUnused(value));
     const palette = paletteFor(context.stdout, context.env);
     const out: string[] = [];
-    if (dryRun) out.push(...diffs.map((diff) => diff.replace(/\n$/, '')));
+    if (dryRun)
+      appendAll(
+        out,
+        diffs.map((diff) => diff.replace(/\n$/, '')),
+      );
     for (const change of changes) {
       out.push(
         `${palette.bold(`${change.file}:${change.line}:${change.column}`)}  ${change.before} → ${palette.green(change.after)}  ${palette.dim(change.reason)}`,
@@ -153,7 +158,10 @@ export const stamp: Command = {
     for (const review of reviews) {
       out.push(`${palette.bold(`${review.file}:${review.line}:${review.column}`)}  ${review.text}  ${palette.yellow(review.reason)}`);
     }
-    out.push(...notes.map((note) => palette.dim(note)));
+    appendAll(
+      out,
+      notes.map((note) => palette.dim(note)),
+    );
     out.push(
       changes.length === 0 ? stampMessages.noChanges(documents.length) : stampMessages.changed(changedFiles, changes.length, dryRun),
     );

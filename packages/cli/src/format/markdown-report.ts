@@ -1,4 +1,5 @@
 import type { Finding, Report } from '@aiwg-cite/core';
+import { appendAll } from '@aiwg-cite/core';
 
 /** What the Markdown report needs besides the report itself. */
 export interface MarkdownReportOptions {
@@ -134,7 +135,8 @@ export function formatMarkdownReport(report: Report, options: MarkdownReportOpti
   }
   lines.push('```', '', '### Recommendations', '');
   const recommendations = RECOMMENDATIONS.filter(([applies]) => issues.some(applies)).map(([, text]) => `- ${text}`);
-  lines.push(...(recommendations.length === 0 ? ['- None: every citation checked out.'] : recommendations), '');
+  appendAll(lines, recommendations.length === 0 ? ['- None: every citation checked out.'] : recommendations);
+  lines.push('');
   lines.push(
     `**Verdict:** ${report.verdict} (${report.summary.errors} errors, ${report.summary.warnings} warnings, ${report.summary.infos} info)`,
     '',

@@ -1,3 +1,4 @@
+import { appendAll } from '../arrays.ts';
 /**
  * Aggregation of verifier verdicts by authority (SPEC §8.2, seed 002) and the verbatim-quote
  * guarantee (SPEC §9.1, seed 001): a verifier's quote must occur in the source text, or its
@@ -167,7 +168,7 @@ export function aggregateBundles(bundles: readonly VerdictBundle[], options: Agg
         group.claim.text === claim.text && Math.abs(group.claim.sentence_span.start - claim.sentence_span.start) <= DUPLICATE_WINDOW,
     );
     if (duplicate === undefined) groups.push({ claim, candidates });
-    else duplicate.candidates.push(...candidates);
+    else appendAll(duplicate.candidates, candidates);
   }
   groups.sort(
     (a, b) =>

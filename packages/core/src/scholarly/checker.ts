@@ -90,8 +90,10 @@ const LOCATOR = /(?<![\w.])(?:pp?\.|pages?)\s?\d/i;
 const SCHOLARLY_TRIGGER = /(?:^|[\s([{"'])@|REF-|PROF-|10\.\d|arxiv|[(,]\s*\d{4}(?!\d)|\bet\s+al\b|\d\s?%|\d\s?[x×]\s?[a-z]|\d\s+times\b/i;
 const STATISTIC_PHRASE = /\b(?:studies|research)\s+(?:show|shows|showed|shown|suggests?|indicates?|finds|found)\b|\baccording to\b/i;
 const PAGES = /(?<![\w.])(pp?)\.\s?(\d+)(?:\s?[-–]\s?(\d+))?/g;
-const QUOTE = /"([^"\n]+(?:\n(?![ \t]*\n)[^"\n]*)*)"|“([^”]+?)”/g;
-const FOOTNOTE_OR_RLM = /\[\^[^\]\n]+\]|\[[^\]\n]*(?:@[0-9a-f]{16}|,\s*L\d)[^\]\n]*\]/g;
+/** A straight-quoted passage (it may run over the lines of one paragraph). Linear: it starts only at `"` and cannot cross one. */
+const STRAIGHT_QUOTE = /"([^"\n]+(?:\n(?![ \t]*\n)[^"\n]*)*)"/y;
+/** A bracket span's content naming an RLM hash or line range. */
+const RLM_CONTENT = /@[0-9a-f]{16}|,\s*L\d/;
 
 /** Findings whose outcome depends on the corpus: softened to info when no corpus root exists. */
 const CORPUS_DEPENDENT = new Set<string>([
@@ -379,10 +381,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
 
       if (sentences.length > 0) {
         for (const link of links) markCitation(link.start, '', null);
-        FOOTNOTE_OR_RLM.lastIndex = 0;
-        for (let match = FOOTNOTE_OR_RLM.exec(view.withDestinations); match !== null; match = FOOTNOTE_OR_RLM.exec(view.withDestinations)) {
-          markCitation(match.index, match[0], null);
-        }
+        for (const match of footnotesAndRlm(view.withDestinations)) markCitation(match.index, match.text, null);
         const self = corpus.sourceAt(file);
         if (kinds.has('quote')) checkQuotes(self);
         if (kinds.has('pages')) checkPages(self);
@@ -435,21 +434,20 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
       }
 
       function checkQuotes(self: CorpusSource | null): void {
-        QUOTE.lastIndex = 0;
-        for (let match = QUOTE.exec(view.citable); match !== null; match = QUOTE.exec(view.citable)) {
-          const inner = (match[1] ?? match[2]) as string;
+        for (const match of quotations(view.citable)) {
+          const inner = match.inner;
           if (inner.trim().split(/\s+/).length < 6) continue;
           const index = sentenceAt(sentences, match.index);
-          const quoteEnd = match.index + match[0].length;
+          const quoteEnd = match.index + match.text.length;
           // A citation inside the quotation marks is part of the quoted text, not its attribution.
           const attributed = (cited.get(index)?.at ?? []).filter((entry) => entry.offset < match.index || entry.offset >= quoteEnd);
           const sources = [...new Set(attributed.map((entry) => entry.source))].filter((source) => source !== self);
           if (sources.length === 0) continue;
-          const quoteText = view.text.slice(match.index + 1, match.index + match[0].length - 1);
+          const quoteText = view.text.slice(match.index + 1, match.index + match.text.length - 1);
           const withText = sources.filter((source) => source.text !== null);
           const label = sources.map((source) => source.ids[0] ?? source.path).join(', ');
           if (withText.length === 0) {
-            make(match.index, 'quote', match[0], 'uncheckable', 'quote/uncheckable', say.quoteUncheckable(label), null);
+            make(match.index, 'quote', match.text, 'uncheckable', 'quote/uncheckable', say.quoteUncheckable(label), null);
             continue;
           }
           const quote = trimSegments(stripMarkup(quoteText));
@@ -457,14 +455,14 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
             withText.find((source) => quoteOccursIn(quote, corpus.normalisedText(source, normaliseSource) as string)) ??
             sources.find((source) => source.title !== null && titleKey(source.title) === titleKey(quote));
           if (hit !== undefined) {
-            make(match.index, 'quote', match[0], 'found', 'quote/found', say.quoteFound(hit.path), null, { source: hit.path });
+            make(match.index, 'quote', match.text, 'found', 'quote/found', say.quoteFound(hit.path), null, { source: hit.path });
           } else {
             const first = withText[0] as CorpusSource;
             const closest = closestPassage(normaliseQuoteText(quote), corpus.normalisedText(first, normaliseSource) as string);
             make(
               match.index,
               'quote',
-              match[0],
+              match.text,
               'not-found',
               'quote/not-found',
               say.quoteNotFound(first.path, closest),
@@ -475,7 +473,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
           const sentence = sentences[index] as Sentence;
           const around = view.citable.slice(sentence.start, Math.min(view.citable.length, Math.max(sentence.end, quoteEnd + 24)));
           if (!LOCATOR.test(around) && (hit === undefined || titleKey(quote) !== titleKey(hit.title ?? ''))) {
-            make(match.index, 'quote', match[0], 'missing-page', 'quote/missing-page', say.quoteMissingPage(), say.quoteMissingPageFix());
+            make(match.index, 'quote', match.text, 'missing-page', 'quote/missing-page', say.quoteMissingPage(), say.quoteMissingPageFix());
           }
         }
       }
@@ -756,4 +754,73 @@ function closestPassage(quote: string, source: string): string | null {
   let end = start;
   for (let count = 0; count < words.length && end !== -1; count += 1) end = source.indexOf(' ', end + 1);
   return source.slice(start, end === -1 ? source.length : end).trim();
+}
+
+/** A match of {@link quotations} or {@link footnotesAndRlm}: where it starts, its text, and a quotation's inside. */
+interface Span {
+  readonly index: number;
+  readonly text: string;
+  readonly inner: string;
+}
+
+/**
+ * Quotations in `text`, left to right: `"…"` within one paragraph, or `“…”` (anything up to the
+ * first closing mark). One pass, linear in the text: a closing `”` is looked up once and reused
+ * while the opening marks before it go on, so a run of unclosed `“` costs nothing per mark.
+ */
+export function quotations(text: string): Span[] {
+  const out: Span[] = [];
+  let closing = -2;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text[at];
+    if (char === '"') {
+      STRAIGHT_QUOTE.lastIndex = at;
+      const match = STRAIGHT_QUOTE.exec(text);
+      if (match === null) continue;
+      out.push({ index: at, text: match[0], inner: match[1] as string });
+      at += match[0].length - 1;
+    } else if (char === '\u201c') {
+      if (closing !== -1 && closing <= at) closing = text.indexOf('\u201d', at + 1);
+      if (closing === -1) continue;
+      if (closing === at + 1) continue;
+      out.push({ index: at, text: text.slice(at, closing + 1), inner: text.slice(at + 1, closing) });
+      at = closing;
+    }
+  }
+  return out;
+}
+
+/**
+ * Footnote references (`[^id]`) and RLM-looking brackets (`[… @<16 hex> …]`, `[…, L3]`): from a
+ * `[` to the first `]` on its line. Every `[` of one span shares its end, so the content test runs
+ * once per span and the scan is linear however many `[` a line holds.
+ */
+export function footnotesAndRlm(text: string): Span[] {
+  const out: Span[] = [];
+  // The next `]`, line end and `[^` at or after the cursor, each found once and reused until passed.
+  let close = -2;
+  let newline = -2;
+  let caret = -2;
+  const next = (cached: number, needle: string, from: number): number =>
+    cached === -1 || cached >= from ? cached : text.indexOf(needle, from);
+  let at = text.indexOf('[');
+  while (at !== -1) {
+    close = next(close, ']', at + 1);
+    if (close === -1) break;
+    newline = next(newline, '\n', at + 1);
+    if (newline !== -1 && newline < close) {
+      at = text.indexOf('[', newline);
+      continue;
+    }
+    let found = -1;
+    if (RLM_CONTENT.test(text.slice(at + 1, close))) found = at;
+    else {
+      // A footnote reference `[^x]` may open inside the span: the first `[^` with content before `]`.
+      caret = next(caret, '[^', at);
+      if (caret !== -1 && caret + 2 < close) found = caret;
+    }
+    if (found !== -1) out.push({ index: found, text: text.slice(found, close + 1), inner: text.slice(found + 1, close) });
+    at = text.indexOf('[', close + 1);
+  }
+  return out;
 }

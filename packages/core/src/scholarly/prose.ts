@@ -78,13 +78,17 @@ export function buildProseView(document: ScannedDocument): ProseView {
   return { text, withDestinations, citable: blankRanges(text, regions), links, urls };
 }
 
-const LIST_ITEM = /^[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+/;
+// No two quantifiers over the same characters side by side: a line of blanks (a blanked code span)
+// was quadratic with `[ \t]*(?:>[ \t]?)*[ \t]*`.
+const LIST_ITEM = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])[ \t]+/;
 const HEADING = /^[ \t]{0,3}#{1,6}(?:[ \t]|$)/;
 const TABLE_ROW = /^[ \t]*\|/;
 /** Words after which a period does not end a sentence. */
 const ABBREVIATIONS =
   /(?:\bet al|\be\.g|\bi\.e|\bvs|\bcf|\bpp?|\bFig|\bfig|\bEq|\beq|\bSec|\bVol|\bNo|\bDr|\bMr|\bMrs|\bMs|\bProf|\bapprox|\bca|\bInc|\bLtd|\bJr|\bSr|\bSt|\bv|(?:^|[\s(])\p{Lu})$/u;
-const ENDER = /[.!?]+["'”’)\]*_]*(?=[ \t]+|\r?\n|$)/g;
+// Starts only at the first of a run of enders: from inside a run the match could end nowhere else,
+// and trying every start made a long run of `.` or `?` quadratic.
+const ENDER = /(?<![.!?])[.!?]+["'”’)\]*_]*(?=[ \t]|\r?\n|$)/g;
 
 /** Splits the citable view into sentences, each tagged with its paragraph. */
 export function splitSentences(citable: string): Sentence[] {
