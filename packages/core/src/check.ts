@@ -1,9 +1,9 @@
 import { appendAll } from './arrays.ts';
 import { ArtifactCache } from './artifacts.ts';
 import { forEachLimited } from './concurrency.ts';
-import { AiwgCiteError } from './errors.ts';
+import { readDocumentText } from './document-text.ts';
 import { type ScannedDocument, type Suppression, scanMarkdown } from './markdown/scan.ts';
-import type { ArtifactReader, Sha256 } from './ports.ts';
+import type { ArtifactReader, ReadResult, Sha256 } from './ports.ts';
 import { buildReport, type Coverage, type Finding, type Report, type VerdictOptions } from './report.ts';
 import { type DocumentResult, RecordingArtifacts, type ResultCache } from './result-cache.ts';
 import { extractRlm } from './rlm/extract.ts';
@@ -84,11 +84,13 @@ export interface CheckInput {
   };
 }
 
-const decoder = new TextDecoder('utf-8');
-
-/** Decodes a markdown document's bytes (UTF-8, BOM removed by the scanner). */
+/**
+ * Decodes a markdown document's bytes (UTF-8, BOM removed by the scanner; UTF-16 with a BOM
+ * decoded); a binary file has no text. See {@link readDocumentText} for the notes.
+ */
 export function decodeDocument(bytes: Uint8Array): string {
-  return decoder.decode(bytes);
+  const decoded = readDocumentText('', bytes);
+  return decoded.kind === 'text' ? decoded.text : '';
 }
 
 /** Checks one already-read document and returns its findings, suppressions and overrides applied. */
@@ -127,11 +129,17 @@ export async function checkDocuments(input: CheckInput): Promise<Report> {
   await forEachLimited(input.documents, options.concurrency ?? 32, async (file) => {
     const read = await input.reader.read(file);
     if (read.kind !== 'file') {
-      throw new AiwgCiteError('INPUT_UNREADABLE', `${file}: cannot read the document (${read.kind})`, { data: { file } });
+      // One bad document (a symlink out of the root, a FIFO, an unreadable file) is that
+      // document's finding; the others are still checked.
+      findings.push(documentFinding(file, read));
+      return;
     }
+    const decoded = readDocumentText(file, read.bytes);
+    if (decoded.note !== null) coverage.notes.push(decoded.note);
+    if (decoded.kind === 'binary') return;
     const result =
       input.results === undefined
-        ? await checkDocument(file, decodeDocument(read.bytes), artifacts, options, checkers)
+        ? await checkDocument(file, decoded.text, artifacts, options, checkers)
         : await checkThroughCache(file, read.bytes, artifacts, options, checkers, input.results);
     appendAll(findings, result.findings);
     coverage.skippedInCode += result.skippedInCode;
@@ -158,6 +166,30 @@ async function checkThroughCache(
     await results.cache.store(key, file, result, recording.looked, artifacts);
   }
   return result;
+}
+
+/** The finding of a document that cannot be read. */
+export function documentFinding(file: string, read: Exclude<ReadResult, { kind: 'file' }>): Finding {
+  const why =
+    read.kind === 'outside-root'
+      ? 'it resolves outside the root (a symlink), so it was not read'
+      : read.kind === 'unreadable'
+        ? `it cannot be read (${read.reason})`
+        : read.kind === 'directory'
+          ? 'it is a directory'
+          : 'it does not exist';
+  return {
+    file,
+    line: 1,
+    column: 1,
+    kind: 'document',
+    text: file,
+    status: read.kind,
+    severity: 'error',
+    rule: 'document/unreadable',
+    message: `${file}: ${why}`,
+    fix: read.kind === 'outside-root' ? 'keep documents inside the repository, or leave the link out of the check' : null,
+  };
 }
 
 function isSuppressed(finding: Finding, suppressions: readonly Suppression[]): boolean {

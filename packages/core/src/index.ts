@@ -18,6 +18,8 @@ export type { CorpusFile, CorpusSource } from './corpus/source.ts';
 export { normaliseSurname, parseCorpusSource, readFrontmatter } from './corpus/source.ts';
 export type { YamlValue } from './corpus/yaml.ts';
 export { parseYamlSubset } from './corpus/yaml.ts';
+export type { DocumentText } from './document-text.ts';
+export { escapeControls, readDocumentText } from './document-text.ts';
 export type { DriftClassification, RegionDrift } from './drift/classify.ts';
 export { classifyDrift, formatRange, normaliseWhitespace } from './drift/classify.ts';
 export type { DiffOp } from './drift/line-diff.ts';

@@ -1,6 +1,14 @@
-import { lstatSync, readFileSync, readlinkSync, type Stats, statSync } from 'node:fs';
+import { lstatSync, readlinkSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { AiwgCiteError, parseConfigValue, resolveRuleId, type ONLINE_SERVICES as SERVICES, type SeverityOverride } from '@aiwg-cite/core';
+import {
+  AiwgCiteError,
+  isAiwgCiteError,
+  parseConfigValue,
+  resolveRuleId,
+  type ONLINE_SERVICES as SERVICES,
+  type SeverityOverride,
+} from '@aiwg-cite/core';
+import { readRegularFile } from './fs.ts';
 
 /** The validated configuration (`aiwg-cite.config.json`, or the `"aiwg-cite"` key of package.json). */
 export interface AiwgCiteConfig {
@@ -103,8 +111,10 @@ function readConfigFile(path: string, file: string): string | null {
   if (stat.isDirectory()) throw invalid(file, 'a directory, not a file');
   if (!stat.isFile()) throw invalid(file, 'not a regular file');
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFile(path).toString('utf8');
   } catch (error) {
+    // A FIFO, socket or device is refused in one line, never opened (issue 15 item 14).
+    if (isAiwgCiteError(error)) throw error;
     throw invalid(file, `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
 }

@@ -1,4 +1,4 @@
-import { type Dirent, existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
   AiwgCiteError,
@@ -12,6 +12,7 @@ import {
   parseCslJson,
 } from '@aiwg-cite/core';
 import { toPosix } from './discover.ts';
+import { readRegularFile } from './fs.ts';
 import { gitListFiles } from './git-files.ts';
 
 /** The default corpus roots (SPEC §3.1): under the `.aiwg/` directory, and `docs/references`. */
@@ -44,7 +45,7 @@ export function resolveAiwgDir(root: string, env: Readonly<Record<string, string
   }
   const location = join(root, '.aiwg-location');
   if (existsSync(location)) {
-    const value = readFileSync(location, 'utf8').trim();
+    const value = readRegularFile(location).toString('utf8').trim();
     if (value !== '') return toPosix(resolve(root, value));
   }
   return `${root}/.aiwg`;
@@ -77,8 +78,8 @@ export function loadCorpus(options: LoadCorpusOptions): CorpusIndex {
       seen.add(path);
       const name = path.slice(path.lastIndexOf('/') + 1);
       const display = displayPath(root, path);
-      if (/\.(md|markdown)$/i.test(name)) files.push({ path: display, text: readFileSync(path, 'utf8') });
-      else if (/-metadata\.json$/.test(name)) metadata.push({ path: display, text: readFileSync(path, 'utf8') });
+      if (/\.(md|markdown)$/i.test(name)) files.push({ path: display, text: readRegularFile(path).toString('utf8') });
+      else if (/-metadata\.json$/.test(name)) metadata.push({ path: display, text: readRegularFile(path).toString('utf8') });
     });
   }
   const assessments: CorpusFile[] = [];
@@ -86,7 +87,10 @@ export function loadCorpus(options: LoadCorpusOptions): CorpusIndex {
   if (isDirectory(assessmentDir)) {
     for (const name of readdirSync(assessmentDir).sort()) {
       if (/\.ya?ml$/.test(name))
-        assessments.push({ path: displayPath(root, `${assessmentDir}/${name}`), text: readFileSync(`${assessmentDir}/${name}`, 'utf8') });
+        assessments.push({
+          path: displayPath(root, `${assessmentDir}/${name}`),
+          text: readRegularFile(`${assessmentDir}/${name}`).toString('utf8'),
+        });
     }
   }
   const bibliography = loadBibliographies(root, options.isGit, options.bibliography);
@@ -101,7 +105,7 @@ export function loadBibliographies(root: string, isGit: boolean, explicit: reado
     const absolute = resolve(root, path);
     let text: string;
     try {
-      text = readFileSync(absolute, 'utf8');
+      text = readRegularFile(absolute).toString('utf8');
     } catch {
       throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: cannot read the bibliography file`, { data: { path } });
     }

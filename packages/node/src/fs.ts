@@ -1,7 +1,18 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { platform } from 'node:process';
-import type { EntryKind, FileSystem, Sha256 } from '@aiwg-cite/core';
+import { AiwgCiteError, type EntryKind, type FileSystem, type Sha256 } from '@aiwg-cite/core';
 
 /**
  * The core's {@link FileSystem} over node:fs. It uses the synchronous calls on purpose: for
@@ -27,7 +38,7 @@ export const nodeFileSystem: FileSystem = {
     }
   },
   readFile(path) {
-    return readFileSync(path);
+    return readRegularFile(path);
   },
   readdir(path) {
     return readdirSync(path);
@@ -65,6 +76,38 @@ export function createRunFileSystem(): FileSystem {
       return stats.isSymbolicLink() ? nodeFileSystem.realpath(candidate) : candidate;
     },
   };
+}
+
+/** What a non-regular file is, for messages. */
+export function describeFileType(stats: Stats): string {
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
+  if (stats.isDirectory()) return 'a directory';
+  return 'not a regular file';
+}
+
+/** A FIFO, socket or device refused by {@link readRegularFile}: one line naming the file and what it is. */
+export function notRegularFile(path: string, type: string): AiwgCiteError {
+  return new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${type}, not a regular file; not read`, { data: { path, type } });
+}
+
+/**
+ * Reads a regular file. A FIFO, socket or device is refused without reading it: it is checked
+ * before opening, and opened non-blocking and checked again (the path may change in between), so
+ * a FIFO a pull request adds can never hang a commit hook.
+ */
+export function readRegularFile(path: string): Buffer {
+  const before = statSync(path);
+  if (!before.isFile()) throw notRegularFile(path, describeFileType(before));
+  const descriptor = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stats = fstatSync(descriptor);
+    if (!stats.isFile()) throw notRegularFile(path, describeFileType(stats));
+    return readFileSync(descriptor);
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** SHA-256 through node:crypto, synchronous and native. */

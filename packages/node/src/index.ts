@@ -4,7 +4,7 @@ export type { LoadCorpusOptions } from './corpus.ts';
 export { createMentionResolver, DEFAULT_AIWG_CORPUS_DIRS, loadBibliographies, loadCorpus, resolveAiwgDir } from './corpus.ts';
 export type { Workspace } from './discover.ts';
 export { discoverDocuments, isMarkdownPath, resolveWorkspace, toPosix } from './discover.ts';
-export { createRunFileSystem, nodeFileSystem, nodeSha256 } from './fs.ts';
+export { createRunFileSystem, describeFileType, nodeFileSystem, nodeSha256, notRegularFile, readRegularFile } from './fs.ts';
 export { gitListFiles, gitTopLevel, runGit } from './git-files.ts';
 export type { NodeReaderOptions } from './reader.ts';
 export { createNodeReader } from './reader.ts';

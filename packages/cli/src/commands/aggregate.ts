@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
   type AggregatePolicy,
@@ -9,6 +9,7 @@ import {
   type QuoteCheck,
   validateAggregateInput,
 } from '@aiwg-cite/core';
+import { readRegularFile } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
 import { parseJsonInput, readInput, usageError } from './interop-io.ts';
@@ -120,7 +121,7 @@ function readSource(dir: string, evidence: Evidence): string | null {
     const canonical = realpathSync.native(target);
     const inside = relative(dir, canonical);
     if (inside.startsWith('..') || isAbsolute(inside)) return null;
-    return decoder.decode(readFileSync(join(dir, inside)));
+    return decoder.decode(readRegularFile(join(dir, inside)));
   } catch {
     return null;
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import {
   AiwgCiteError,
@@ -19,7 +19,16 @@ import {
   scanMarkdown,
   type UncheckedFootnote,
 } from '@aiwg-cite/core';
-import { createNodeReader, loadConfig, loadCorpus, nodeSha256, resolveWorkspace, toPosix, writeFileAtomic } from '@aiwg-cite/node';
+import {
+  createNodeReader,
+  loadConfig,
+  loadCorpus,
+  nodeSha256,
+  readRegularFile,
+  resolveWorkspace,
+  toPosix,
+  writeFileAtomic,
+} from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseCommandArgs } from '../args.ts';
 import { paletteFor } from '../color.ts';
@@ -104,7 +113,7 @@ export const certify: Command = {
     const documentPath = inside.startsWith('..') || isAbsolute(inside) ? toPosix(absolute) : toPosix(inside);
     let bytes: Uint8Array;
     try {
-      bytes = readFileSync(absolute);
+      bytes = readRegularFile(absolute);
     } catch (error) {
       throw new AiwgCiteError(
         'INPUT_UNREADABLE',
@@ -317,7 +326,7 @@ function outcomeOf(finding: Finding): ItemOutcome {
 function loadState(path: string, document: string, documentSha: string): CertifyState {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularFile(path).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: cannot read the state file (${(error as Error).message})`, { cause: error });

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
   AiwgCiteError,
@@ -26,6 +26,7 @@ import {
   filterByGlobs,
   loadConfig,
   loadCorpus,
+  readRegularFile,
   resolveAiwgDir,
   runGit,
   toPosix,
@@ -349,7 +350,7 @@ function applyFixes(report: Report, root: string, checked: ReadonlyMap<string, U
     if (!findings.some(isFixableFinding)) continue;
     const path = `${root}/${file}`;
     // The bytes the check read: a file changed on disk since then is not written (WRITE_CONFLICT).
-    const bytes = checked.get(file) ?? readFileSync(path);
+    const bytes = checked.get(file) ?? readRegularFile(path);
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     const plan = planFixes(text, findings);
     if (plan.fixes.length === 0) continue;

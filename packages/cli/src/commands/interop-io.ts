@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
+import { readRegularFile } from '@aiwg-cite/node';
 import type { CliContext } from '../context.ts';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -14,7 +14,7 @@ export async function readInput(path: string, context: CliContext): Promise<Uint
     return Buffer.concat(parts);
   }
   try {
-    return readFileSync(resolve(context.cwd, path));
+    return readRegularFile(resolve(context.cwd, path));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;

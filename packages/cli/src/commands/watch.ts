@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AiwgCiteError, type CheckOptions, contentHash, type Finding, parseLineRange } from '@aiwg-cite/core';
-import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace, runGit } from '@aiwg-cite/node';
+import { createNodeReader, discoverDocuments, nodeSha256, readRegularFile, resolveWorkspace, runGit } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { shouldColor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
@@ -207,7 +206,7 @@ class StalingCommits {
     const artifact = finding.artifact;
     let bytes: Uint8Array | null = null;
     try {
-      bytes = readFileSync(join(this.#root, artifact));
+      bytes = readRegularFile(join(this.#root, artifact));
     } catch {
       bytes = null;
     }

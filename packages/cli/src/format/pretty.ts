@@ -1,4 +1,4 @@
-import { type Finding, type Report, RLM_LABELS, type Severity } from '@aiwg-cite/core';
+import { escapeControls, type Finding, type Report, RLM_LABELS, type Severity } from '@aiwg-cite/core';
 import type { Palette } from '../color.ts';
 
 /** Options of {@link formatPretty}. */
@@ -28,7 +28,8 @@ const PLURAL: Readonly<Record<Severity, [string, string]>> = {
  * severity, and the verdict. A run with nothing to list prints one line. `--verbose` lists every
  * finding; JSON and SARIF always do.
  */
-export function formatPretty(report: Report, palette: Palette, options: PrettyOptions = {}): string {
+export function formatPretty(untrusted: Report, palette: Palette, options: PrettyOptions = {}): string {
+  const report = escapeReport(untrusted);
   const verbose = options.verbose === true;
   const listed = report.citations.filter((finding) =>
     options.quiet === true
@@ -95,7 +96,8 @@ function statusLabel(finding: Finding): string {
 }
 
 /** One finding: `file:line:col  severity  rule  STATUS citation`, then its message and fix. */
-export function formatFinding(finding: Finding, palette: Palette): string[] {
+export function formatFinding(untrusted: Finding, palette: Palette): string[] {
+  const finding = escapeFinding(untrusted);
   const out = [
     `${palette.bold(place(finding))}  ${severityLabel(finding, palette)}  ${palette.dim(finding.rule)}  ${statusLabel(finding)} ${finding.text}`,
   ];
@@ -160,4 +162,23 @@ function formatVerdict(report: Report, palette: Palette): string {
 
 function count(value: number): string {
   return value.toLocaleString('en-US');
+}
+
+/**
+ * The report with every string a repository controls (file names, citations, messages that quote
+ * them, notes) passed through {@link escapeControls}: a terminal never receives their control
+ * characters (C0, ESC, C1, bidirectional overrides).
+ */
+export function escapeReport(report: Report): Report {
+  return {
+    ...report,
+    citations: report.citations.map(escapeFinding),
+    coverage: { ...report.coverage, notes: report.coverage.notes.map(escapeControls) },
+  };
+}
+
+function escapeFinding(finding: Finding): Finding {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(finding)) out[key] = typeof value === 'string' ? escapeControls(value) : value;
+  return out as Finding;
 }
