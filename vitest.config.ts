@@ -27,6 +27,11 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        // Property-based fuzzing (`pnpm fuzz`): a fixed seed and few runs in the test command.
+        test: { name: 'fuzz', include: ['test/fuzz/**/*.fuzz.ts'], testTimeout: 300_000 },
+      },
+      {
+        resolve: { alias },
         test: { name: 'e2e', include: ['test/**/*.test.{ts,tsx}'], testTimeout: 120_000, hookTimeout: 60_000 },
       },
     ],

@@ -31,18 +31,26 @@ describe('fs-encodings', () => {
       encoding: 'utf8',
     });
     expect(result.status).toBe(1);
-    const report = JSON.parse(result.stdout) as { coverage: { notes: string[] }; citations: { file: string; status: string; text: string }[] };
+    const report = JSON.parse(result.stdout) as {
+      coverage: { notes: string[] };
+      citations: { file: string; status: string; text: string }[];
+    };
     expect(report.citations.map((finding) => [finding.file, finding.status])).toEqual([
       ['be.md', 'missing'],
       ['le.md', 'missing'],
     ]);
-    expect(report.coverage.notes).toEqual(expect.arrayContaining(['le.md: UTF-16LE (byte-order mark), decoded', 'be.md: UTF-16BE (byte-order mark), decoded']));
+    expect(report.coverage.notes).toEqual(
+      expect.arrayContaining(['le.md: UTF-16LE (byte-order mark), decoded', 'be.md: UTF-16BE (byte-order mark), decoded']),
+    );
   });
 
   it('a binary .md is skipped with a note', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'image.md'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x5b, 0x78, 0x5d]));
-    const result = spawnSync(process.execPath, [CLI_ENTRY, 'check', 'image.md', '--root', '.', '--format', 'json'], { cwd: dir, encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [CLI_ENTRY, 'check', 'image.md', '--root', '.', '--format', 'json'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     const report = JSON.parse(result.stdout) as { coverage: { notes: string[] } };
     expect(report.coverage.notes).toContain('image.md: binary (NUL bytes), not checked');
   });
