@@ -12,10 +12,12 @@ import { describe, expect, it } from 'vitest';
 const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/;
 
 describe('output-escapes', () => {
-  it('escapes ESC, C1 and bidi controls from a file name and a cited path in pretty output', () => {
+  it('escapes ESC and C1 controls from a file name in pretty output', () => {
     const dir = tempDir();
     const name = 'evil\u001b]0;owned\u0007\u009b31m.md';
-    writeFileSync(join(dir, name), 'See [gone\u001bc\u202e.ts, L1] and [x\u0085y.ts, L2].\n');
+    // Since the markdown model (issue 13), a path with control characters is not a citation at all;
+    // the file name still reaches every finding.
+    writeFileSync(join(dir, name), 'See [gone.ts, L1] and [docs/x\u0085y.ts, L2].\n');
     const result = spawnSync(process.execPath, [CLI_ENTRY, 'check', '--root', '.'], {
       cwd: dir,
       encoding: 'utf8',
@@ -23,7 +25,6 @@ describe('output-escapes', () => {
     });
     expect(result.status).toBe(1);
     expect(result.stdout).toContain('evil\\e]0;owned\\u0007\\u009b31m.md');
-    expect(result.stdout).toContain('gone\\ec\\u202e.ts');
     expect(RAW_CONTROL.test(result.stdout)).toBe(false);
   });
 });
