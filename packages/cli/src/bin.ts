@@ -10,12 +10,20 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-// The only place that sets the exit code: 0 pass, 1 findings, 2 failure.
+// The one place that builds the run context from the real process, and the only place that
+// ends it: 0 pass, 1 findings, 2 failure.
 const code = await main(process.argv.slice(2), {
   cwd: process.cwd(),
   env: process.env,
   stdout: process.stdout,
   stderr: process.stderr,
   stdin: process.stdin,
+  clock: () => new Date(),
+  signals: (signal, handler) => {
+    process.on(signal, handler);
+    return () => {
+      process.off(signal, handler);
+    };
+  },
 });
 process.exitCode = code;

@@ -1,17 +1,17 @@
-import { appendAll } from './arrays.ts';
-import { ArtifactCache } from './artifacts.ts';
-import { forEachLimited } from './concurrency.ts';
+import type { ArtifactCache } from './artifacts.ts';
 import { readDocumentText } from './document-text.ts';
 import { type ScannedDocument, type Suppression, scanMarkdown } from './markdown/scan.ts';
+import type { DocumentPolicy } from './policy.ts';
 import type { ArtifactReader, ReadResult, Sha256 } from './ports.ts';
-import { buildReport, type Coverage, type Finding, type Report, type VerdictOptions } from './report.ts';
-import { type DocumentResult, RecordingArtifacts, type ResultCache } from './result-cache.ts';
+import type { Finding, VerdictOptions } from './report.ts';
+import type { ResultCache } from './result-cache.ts';
 import { extractRlm } from './rlm/extract.ts';
 import { judgeCitation, judgeMalformed, prepareArtifacts } from './rlm/verify.ts';
-import { namesFinding, type SeverityOverride } from './rules.ts';
+import type { SeverityOverride } from './rules.ts';
+import { isSuppressed } from './suppression.ts';
 
 /** Options of a check run. */
-export interface CheckOptions extends VerdictOptions {
+export interface CheckOptions extends VerdictOptions, DocumentPolicy {
   /** Check citations inside fenced, indented and inline code too. @default false */
   readonly includeCode?: boolean;
   /** Per-rule severities from configuration; `off` drops the rule's findings. */
@@ -77,11 +77,14 @@ export interface CheckInput {
    * Results of earlier runs (issue 18): a document whose bytes, artifacts and run context are
    * unchanged takes its stored findings instead of being checked again.
    */
-  readonly results?: {
-    readonly cache: ResultCache;
-    /** Kinds whose findings depend on more than the document, its artifacts and the context: never stored. */
-    readonly uncacheableKinds?: readonly string[];
-  };
+  readonly results?: ResultPort;
+}
+
+/** The result cache as the pipeline's read and extract+verify stages use it. */
+export interface ResultPort {
+  readonly cache: ResultCache;
+  /** Kinds whose findings depend on more than the document, its artifacts and the context: never stored. */
+  readonly uncacheableKinds?: readonly string[];
 }
 
 /**
@@ -93,87 +96,12 @@ export function decodeDocument(bytes: Uint8Array): string {
   return decoded.kind === 'text' ? decoded.text : '';
 }
 
-/** Checks one already-read document and returns its findings, suppressions and overrides applied. */
-export async function checkDocument(
-  file: string,
-  text: string,
-  artifacts: ArtifactCache,
-  options: CheckOptions = {},
-  checkers: readonly DocumentChecker[] = [rlmChecker],
-): Promise<{ findings: Finding[]; skippedInCode: number; suppressed: number }> {
-  const document = scanMarkdown(text, options.includeCode === true ? { includeCode: true } : {});
-  const context: DocumentContext = { file, document, artifacts, options };
-  const results = await Promise.all(checkers.map((checker) => checker.check(context)));
-  let skippedInCode = 0;
-  const raw: Finding[] = [];
-  for (const result of results) {
-    appendAll(raw, result.findings);
-    skippedInCode += result.skippedInCode ?? 0;
-  }
-  const visible = raw.filter((finding) => !isSuppressed(finding, document.suppressions));
-  return {
-    findings: applyOverrides(visible, options.severityOverrides),
-    skippedInCode,
-    suppressed: raw.length - visible.length,
-  };
-}
-
-/** Checks documents and builds the report. */
-export async function checkDocuments(input: CheckInput): Promise<Report> {
-  const options = input.options ?? {};
-  const artifacts = input.artifacts ?? new ArtifactCache(input.reader, input.sha256);
-  const checkers = input.checkers ?? [rlmChecker];
-  const findings: Finding[] = [];
-  const coverage: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
-
-  await forEachLimited(input.documents, options.concurrency ?? 32, async (file) => {
-    const read = await input.reader.read(file);
-    if (read.kind !== 'file') {
-      // One bad document (a symlink out of the root, a FIFO, an unreadable file) is that
-      // document's finding; the others are still checked.
-      findings.push(documentFinding(file, read));
-      return;
-    }
-    const decoded = readDocumentText(file, read.bytes);
-    if (decoded.note !== null) coverage.notes.push(decoded.note);
-    if (decoded.kind === 'binary') return;
-    const result =
-      input.results === undefined
-        ? await checkDocument(file, decoded.text, artifacts, options, checkers)
-        : await checkThroughCache(file, read.bytes, artifacts, options, checkers, input.results);
-    appendAll(findings, result.findings);
-    coverage.skippedInCode += result.skippedInCode;
-    coverage.suppressed += result.suppressed;
-  });
-  return buildReport(findings, input.documents.length, coverage, options);
-}
-
-async function checkThroughCache(
-  file: string,
-  bytes: Uint8Array,
-  artifacts: ArtifactCache,
-  options: CheckOptions,
-  checkers: readonly DocumentChecker[],
-  results: NonNullable<CheckInput['results']>,
-): Promise<DocumentResult> {
-  const key = await results.cache.keyOf(file, bytes);
-  const cached = await results.cache.lookup(key, file, artifacts);
-  if (cached !== null) return cached;
-  const recording = new RecordingArtifacts(artifacts);
-  const result = await checkDocument(file, decodeDocument(bytes), recording, options, checkers);
-  const uncacheable = results.uncacheableKinds ?? [];
-  if (!result.findings.some((finding) => uncacheable.includes(finding.kind))) {
-    await results.cache.store(key, file, result, recording.looked, artifacts);
-  }
-  return result;
-}
-
-/** The finding of a document that cannot be read. */
+/** The finding of a document that cannot be read: one bad document never stops the run. */
 export function documentFinding(file: string, read: Exclude<ReadResult, { kind: 'file' }>): Finding {
   const why =
     read.kind === 'outside-root'
       ? 'it resolves outside the root (a symlink), so it was not read'
-      : read.kind === 'unreadable'
+      : read.kind === 'unreadable' || read.kind === 'unchecked'
         ? `it cannot be read (${read.reason})`
         : read.kind === 'directory'
           ? 'it is a directory'
@@ -192,13 +120,59 @@ export function documentFinding(file: string, read: Exclude<ReadResult, { kind: 
   };
 }
 
-function isSuppressed(finding: Finding, suppressions: readonly Suppression[]): boolean {
-  for (const suppression of suppressions) {
-    if (suppression.line !== finding.line) continue;
-    if (suppression.rules.length === 0) return true;
-    if (suppression.rules.some((rule) => namesFinding(rule, finding))) return true;
+/** One document after the extract and verify stages: raw findings, before suppression and overrides. */
+export interface VerifiedDocument {
+  readonly file: string;
+  readonly findings: readonly Finding[];
+  readonly suppressions: readonly Suppression[];
+  /** Candidates skipped because they stand in code. */
+  readonly skippedInCode: number;
+}
+
+/** The extract and verify stages of one document: scans it once and runs every checker over it. */
+export async function verifyDocument(
+  file: string,
+  text: string,
+  artifacts: ArtifactCache,
+  options: CheckOptions = {},
+  checkers: readonly DocumentChecker[] = [rlmChecker],
+): Promise<VerifiedDocument> {
+  const document = scanMarkdown(text, options.includeCode === true ? { includeCode: true } : {});
+  const context: DocumentContext = { file, document, artifacts, options };
+  const results = await Promise.all(checkers.map((checker) => checker.check(context)));
+  let skippedInCode = 0;
+  const findings: Finding[] = [];
+  for (const result of results) {
+    for (const finding of result.findings) findings.push(finding);
+    skippedInCode += result.skippedInCode ?? 0;
   }
-  return false;
+  return { file, findings, suppressions: document.suppressions, skippedInCode };
+}
+
+/** The settle stage: a document's suppression comments, then the configured severities. */
+export function settleFindings(
+  findings: readonly Finding[],
+  suppressions: readonly Suppression[],
+  overrides: Readonly<Record<string, SeverityOverride>> | undefined,
+): { findings: Finding[]; suppressed: number } {
+  const visible = suppressions.length === 0 ? findings : findings.filter((finding) => !isSuppressed(finding, suppressions));
+  return { findings: applyOverrides(visible, overrides), suppressed: findings.length - visible.length };
+}
+
+/**
+ * Checks one already-read document and returns its findings, suppressions and overrides applied:
+ * the extract, verify and settle stages without history (the pipeline adds it).
+ */
+export async function checkDocument(
+  file: string,
+  text: string,
+  artifacts: ArtifactCache,
+  options: CheckOptions = {},
+  checkers: readonly DocumentChecker[] = [rlmChecker],
+): Promise<{ findings: Finding[]; skippedInCode: number; suppressed: number }> {
+  const verified = await verifyDocument(file, text, artifacts, options, checkers);
+  const settled = settleFindings(verified.findings, verified.suppressions, options.severityOverrides);
+  return { findings: settled.findings, skippedInCode: verified.skippedInCode, suppressed: settled.suppressed };
 }
 
 /** Applies configured severities; `off` removes the finding. Fresh (`ok`) findings are left alone. */

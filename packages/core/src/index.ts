@@ -1,8 +1,8 @@
 export { appendAll } from './arrays.ts';
 export type { Artifact } from './artifacts.ts';
 export { ArtifactCache, countLines } from './artifacts.ts';
-export type { CheckerResult, CheckInput, CheckOptions, DocumentChecker, DocumentContext } from './check.ts';
-export { applyOverrides, checkDocument, checkDocuments, decodeDocument, rlmChecker } from './check.ts';
+export type { CheckerResult, CheckInput, CheckOptions, DocumentChecker, DocumentContext, ResultPort, VerifiedDocument } from './check.ts';
+export { applyOverrides, checkDocument, decodeDocument, rlmChecker, settleFindings, verifyDocument } from './check.ts';
 export { forEachLimited } from './concurrency.ts';
 export type { ConfigInput, ConfigParse } from './config-schema.ts';
 export { CONFIG_SCHEMA, ONLINE_SERVICES, parseConfigValue, SEVERITY_OVERRIDES } from './config-schema.ts';
@@ -62,6 +62,8 @@ export {
   toHex,
   webCryptoSha256,
 } from './hash.ts';
+export type { HistoryAnswer, HistoryFacts, HistoryJudgement, Pin, PinFacts, VersionSource } from './history-verdict.ts';
+export { judgeHistory, pinKey, stalePins } from './history-verdict.ts';
 export type { AggregateOptions, AggregatePolicy, AggregateResult, QuoteCheck, QuoteOutcome } from './interop/aggregate.ts';
 export { aggregateBundles, aggregateCandidates, enforceQuotes } from './interop/aggregate.ts';
 export type { BlockKind, ChunkOptions, ChunkSegment, MarkdownBlock, MarkdownChunk, OffsetRole } from './interop/chunk.ts';
@@ -138,9 +140,13 @@ export type { MemoryEntry, MemoryFileSystemOptions } from './memory-fs.ts';
 export { createMemoryFileSystem } from './memory-fs.ts';
 export type { NamedReport } from './merge.ts';
 export { mergeReports, RUN_LEVEL_RULES } from './merge.ts';
-export { RLM_LABELS, rlmMessages } from './messages.ts';
+export { RLM_LABELS, rlmMessages, stagedChangeMessages } from './messages.ts';
 export type { NormalisedPath } from './paths.ts';
 export { joinRoot, normaliseArtifactPath, relativeToRoot } from './paths.ts';
+export type { BatchOutcome, BatchPorts, DocumentOutcome, PipelinePlan, PipelinePorts, PipelineResult, RunStage } from './pipeline.ts';
+export { checkDocumentBatch, checkDocuments, PIPELINE_STAGES, runPipeline } from './pipeline.ts';
+export type { Admission, DocumentPolicy, SkipReason } from './policy.ts';
+export { admitDocument, BINARY_SNIFF_BYTES, DEFAULT_MAX_DOCUMENT_BYTES, describeSkip, skippedNote } from './policy.ts';
 export type { ArtifactReader, EntryKind, FileSystem, MaybePromise, ReadResult, Sha256 } from './ports.ts';
 export { createConfinedReader } from './reader.ts';
 export * from './refs/index.ts';
@@ -200,3 +206,6 @@ export type { ScholarlyRuleId } from './scholarly/rules.ts';
 export { SCHOLARLY_RULES } from './scholarly/rules.ts';
 export type { Shard } from './shard.ts';
 export { parseShard, pathHash, selectShard, shardOf } from './shard.ts';
+export type { ArtifactChange, CitingCitation, StagedChangeFacts, StagedChangeSummary } from './staged-change.ts';
+export { judgeStagedChange } from './staged-change.ts';
+export { isSuppressed } from './suppression.ts';

@@ -40,6 +40,27 @@ export const rlmMessages = {
   malformed: (defects: readonly string[], normalised: string, verdict: string) =>
     `${defects.join('; ')}; read as \`${normalised}\` it would be ${verdict}`,
   malformedFix: (normalised: string) => `write it as \`${normalised}\``,
+  unchecked: (artifact: string, reason: string) => `\`${artifact}\` was not checked: ${reason}`,
+  uncheckedFix: () => 'check it where its content is available (`git submodule update --init`), or cite it from inside that repository',
+  unstaged: (artifact: string, cited: string) =>
+    `hash \`${cited}\` is the working-tree version of \`${artifact}\`, which is not staged: the commit would pin content it does not contain`,
+  unstagedFix: (artifact: string, staged: string | null) =>
+    staged === null
+      ? `stage the version the citation pins (\`git add ${artifact}\`)`
+      : `stage the version the citation pins (\`git add ${artifact}\`), or cite the staged version (\`@${staged}\`)`,
+} as const;
+
+/** Sentences of the staged-change stage of `check --staged` (committed documents a commit breaks). */
+export const stagedChangeMessages = {
+  note: (stale: number, missing: number) => {
+    const count = (n: number) => `${n} ${n === 1 ? 'citation' : 'citations'}`;
+    const parts = [...(stale > 0 ? [`${count(stale)} stale`] : []), ...(missing > 0 ? [`${count(missing)} missing`] : [])];
+    return `this commit makes ${parts.join(' and ')} in committed documents`;
+  },
+  deleted: (artifact: string) => `\`${artifact}\` is deleted by this commit`,
+  staleFix: (artifact: string) =>
+    `confirm the citing text still holds for the staged \`${artifact}\` and re-pin it (\`aiwg-cite stamp\`), or unstage the change`,
+  missingFix: (artifact: string) => `update the citing document, or keep the file (\`git restore --staged ${artifact}\`)`,
 } as const;
 
 /** The display labels of RLM statuses in the pretty report (SPEC §1.1). */
@@ -53,4 +74,6 @@ export const RLM_LABELS: Readonly<Record<string, string>> = {
   'invalid-range': 'INVALID-RANGE',
   malformed: 'MALFORMED',
   'unknown-hash': 'UNKNOWN-HASH',
+  unstaged: 'UNSTAGED',
+  unchecked: 'UNCHECKED',
 };

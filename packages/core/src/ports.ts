@@ -30,7 +30,9 @@ export type ReadResult =
   | { readonly kind: 'missing'; readonly suggestion?: string }
   | { readonly kind: 'directory' }
   | { readonly kind: 'outside-root' }
-  | { readonly kind: 'unreadable'; readonly reason: string };
+  | { readonly kind: 'unreadable'; readonly reason: string }
+  /** A path the host knows of but cannot check (inside a submodule that is not available): a note, never missing. */
+  | { readonly kind: 'unchecked'; readonly reason: string };
 
 /** Reads root-relative paths and never returns bytes from outside the root. */
 export interface ArtifactReader {

@@ -119,6 +119,7 @@ function countRlm(rlm: RlmSummary, status: string): void {
       break;
     case 'stale':
     case 'unknown-hash':
+    case 'unstaged':
       rlm.stale += 1;
       break;
     case 'unversioned':

@@ -91,7 +91,17 @@ describe('the rule registry', () => {
 
   it('types findings as a union keyed by kind, so a status the kind cannot have fails to compile', () => {
     expectTypeOf<StatusOf<'rlm'>>().toEqualTypeOf<
-      'fresh' | 'stale' | 'unversioned' | 'missing' | 'not-a-file' | 'outside-root' | 'invalid-range' | 'malformed' | 'unknown-hash'
+      | 'fresh'
+      | 'stale'
+      | 'unversioned'
+      | 'missing'
+      | 'not-a-file'
+      | 'outside-root'
+      | 'invalid-range'
+      | 'malformed'
+      | 'unknown-hash'
+      | 'unstaged'
+      | 'unchecked'
     >();
     expectTypeOf<FindingOf<'ref'>['status']>().toEqualTypeOf<'found' | 'not-in-corpus' | 'malformed' | 'duplicate'>();
     const base = { file: 'a.md', line: 1, column: 1, text: 'x', severity: 'error', message: 'm', fix: null } as const;

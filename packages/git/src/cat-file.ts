@@ -1,6 +1,7 @@
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { AiwgCiteError } from '@aiwg-cite/core';
+import { gitProcess } from '@aiwg-cite/node';
 
 /** An object read through `git cat-file --batch`. */
 export interface GitObject {
@@ -29,7 +30,7 @@ export class CatFileBatch {
   #closed = false;
 
   constructor(cwd: string, env: NodeJS.ProcessEnv = process.env) {
-    this.#process = spawn('git', ['cat-file', '--batch'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.#process = gitProcess(cwd, ['cat-file', '--batch'], env);
     let stderr = '';
     this.#process.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');

@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { relative, resolve, sep } from 'node:path';
-import { AiwgCiteError, contentHash, replacementContentHash, type Sha256 } from '@aiwg-cite/core';
+import { AiwgCiteError, contentHash, isAiwgCiteError, replacementContentHash, type Sha256 } from '@aiwg-cite/core';
+import { gitSync } from '@aiwg-cite/node';
 import { BlobHashCache, type BlobHashes } from './blob-hash-cache.ts';
 import { CatFileBatch, type GitObject } from './cat-file.ts';
 
@@ -73,18 +73,18 @@ export class GitHistory {
 
   /** Opens the history of the repository that contains `root`, or returns `null` outside git. */
   static open(root: string, env: NodeJS.ProcessEnv = process.env): GitHistory | null {
-    const probe = spawnSync('git', ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--is-shallow-repository'], {
-      cwd: root,
-      env,
-      encoding: 'utf8',
-    });
-    if (probe.error !== undefined) {
-      throw new AiwgCiteError('GIT_UNAVAILABLE', `git cannot be run (${probe.error.message}); install git or pass --no-history`, {
-        cause: probe.error,
-      });
+    let out: string;
+    try {
+      out = gitSync(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--is-shallow-repository'], { env }).toString('utf8');
+    } catch (error) {
+      if (isAiwgCiteError(error) && error.code === 'GIT_UNAVAILABLE') {
+        throw new AiwgCiteError('GIT_UNAVAILABLE', `git cannot be run (${error.message}); install git or pass --no-history`, {
+          cause: error,
+        });
+      }
+      return null;
     }
-    if (probe.status !== 0) return null;
-    const [topLevel, gitDir, shallow] = probe.stdout.split('\n');
+    const [topLevel, gitDir, shallow] = out.split('\n');
     if (topLevel === undefined || topLevel === '' || gitDir === undefined || gitDir === '') return null;
     return new GitHistory(resolve(topLevel), gitDir, shallow === 'true', resolve(root), env);
   }
@@ -289,15 +289,12 @@ export class GitHistory {
   }
 
   #run(args: readonly string[], allowFailure = false): string | null {
-    const result = spawnSync('git', args, { cwd: this.topLevel, env: this.#env, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
-    if (result.error !== undefined) {
-      throw new AiwgCiteError('GIT_UNAVAILABLE', `git cannot be run (${result.error.message})`, { cause: result.error });
+    try {
+      return gitSync(this.topLevel, args, { env: this.#env }).toString('utf8');
+    } catch (error) {
+      if (allowFailure && isAiwgCiteError(error) && error.code === 'GIT_FAILED') return null;
+      throw error;
     }
-    if (result.status !== 0) {
-      if (allowFailure) return null;
-      throw new AiwgCiteError('GIT_FAILED', `git ${args.filter((arg) => !arg.startsWith('--')).join(' ')} failed: ${result.stderr.trim()}`);
-    }
-    return result.stdout;
   }
 }
 

@@ -20,6 +20,11 @@ export interface IndexReaderOptions {
    * index is missing, because the commit would publish a dangling citation.
    */
   readonly workingTree?: ArtifactReader;
+  /**
+   * Reads `path` inside the submodule at `submodule`, at the commit the index records for it.
+   * Without it, such paths read as `unchecked` (never missing: the superproject does not hold them).
+   */
+  readonly submodule?: (submodule: string, commit: string, path: string) => Promise<ReadResult>;
 }
 
 /**
@@ -29,7 +34,7 @@ export interface IndexReaderOptions {
  * leading directory.
  */
 export function createIndexReader(options: IndexReaderOptions): ArtifactReader {
-  const { snapshot, batch, workingTree } = options;
+  const { snapshot, batch, workingTree, submodule } = options;
   const entries = snapshot.entries;
   let directories: Set<string> | null = null;
   let folded: Map<string, string> | null = null;
@@ -87,6 +92,11 @@ export function createIndexReader(options: IndexReaderOptions): ArtifactReader {
     for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
       const prefix = entries.get(path.slice(0, slash));
       if (prefix === undefined) continue;
+      if (prefix.mode === SUBMODULE_MODE) {
+        const name = path.slice(0, slash);
+        const inner = path.slice(slash + 1);
+        return submodule === undefined ? { kind: 'unchecked', reason: `inside submodule \`${name}\`` } : submodule(name, prefix.oid, inner);
+      }
       if (prefix.mode !== SYMLINK_MODE) break;
       if (hops >= MAX_SYMLINK_HOPS) return { kind: 'unreadable', reason: `more than ${MAX_SYMLINK_HOPS} symlink hops` };
       const next = await followLink(path.slice(0, slash), prefix.oid);

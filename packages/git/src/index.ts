@@ -8,6 +8,8 @@ export type { ArtifactVersion, ChangeStatus, CommitInfo, HistoryScope } from './
 export { GitHistory, hashBytes, parseRawLog } from './history.ts';
 export type { BlameDetail, BlameDrift, BlameEntry, BlameInput, CurrentArtifact, PinSource } from './history-blame.ts';
 export { blameCitation } from './history-blame.ts';
+export type { HistoryFactsOptions } from './history-facts.ts';
+export { createHistoryFacts } from './history-facts.ts';
 export type { UnknownHashOptions } from './history-unknown.ts';
 export { markUnknownHashes } from './history-unknown.ts';
 export type { IndexEntry, IndexSnapshot, StagedChange } from './index-entries.ts';
@@ -19,3 +21,5 @@ export { runGitAsync, splitNul } from './run-git.ts';
 export type { StagedChangeSummary, StagedCheckInput, StagedCheckResult } from './staged-check.ts';
 export { checkStaged, citationIndexPath, toRootRelative } from './staged-check.ts';
 export { stagedMessages } from './staged-messages.ts';
+export type { WorktreeReaderOptions } from './worktree-reader.ts';
+export { createWorktreeReader, readSubmodulePaths } from './worktree-reader.ts';

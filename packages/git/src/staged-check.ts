@@ -3,29 +3,31 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import {
   AiwgCiteError,
   ArtifactCache,
+  type ArtifactChange,
   type ArtifactReader,
-  applyOverrides,
-  buildReport,
-  type CheckInput,
   type CheckOptions,
-  checkDocuments,
   contentHash,
   type DocumentChecker,
-  type Finding,
-  namesFinding,
+  type ReadResult,
   type Report,
+  type ResultPort,
+  type RunStage,
   replacementContentHash,
+  runPipeline,
   type Sha256,
-  type Suppression,
-  verifyRlm,
+  type StagedChangeFacts,
+  type StagedChangeSummary,
 } from '@aiwg-cite/core';
 import { CatFileBatch } from './cat-file.ts';
 import { findCitingEntries, isMarkdownName } from './citation-index.ts';
-import { markUnknownHashes } from './history-unknown.ts';
+import { createHistoryFacts } from './history-facts.ts';
 import { type IndexSnapshot, isRegularFileMode, readIndex, readStagedChanges, type StagedChange } from './index-entries.ts';
 import { createIndexReader } from './index-reader.ts';
 import { runGitAsync } from './run-git.ts';
 import { stagedMessages } from './staged-messages.ts';
+import { createWorktreeReader } from './worktree-reader.ts';
+
+export type { StagedChangeSummary } from '@aiwg-cite/core';
 
 /** Input of {@link checkStaged}. */
 export interface StagedCheckInput {
@@ -43,8 +45,11 @@ export interface StagedCheckInput {
   readonly options?: CheckOptions;
   readonly checkers?: readonly DocumentChecker[];
   /** The result cache of the run (issue 18): staged documents whose blobs and artifacts are unchanged take their stored findings. */
-  readonly results?: CheckInput['results'];
-  /** Reads the working tree, for `.aiwg/` artifacts that the index does not hold. */
+  readonly results?: ResultPort;
+  /**
+   * Reads the working tree: for `.aiwg/` artifacts that the index does not hold, and for the
+   * history stage, which tells a pin of an unstaged working-tree edit apart from a fabricated one.
+   */
   readonly workingTree?: ArtifactReader;
   /** Writes the citation index atomically; when absent it is rebuilt in memory on every run. */
   readonly writeFile?: (path: string, contents: string) => void;
@@ -60,14 +65,8 @@ export interface StagedCheckInput {
    * documents themselves (lint-staged checks those, one run per file list). @default false
    */
   readonly reverseOnly?: boolean;
-}
-
-/** What the staged change does to committed documents. */
-export interface StagedChangeSummary {
-  /** Citations in committed documents this commit makes stale. */
-  readonly stale: number;
-  /** Citations in committed documents whose artifact this commit deletes. */
-  readonly missing: number;
+  /** The pipeline's corpus stage, when the command runs the corpus checks. */
+  readonly corpus?: RunStage;
 }
 
 /** The outcome of {@link checkStaged}. */
@@ -79,9 +78,11 @@ export interface StagedCheckResult {
 }
 
 /**
- * Checks what the next commit will contain (SPEC §11.1): staged markdown is read from the index,
- * every cited artifact is hashed as staged, all through one `git cat-file --batch` process. Then
- * the reverse direction: committed documents citing a file the change modifies or deletes.
+ * Checks what the next commit will contain (SPEC §11.1) through the one pipeline (core
+ * `runPipeline`), with git's ports: documents discovered in the index, every document and cited
+ * artifact read from the index through one `git cat-file --batch` process, git's facts for the
+ * history stage, and the committed documents citing a file the change modifies or deletes for the
+ * staged-change stage. The report is built once.
  */
 export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckResult> {
   const { root, env } = input;
@@ -99,43 +100,103 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
   const documents = input.reverseOnly === true ? [] : selected;
 
   const batch = new CatFileBatch(root, env ?? process.env);
+  const submodules = new SubmoduleReaders(root, env ?? process.env);
   try {
-    const reader = createIndexReader({ snapshot, batch, ...(input.workingTree === undefined ? {} : { workingTree: input.workingTree }) });
-    const artifacts = new ArtifactCache(reader, input.sha256);
-    const checked = await checkDocuments({
-      reader,
-      documents,
-      sha256: input.sha256,
-      options,
-      artifacts,
-      ...(input.checkers === undefined ? {} : { checkers: input.checkers }),
-      ...(input.results === undefined ? {} : { results: input.results }),
-    });
-    const direct =
-      input.history === false ? checked : await markUnknownHashes(checked, { root, options, ...(env === undefined ? {} : { env }) });
-    if (explicit) return { report: direct, documents, stagedChange: { stale: 0, missing: 0 } };
-
-    const reverse = await findStagedChangeFindings({
-      root,
-      ...(env === undefined ? {} : { env }),
+    const workingTree =
+      input.workingTree === undefined
+        ? undefined
+        : createWorktreeReader(input.workingTree, { root, ...(env === undefined ? {} : { env }) });
+    const reader = createIndexReader({
       snapshot,
-      changes,
       batch,
-      artifacts,
-      sha256: input.sha256,
-      options,
-      documents: new Set(staged),
-      ...(input.selectDocuments === undefined ? {} : { selectDocuments: input.selectDocuments }),
-      ...(input.writeFile === undefined ? {} : { writeFile: input.writeFile }),
+      ...(workingTree === undefined ? {} : { workingTree }),
+      submodule: (path, commit, inner) => submodules.read(path, commit, inner),
     });
-    const stale = reverse.filter((finding) => finding.status === 'stale').length;
-    const missing = reverse.length - stale;
-    const coverage = { ...direct.coverage, notes: [...direct.coverage.notes] };
-    if (reverse.length > 0) coverage.notes.push(stagedMessages.stagedChangeNote(stale, missing));
-    const report = buildReport([...direct.citations, ...reverse], direct.summary.files, coverage, options);
-    return { report, documents, stagedChange: { stale, missing } };
+    const artifacts = new ArtifactCache(reader, input.sha256);
+    const result = await runPipeline({
+      ports: {
+        discover: () => documents,
+        reader,
+        artifacts,
+        ...(input.results === undefined ? {} : { results: input.results }),
+        current: 'index',
+        ...(input.history === false
+          ? {}
+          : {
+              history: createHistoryFacts({
+                root,
+                ...(env === undefined ? {} : { env }),
+                ...(workingTree === undefined ? {} : { workingTree }),
+                sha256: input.sha256,
+              }),
+            }),
+        ...(explicit
+          ? {}
+          : {
+              stagedChange: (_artifacts, _documents) =>
+                stagedChangeFacts({
+                  root,
+                  ...(env === undefined ? {} : { env }),
+                  snapshot,
+                  changes,
+                  batch,
+                  sha256: input.sha256,
+                  options,
+                  documents: new Set(staged),
+                  ...(input.selectDocuments === undefined ? {} : { selectDocuments: input.selectDocuments }),
+                  ...(input.writeFile === undefined ? {} : { writeFile: input.writeFile }),
+                }),
+            }),
+        ...(input.corpus === undefined ? {} : { corpus: input.corpus }),
+      },
+      options,
+      ...(input.checkers === undefined ? {} : { checkers: input.checkers }),
+    });
+    return { report: result.report, documents, stagedChange: result.stagedChange };
   } finally {
-    await batch.close();
+    await Promise.all([batch.close(), submodules.close()]);
+  }
+}
+
+/**
+ * Reads paths inside submodules at the commit the superproject's index records (issue 15,
+ * item 3), one `cat-file --batch` per submodule. A submodule that is not checked out, or that
+ * lacks the recorded commit, is `unchecked`: the path exists for git, but its content is elsewhere.
+ */
+class SubmoduleReaders {
+  readonly #root: string;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #batches = new Map<string, CatFileBatch | null>();
+
+  constructor(root: string, env: NodeJS.ProcessEnv) {
+    this.#root = root;
+    // The hook's GIT_DIR and GIT_INDEX_FILE name the superproject: the submodule has its own.
+    const { GIT_DIR: _dir, GIT_INDEX_FILE: _index, GIT_WORK_TREE: _tree, ...rest } = env;
+    this.#env = rest;
+  }
+
+  async read(submodule: string, commit: string, path: string): Promise<ReadResult> {
+    let batch = this.#batches.get(submodule);
+    if (batch === undefined) {
+      const directory = join(this.#root, submodule);
+      batch = existsSync(join(directory, '.git')) ? new CatFileBatch(directory, this.#env) : null;
+      this.#batches.set(submodule, batch);
+    }
+    if (batch === null) return { kind: 'unchecked', reason: `inside submodule \`${submodule}\`, which is not checked out` };
+    const object = await batch.read(`${commit}:${path}`);
+    if (object?.type === 'blob') return { kind: 'file', bytes: object.bytes };
+    if (object?.type === 'tree') return { kind: 'directory' };
+    if (object === null && (await batch.read(`${commit}^{commit}`)) === null) {
+      return {
+        kind: 'unchecked',
+        reason: `inside submodule \`${submodule}\`, whose recorded commit ${commit.slice(0, 12)} is not fetched`,
+      };
+    }
+    return { kind: 'missing' };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#batches.values()].map((batch) => batch?.close()));
   }
 }
 
@@ -169,13 +230,12 @@ function selectExplicit(snapshot: IndexSnapshot, files: readonly string[]): stri
   return [...found].sort();
 }
 
-interface ReverseInput {
+interface StagedChangeInput {
   readonly root: string;
   readonly env?: NodeJS.ProcessEnv;
   readonly snapshot: IndexSnapshot;
   readonly changes: readonly StagedChange[];
   readonly batch: CatFileBatch;
-  readonly artifacts: ArtifactCache;
   readonly sha256: Sha256;
   readonly options: CheckOptions;
   /** Staged documents: checked from the index (or excluded by configuration), never reported twice. */
@@ -189,12 +249,20 @@ export function citationIndexPath(gitDir: string): string {
   return join(gitDir, 'aiwg-cite', 'citations.json');
 }
 
-async function findStagedChangeFindings(input: ReverseInput): Promise<Finding[]> {
-  const touched = new Map<string, StagedChange>();
+/**
+ * git's facts for the staged-change stage: the paths the change modifies or removes, and the
+ * citations of them in committed documents (from the citation index). The verdicts are the core's.
+ */
+async function stagedChangeFacts(input: StagedChangeInput): Promise<StagedChangeFacts> {
+  const changes = new Map<string, ArtifactChange>();
   for (const change of input.changes) {
-    if (change.status === 'M' || change.status === 'T' || change.status === 'D') touched.set(change.path, change);
+    if (change.status === 'D' || ((change.status === 'M' || change.status === 'T') && !isRegularFileMode(change.newMode))) {
+      changes.set(change.path, { kind: 'removed', deleted: change.status === 'D' });
+    } else if (change.status === 'M' || change.status === 'T') {
+      changes.set(change.path, { kind: 'modified', previousHashes: once(() => blobHashes(input.batch, change.oldOid, input.sha256)) });
+    }
   }
-  if (touched.size === 0) return [];
+  if (changes.size === 0) return { citing: [], changes };
   // Only now is the git dir needed: a commit that changes no tracked file pays nothing for it.
   const gitDir = (await runGitAsync(input.root, ['rev-parse', '--absolute-git-dir'], input.env === undefined ? {} : { env: input.env }))
     .toString('utf8')
@@ -207,60 +275,28 @@ async function findStagedChangeFindings(input: ReverseInput): Promise<Finding[]>
       includeCode: input.options.includeCode === true,
       ...(input.writeFile === undefined ? {} : { writeFile: input.writeFile }),
     },
-    new Set(touched.keys()),
+    new Set(changes.keys()),
     input.documents,
   );
-  const allowed =
-    input.selectDocuments === undefined ? null : new Set(input.selectDocuments([...new Set(citing.map((entry) => entry.document))]));
-  const oldHashes = new Map<string, Promise<readonly string[]>>();
-  const hashesBefore = (change: StagedChange): Promise<readonly string[]> => {
-    let hashes = oldHashes.get(change.oldOid);
-    if (hashes === undefined) {
-      hashes = (async () => {
-        const object = await input.batch.read(change.oldOid);
-        if (object === null) return [];
-        const raw = await contentHash(object.bytes, input.sha256);
-        const replaced = await replacementContentHash(object.bytes, input.sha256);
-        return replaced === null ? [raw] : [raw, replaced];
-      })();
-      oldHashes.set(change.oldOid, hashes);
-    }
-    return hashes;
-  };
-
-  const findings: Finding[] = [];
-  await Promise.all(
-    citing.map(async (entry) => {
-      if (allowed !== null && !allowed.has(entry.document)) return;
-      const change = touched.get(entry.artifact) as StagedChange;
-      const finding = await verifyRlm(entry.citation, entry.document, input.artifacts);
-      if (finding === null || isSuppressed(finding, entry.suppressions)) return;
-      if (change.status === 'D' || !isRegularFileMode(change.newMode)) {
-        if (finding.severity !== 'error' || finding.status === 'invalid-range') return;
-        const gone = finding.status === 'missing' && !input.snapshot.entries.has(entry.artifact);
-        findings.push({
-          ...finding,
-          ...(gone ? { message: stagedMessages.deleted(entry.artifact) } : {}),
-          fix: stagedMessages.missingFix(entry.artifact),
-          cause: 'staged-change',
-        });
-        return;
-      }
-      // Only citations that were fresh against HEAD are made stale by this commit.
-      if (finding.status !== 'stale' || entry.citation.hash === null) return;
-      if (!(await hashesBefore(change)).includes(entry.citation.hash)) return;
-      findings.push({ ...finding, fix: stagedMessages.staleFix(entry.artifact), cause: 'staged-change' });
-    }),
-  );
-  return applyOverrides(findings, input.options.severityOverrides);
+  if (input.selectDocuments === undefined) return { citing, changes };
+  const allowed = new Set(input.selectDocuments([...new Set(citing.map((entry) => entry.document))]));
+  return { citing: citing.filter((entry) => allowed.has(entry.document)), changes };
 }
 
-function isSuppressed(finding: Finding, suppressions: readonly Suppression[]): boolean {
-  return suppressions.some(
-    (suppression) =>
-      suppression.line === finding.line &&
-      (suppression.rules.length === 0 || suppression.rules.some((rule) => namesFinding(rule, finding))),
-  );
+async function blobHashes(batch: CatFileBatch, oid: string, sha256: Sha256): Promise<readonly string[]> {
+  const object = await batch.read(oid);
+  if (object === null) return [];
+  const raw = await contentHash(object.bytes, sha256);
+  const replaced = await replacementContentHash(object.bytes, sha256);
+  return replaced === null ? [raw] : [raw, replaced];
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let value: Promise<T> | undefined;
+  return () => {
+    value ??= make();
+    return value;
+  };
 }
 
 /**

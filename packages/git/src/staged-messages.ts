@@ -8,15 +8,6 @@ export const stagedMessages = {
   notInIndex: (path: string) => `${path}: not in the git index; \`git add\` it, or check it without --staged`,
   outsideRoot: (path: string, root: string) => `${path}: outside the repository ${root}`,
   notARepository: (cwd: string) => `${cwd}: --staged needs a git repository (not inside a git work tree)`,
-  stagedChangeNote: (stale: number, missing: number) => {
-    const count = (n: number) => `${n} ${n === 1 ? 'citation' : 'citations'}`;
-    const parts = [...(stale > 0 ? [`${count(stale)} stale`] : []), ...(missing > 0 ? [`${count(missing)} missing`] : [])];
-    return `this commit makes ${parts.join(' and ')} in committed documents`;
-  },
-  deleted: (artifact: string) => `\`${artifact}\` is deleted by this commit`,
-  staleFix: (artifact: string) =>
-    `confirm the citing text still holds for the staged \`${artifact}\` and re-pin it (\`aiwg-cite stamp\`), or unstage the change`,
-  missingFix: (artifact: string) => `update the citing document, or keep the file (\`git restore --staged ${artifact}\`)`,
   bypass: (isHusky: boolean) =>
     `Commit blocked by aiwg-cite. To commit anyway: git commit --no-verify${isHusky ? ' (or HUSKY=0 git commit)' : ''}`,
 } as const;

@@ -1,16 +1,14 @@
-import { spawnSync } from 'node:child_process';
 import { AiwgCiteError } from '@aiwg-cite/core';
+import { type GitEnv, gitProbe } from './git-runner.ts';
 
 /** Runs git synchronously and returns stdout, or `null` when git fails or is absent. */
-export function runGit(cwd: string, args: readonly string[]): string | null {
-  const result = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 1024 * 1024 * 512 });
-  if (result.error !== undefined || result.status !== 0) return null;
-  return result.stdout;
+export function runGit(cwd: string, args: readonly string[], env?: GitEnv): string | null {
+  return gitProbe(cwd, args, env === undefined ? {} : { env });
 }
 
 /** The git top level that contains `directory`, or `null` outside a repository. */
-export function gitTopLevel(directory: string): string | null {
-  const out = runGit(directory, ['rev-parse', '--show-toplevel']);
+export function gitTopLevel(directory: string, env?: GitEnv): string | null {
+  const out = runGit(directory, ['rev-parse', '--show-toplevel'], env);
   return out === null ? null : out.trim();
 }
 
@@ -18,8 +16,8 @@ export function gitTopLevel(directory: string): string | null {
  * Files under `directory` that git tracks or would track (untracked and not ignored), as paths
  * relative to `directory`, from one `git ls-files -z` call (git-ls-files(1)).
  */
-export function gitListFiles(directory: string, pathspecs: readonly string[]): string[] {
-  const out = runGit(directory, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...pathspecs]);
+export function gitListFiles(directory: string, pathspecs: readonly string[], env?: GitEnv): string[] {
+  const out = runGit(directory, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...pathspecs], env);
   if (out === null) throw new AiwgCiteError('GIT_FAILED', `${directory}: git ls-files failed`, { data: { directory } });
   const seen = new Set<string>();
   for (const path of out.split('\0')) if (path !== '') seen.add(path);

@@ -6,6 +6,8 @@ export type { Workspace } from './discover.ts';
 export { discoverDocuments, isMarkdownPath, resolveWorkspace, toPosix } from './discover.ts';
 export { createRunFileSystem, describeFileType, nodeFileSystem, nodeSha256, notRegularFile, readRegularFile } from './fs.ts';
 export { gitListFiles, gitTopLevel, runGit } from './git-files.ts';
+export type { GitEnv, GitRunOptions } from './git-runner.ts';
+export { gitAsync, gitFailure, gitProbe, gitProcess, gitSync } from './git-runner.ts';
 export type { NodeReaderOptions } from './reader.ts';
 export { createNodeReader } from './reader.ts';
 export { FileResultStorage, loadUserCacheKey, resultCacheDir } from './result-store.ts';

@@ -5,11 +5,12 @@ import {
   buildReport,
   type CheckOptions,
   type Coverage,
-  checkDocument,
+  checkDocumentBatch,
   type DocumentChecker,
-  decodeDocument,
+  type DocumentOutcome,
+  describeSkip,
   type Finding,
-  forEachLimited,
+  type HistoryFacts,
   type Report,
   rlmChecker,
   type Sha256,
@@ -26,8 +27,13 @@ export interface WatchEngineOptions {
   readonly check?: CheckOptions;
   /** The checks to run. @default [rlmChecker] */
   readonly checkers?: readonly DocumentChecker[];
-  /** Documents larger than this many bytes are reported and skipped. @default 8388608 (8 MiB) */
+  /** Documents larger than this many bytes are reported and skipped (the core's document policy). @default 8388608 (8 MiB) */
   readonly maxDocumentBytes?: number;
+  /**
+   * The pipeline's history stage (git's facts on stale pins), so a fabricated hash is
+   * `unknown-hash` here as in `check`. Absent outside git.
+   */
+  readonly history?: HistoryFacts;
   /** Milliseconds since the epoch; injected so tests need no real clock. @default Date.now */
   readonly clock?: () => number;
   /** How many documents a full load checks at once. @default 32 */
@@ -108,9 +114,6 @@ interface DocumentState {
   readonly suppressed: number;
 }
 
-const DEFAULT_MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
-/** Like git, look for a NUL byte in the first 8000 bytes to call a file binary. */
-const BINARY_SNIFF_BYTES = 8000;
 const EMPTY_COVERAGE: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
 
 /**
@@ -125,7 +128,8 @@ export class WatchEngine {
   readonly #sha256: Sha256 | undefined;
   readonly #options: CheckOptions;
   readonly #checkers: readonly DocumentChecker[];
-  readonly #maxBytes: number;
+  readonly #history: HistoryFacts | undefined;
+  #historyNotes: string[] = [];
   readonly #clock: () => number;
   readonly #concurrency: number;
   #cache: ArtifactCache;
@@ -138,9 +142,12 @@ export class WatchEngine {
   constructor(options: WatchEngineOptions) {
     this.#reader = options.reader;
     this.#sha256 = options.sha256;
-    this.#options = options.check ?? {};
+    this.#options = {
+      ...options.check,
+      ...(options.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: options.maxDocumentBytes }),
+    };
     this.#checkers = options.checkers ?? [rlmChecker];
-    this.#maxBytes = options.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+    this.#history = options.history;
     this.#clock = options.clock ?? Date.now;
     this.#concurrency = options.concurrency ?? 32;
     this.#cache = new ArtifactCache(this.#reader, this.#sha256);
@@ -160,7 +167,8 @@ export class WatchEngine {
       this.#citedBy.clear();
       this.#order = null;
       const unique = [...new Set(documents)];
-      await forEachLimited(unique, this.#concurrency, (file) => this.#recheck(file));
+      this.#historyNotes = [];
+      await this.#recheck(unique);
       const changes = diffAll(before, this.#captureAll());
       return {
         reason: 'load',
@@ -211,9 +219,7 @@ export class WatchEngine {
         affected.delete(document);
         scopeChanged = this.#forget(document) || scopeChanged;
       }
-      for (const document of affected) {
-        scopeChanged = (await this.#recheck(document)) || scopeChanged;
-      }
+      scopeChanged = (await this.#recheck([...affected])) || scopeChanged;
       const changes: VerdictChange[] = [];
       for (const file of touched.sort()) appendAll(changes, diffDocument(before.get(file) ?? [], this.#capture(file)));
       return {
@@ -268,6 +274,7 @@ export class WatchEngine {
       coverage.suppressed += state.suppressed;
     }
     for (const [file, reason] of [...this.#skipped].sort()) coverage.notes.push(watchMessages.skippedDocument(file, reason));
+    coverage.notes.push(...this.#historyNotes);
     return buildReport(findings, this.#documents.size, coverage, this.#options);
   }
 
@@ -315,23 +322,44 @@ export class WatchEngine {
     return this.#order;
   }
 
-  /** Reads and checks one document again; returns whether its document or artifact set changed. */
-  async #recheck(file: string): Promise<boolean> {
-    const read = await this.#reader.read(file);
-    if (read.kind === 'missing' || read.kind === 'outside-root') return this.#forget(file);
-    let reason: string | null = null;
-    if (read.kind === 'directory') reason = watchMessages.documentIsDirectory();
-    else if (read.kind === 'unreadable') reason = watchMessages.documentUnreadable(read.reason);
-    else if (read.bytes.length > this.#maxBytes) reason = watchMessages.documentTooLarge(read.bytes.length, this.#maxBytes);
-    else if (read.bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) reason = watchMessages.documentBinary();
-    if (reason !== null || read.kind !== 'file') {
+  /**
+   * Reads and checks documents again through the pipeline's stages 2–6 (the function `check`
+   * runs: admission, verdicts, one history lookup for the batch, settling); returns whether the
+   * set of documents or of artifacts changed.
+   */
+  async #recheck(files: readonly string[]): Promise<boolean> {
+    if (files.length === 0) return false;
+    const seen = new Map<string, Set<string>>();
+    const outcomes = await checkDocumentBatch(files, {
+      reader: this.#reader,
+      artifactsFor: (file) => {
+        const paths = new Set<string>();
+        seen.set(file, paths);
+        return recordingArtifacts(this.#cache, paths);
+      },
+      ...(this.#history === undefined ? {} : { history: this.#history }),
+      options: { ...this.#options, concurrency: this.#concurrency },
+      checkers: this.#checkers,
+    });
+    for (const note of outcomes.notes) if (!this.#historyNotes.includes(note)) this.#historyNotes.push(note);
+    let changed = false;
+    for (const file of files) {
+      const outcome = outcomes.get(file);
+      if (outcome === undefined) continue;
+      changed = this.#record(file, outcome, seen.get(file) ?? new Set()) || changed;
+    }
+    return changed;
+  }
+
+  /** Takes one document's outcome into the state; returns whether its document or artifact set changed. */
+  #record(file: string, outcome: DocumentOutcome, seen: ReadonlySet<string>): boolean {
+    if (outcome.kind === 'gone') return this.#forget(file);
+    if (outcome.kind === 'skipped') {
       this.#forget(file);
-      this.#skipped.set(file, reason ?? read.kind);
+      this.#skipped.set(file, describeSkip(outcome.reason));
       return true;
     }
-    const seen = new Set<string>();
-    const artifacts = recordingArtifacts(this.#cache, seen);
-    const result = await checkDocument(file, decodeDocument(read.bytes), artifacts, this.#options, this.#checkers);
+    const result = outcome;
     const previous = this.#documents.get(file);
     const wasSkipped = this.#skipped.delete(file);
     const report = buildReport(result.findings, 1, EMPTY_COVERAGE, this.#options);

@@ -4,10 +4,6 @@
  */
 export const watchMessages = {
   skippedDocument: (file: string, reason: string) => `${file}: skipped (${reason})`,
-  documentIsDirectory: () => 'a directory, not a file',
-  documentUnreadable: (reason: string) => `cannot be read: ${reason}`,
-  documentTooLarge: (size: number, limit: number) => `${formatBytes(size)} is larger than the ${formatBytes(limit)} limit`,
-  documentBinary: () => 'binary content, not markdown',
   watcherError: (detail: string) => `watcher: ${detail}`,
   discoveryFailed: (detail: string) => `could not list the documents again (${detail}); keeping the previous list`,
   /** The summary line of the plain (non-TTY) mode. */
@@ -45,9 +41,3 @@ export const watchMessages = {
     '  q  Ctrl-C    quit',
   ],
 } as const;
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} B`;
-}

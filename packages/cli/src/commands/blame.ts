@@ -15,6 +15,7 @@ import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace, type
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { type Palette, paletteFor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
+import { worktreeReader } from '../pipeline-ports.ts';
 
 const HELP = `Usage: aiwg-cite blame [DOC.md...] [options]
 
@@ -149,7 +150,7 @@ export const blame: Command = {
       if (line !== undefined && (positionals.length !== 1 || documents.length !== 1)) {
         throw new AiwgCiteError('USAGE', blameMessages.lineNeedsOneDocument());
       }
-      const artifacts = new ArtifactCache(createNodeReader(workspace.root), nodeSha256);
+      const artifacts = new ArtifactCache(await worktreeReader(workspace, context), nodeSha256);
       const read = await readCitations(workspace, documents, artifacts);
       const selected: { file: string; verdict: CitationVerdict }[] = [];
       for (const document of read) {

@@ -32,7 +32,7 @@ import {
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseCommandArgs } from '../args.ts';
 import { paletteFor } from '../color.ts';
-import type { CliContext, Command } from '../context.ts';
+import { type CliContext, type Command, runNow } from '../context.ts';
 import { formatFinding } from '../format/pretty.ts';
 import { openCliOnlineSession } from './check-online.ts';
 
@@ -125,7 +125,7 @@ export const certify: Command = {
     }
     const text = decodeDocument(bytes);
     const documentSha = await nodeSha256(bytes);
-    const started = new Date();
+    const started = runNow(context);
     const now = { year: started.getUTCFullYear(), month: started.getUTCMonth() + 1 };
     const parsed = parseFootnotes(text, { bareNumerals: values['bare-numerals'] === true });
     const { footnotes, findings } = classifyFootnotes(documentPath, parsed, now);
@@ -180,7 +180,7 @@ export const certify: Command = {
               outcome: result.outcome,
               reason: result.reason,
               ...(result.source === undefined ? {} : { source: result.source }),
-              checked_at: new Date().toISOString(),
+              checked_at: runNow(context).toISOString(),
             };
             state.metrics.checked += 1;
             state.status = 'in_progress';

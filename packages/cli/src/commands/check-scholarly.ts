@@ -34,7 +34,7 @@ import {
   writeFileAtomic,
 } from '@aiwg-cite/node';
 import { parseChoice } from '../args.ts';
-import type { CliContext } from '../context.ts';
+import { type CliContext, runDate } from '../context.ts';
 import { formatMarkdownReport } from '../format/markdown-report.ts';
 import { findGeneratedCopies, type GeneratedCopies } from './generated-copies.ts';
 
@@ -109,7 +109,7 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
   }
   const config = loadConfig(workspace.root);
   const profile = parseChoice('check', 'profile', values.profile, PROFILES, 'recommended');
-  const now = currentDate(context.env);
+  const now = runDate(context);
   const runsScholarly = values.rlm !== true;
   const corpus = runsScholarly ? loadRunCorpus(values, workspace, context, config) : null;
   const checkers: DocumentChecker[] = [];

@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { AiwgCiteError, type CheckOptions, checkDocuments, parseShard, type Report, selectShard, withVerdicts } from '@aiwg-cite/core';
+import { AiwgCiteError, type CheckOptions, parseShard, type Report, runPipeline, selectShard, withVerdicts } from '@aiwg-cite/core';
 import {
   createNodeReader,
   discoverDocuments,
@@ -21,6 +21,7 @@ import { formatJunit } from '../format/junit.ts';
 import { formatPretty, type PrettyOptions } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
+import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { openResultCache } from './check-cache.ts';
 import { ONLINE_FLAGS, ONLINE_HELP, prepareOnline } from './check-online.ts';
 import { normaliseReportFlag, prepareScholarly, SCHOLARLY_FLAGS, SCHOLARLY_HELP, type ScholarlyRun } from './check-scholarly.ts';
@@ -123,38 +124,42 @@ export const check: Command = {
       );
     }
     const scholarly = prepareScholarly(values, workspace, context);
-    const selected = scholarly.filterDocuments(discoverDocuments(workspace, context.cwd, positionals), positionals.length > 0);
-    const documents = shard === undefined ? selected : selectShard(selected, shard);
     const runOptions = scholarly.withOptions(options);
     const checkers = online.checkers(scholarly.checkers);
     // Online answers change with the network, so an online run neither reads nor stores results.
     const cache =
       values['no-cache'] === true || values.online === true ? null : openResultCache(workspace, context, scholarly, runOptions, checkers);
-    const report = await checkDocuments({
-      reader: scholarly.wrapReader(createNodeReader(workspace.root, { cacheDirectories: true })),
-      documents,
-      sha256: nodeSha256,
+    const reader = await worktreeReader(workspace, context, { cacheDirectories: true });
+    // The one pipeline (core `runPipeline`): discover → read → admit → extract+verify → history →
+    // settle → corpus → online → report. `check` plugs in the working tree and git's history.
+    const { report, documents } = await runPipeline({
+      ports: {
+        discover: () => {
+          const selected = scholarly.filterDocuments(discoverDocuments(workspace, context.cwd, positionals), positionals.length > 0);
+          return shard === undefined ? selected : selectShard(selected, shard);
+        },
+        reader: scholarly.wrapReader(reader),
+        sha256: nodeSha256,
+        current: 'working tree',
+        ...(values['no-history'] === true ? {} : optional('history', historyPort(workspace, context))),
+        ...(cache === null ? {} : { results: cache.results }),
+      },
       options: runOptions,
       checkers,
-      ...(cache === null ? {} : { results: cache.results }),
     });
     await cache?.finish(positionals.length === 0 && shard === undefined);
-    const historied = values['no-history'] === true ? report : await markUnknownHashes(report, workspace.root, runOptions, context);
-    const final = await online.finish(scholarly.finish(historied, documents, runOptions));
+    // The corpus and online stages still run on the built report: they may soften or add
+    // findings across documents (a git-ignored corpus root, reference lists).
+    const final = await online.finish(scholarly.finish(report, documents, runOptions));
 
     context.stdout.write(render(final, format, context, prettyOptions(values)));
     return final.verdict === 'PASS' ? 0 : 1;
   },
 };
 
-/**
- * The fabricated-hash pass (issue #6): only when some citation is stale, and only then is the git
- * history module loaded, so a clean check pays nothing for it.
- */
-async function markUnknownHashes(report: Report, root: string, options: CheckOptions, context: CliContext): Promise<Report> {
-  if (!report.citations.some((finding) => finding.kind === 'rlm' && finding.status === 'stale')) return report;
-  const git = await import('@aiwg-cite/git');
-  return git.markUnknownHashes(report, { root, options, env: { ...context.env } });
+/** `{ [key]: value }`, or nothing when the value is undefined (exactOptionalPropertyTypes). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }
 
 /** `--verbose` and `--quiet` of the pretty format. */
@@ -204,6 +209,7 @@ async function runStaged(
   const files = positionals.map((path) => git.toRootRelative(workspace.root, context.cwd, path));
   const runOptions = scholarly.withOptions(options);
   const cache = useCache ? openResultCache(workspace, context, scholarly, runOptions, scholarly.checkers) : null;
+  // The same pipeline with git's ports: the index as reader, the staged-change stage; built once.
   const staged = await git.checkStaged({
     root: workspace.root,
     env: { ...context.env },

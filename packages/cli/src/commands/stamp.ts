@@ -14,10 +14,11 @@ import {
   unifiedDiff,
 } from '@aiwg-cite/core';
 import type { GitHistory } from '@aiwg-cite/git';
-import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace, writeFileAtomic } from '@aiwg-cite/node';
+import { discoverDocuments, nodeSha256, resolveWorkspace, writeFileAtomic } from '@aiwg-cite/node';
 import { parseCommandArgs } from '../args.ts';
 import { paletteFor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
+import { worktreeReader } from '../pipeline-ports.ts';
 import { blameOne, type CitationVerdict, readCitations } from './blame.ts';
 
 const HELP = `Usage: aiwg-cite stamp [DOC.md...] [options]
@@ -85,7 +86,8 @@ export const stamp: Command = {
       accepted.set(`${file}:${Number(match[2])}`, value);
     }
     const documents = uniqueFiles(workspace.root, discoverDocuments(workspace, context.cwd, positionals));
-    const artifacts = new ArtifactCache(createNodeReader(workspace.root), nodeSha256);
+    // Pins what git would store (clean filters applied), the content every mode compares with.
+    const artifacts = new ArtifactCache(await worktreeReader(workspace, context), nodeSha256);
     const read = await readCitations(workspace, documents, artifacts);
 
     let history: GitHistory | null | undefined;

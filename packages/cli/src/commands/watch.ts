@@ -1,9 +1,9 @@
-import { join } from 'node:path';
-import { AiwgCiteError, type CheckOptions, contentHash, type Finding, parseLineRange } from '@aiwg-cite/core';
-import { createNodeReader, discoverDocuments, nodeSha256, readRegularFile, resolveWorkspace, runGit } from '@aiwg-cite/node';
+import { AiwgCiteError, type ArtifactReader, type CheckOptions, contentHash, type Finding, parseLineRange } from '@aiwg-cite/core';
+import { discoverDocuments, nodeSha256, resolveWorkspace, runGit } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { shouldColor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
+import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { prepareScholarly } from './check-scholarly.ts';
 
 const HELP = `Usage: aiwg-cite watch [paths...] [options]
@@ -77,13 +77,18 @@ export const watch: Command = {
 
     // The daemon and its watcher load only here, never on `check`'s path.
     const tui = await import('@aiwg-cite/tui');
+    // The pipeline's stages 2–6 with the same ports as `check`: the working tree as git would
+    // store it, git's history facts, so a fabricated hash is unknown-hash here as there.
+    const history = historyPort(workspace, context);
+    const reader = await worktreeReader(workspace, context);
     const engine = new tui.WatchEngine({
-      reader: createNodeReader(workspace.root),
+      reader,
       sha256: nodeSha256,
       check: run.withOptions(options),
       checkers: run.checkers,
+      ...(history === undefined ? {} : { history }),
     });
-    const gitDir = workspace.isGit ? runGit(workspace.root, ['rev-parse', '--absolute-git-dir'])?.trim() : undefined;
+    const gitDir = workspace.isGit ? runGit(workspace.root, ['rev-parse', '--absolute-git-dir'], context.env)?.trim() : undefined;
 
     let finish: (code: number) => void = () => undefined;
     const finished = new Promise<number>((resolve) => {
@@ -131,7 +136,7 @@ export const watch: Command = {
       },
     });
 
-    const explainer = new StalingCommits(workspace.root, context.env);
+    const explainer = new StalingCommits(workspace.root, context.env, reader);
     const stop = async (code: number): Promise<void> => {
       if (stopping) {
         // A second interrupt while stopping: give up waiting (SPEC §12: exit 130).
@@ -145,8 +150,7 @@ export const watch: Command = {
       finish(code);
     };
     const onSignal = () => void stop(0);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    const unsubscribe = (['SIGINT', 'SIGTERM'] as const).map((signal) => context.signals?.(signal, onSignal) ?? (() => undefined));
 
     try {
       if (useTui) {
@@ -163,7 +167,11 @@ export const watch: Command = {
               daemon.reverifyAll().catch((error: unknown) => store?.dispatch({ type: 'problem', message: String(error) }));
             },
           },
-          { stdout: process.stdout, stdin: process.stdin, stderr: process.stderr },
+          {
+            stdout: context.stdout as NodeJS.WriteStream,
+            stdin: context.stdin as NodeJS.ReadStream,
+            stderr: context.stderr as NodeJS.WriteStream,
+          },
         );
       } else {
         context.stderr.write(`${tui.watchMessages.watching(workspace.root)}\n`);
@@ -176,8 +184,7 @@ export const watch: Command = {
       await dashboard?.stop();
       throw error;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const off of unsubscribe) off();
     }
   },
 };
@@ -190,11 +197,13 @@ export const watch: Command = {
 class StalingCommits {
   readonly #root: string;
   readonly #env: Readonly<Record<string, string | undefined>>;
+  readonly #reader: ArtifactReader;
   #history: Promise<import('@aiwg-cite/git').GitHistory | null> | null = null;
 
-  constructor(root: string, env: Readonly<Record<string, string | undefined>>) {
+  constructor(root: string, env: Readonly<Record<string, string | undefined>>, reader: ArtifactReader) {
     this.#root = root;
     this.#env = env;
+    this.#reader = reader;
   }
 
   async explain(finding: Finding): Promise<import('@aiwg-cite/tui').Explanation | null> {
@@ -204,12 +213,8 @@ class StalingCommits {
     const history = await this.#history;
     if (history === null) return null;
     const artifact = finding.artifact;
-    let bytes: Uint8Array | null = null;
-    try {
-      bytes = readRegularFile(join(this.#root, artifact));
-    } catch {
-      bytes = null;
-    }
+    const read = await this.#reader.read(artifact);
+    const bytes = read.kind === 'file' ? read.bytes : null;
     const current = bytes === null ? null : { bytes, hash: await contentHash(bytes, nodeSha256) };
     const detail = await git.blameCitation(
       history,

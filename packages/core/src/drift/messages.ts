@@ -3,8 +3,8 @@
  * only colour and layout.
  */
 export const historyMessages = {
-  unknownHash: (artifact: string, cited: string) =>
-    `hash \`${cited}\` matches no version of \`${artifact}\` in the repository's history, index or working tree: it cannot have come from the file`,
+  unknownHash: (artifact: string, cited: string, searched: readonly string[] = ['history', 'index', 'working tree']) =>
+    `hash \`${cited}\` matches no version of \`${artifact}\` in the repository's ${joinOr(searched)}: it cannot have come from the file`,
   unknownHashFix: (artifact: string, current: string | null) =>
     current === null
       ? `re-read \`${artifact}\` and cite what it says`
@@ -14,6 +14,11 @@ export const historyMessages = {
   untracked: (count: number) =>
     `${count} stale ${count === 1 ? 'citation names a file' : 'citations name files'} whose content git has no history of (untracked, or a symlink): not checked for fabricated hashes`,
 } as const;
+
+function joinOr(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
+}
 
 /** Sentences of `aiwg-cite blame`. */
 export const blameMessages = {

@@ -26,6 +26,8 @@ export const STATUS_VERDICTS: Readonly<Record<string, Readonly<Record<string, Fa
     stale: 'PARTIALLY_VERIFIED',
     unversioned: 'PARTIALLY_VERIFIED',
     'unknown-hash': 'PARTIALLY_VERIFIED',
+    unstaged: 'PARTIALLY_VERIFIED',
+    unchecked: 'INSUFFICIENT_EVIDENCE',
     malformed: 'PARTIALLY_VERIFIED',
     missing: 'CONTRADICTED',
     'invalid-range': 'CONTRADICTED',

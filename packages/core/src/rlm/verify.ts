@@ -7,7 +7,7 @@ import type { RlmCitation, RlmNearMiss } from './extract.ts';
 import { formatCitation, type LineRange, type RlmParsed } from './grammar.ts';
 
 /** A status and rule pair of the rlm kind, tied by the registry (`unknown-hash` comes from history). */
-type RlmJudgement = Exclude<Pick<FindingOf<'rlm'>, 'status' | 'rule'>, { readonly status: 'unknown-hash' | 'malformed' }>;
+type RlmJudgement = Exclude<Pick<FindingOf<'rlm'>, 'status' | 'rule'>, { readonly status: 'unknown-hash' | 'unstaged' | 'malformed' }>;
 
 /** The verdict on one parsed citation, before it is placed in a document. */
 type Verdict = RlmJudgement & {
@@ -231,6 +231,15 @@ function unreachable(artifact: string, found: Exclude<Artifact, { kind: 'file' }
         rule: 'rlm/missing',
         message: rlmMessages.missing(artifact),
         fix: rlmMessages.missingFix(artifact, found.suggestion),
+        artifact,
+        currentHash: null,
+      };
+    case 'unchecked':
+      return {
+        status: 'unchecked',
+        rule: 'rlm/unchecked',
+        message: rlmMessages.unchecked(artifact, found.reason),
+        fix: rlmMessages.uncheckedFix(),
         artifact,
         currentHash: null,
       };

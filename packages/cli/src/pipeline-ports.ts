@@ -1,0 +1,40 @@
+import type { ArtifactReader, HistoryFacts } from '@aiwg-cite/core';
+import { createNodeReader, type Workspace } from '@aiwg-cite/node';
+import type { CliContext } from './context.ts';
+
+/**
+ * The ports the CLI's commands plug into the core pipeline (`runPipeline`): which reader of the
+ * working tree, which history. Commands choose among these; none builds its own.
+ */
+
+/**
+ * The working tree as the checks read it: confined to the root, and in a git repository as git
+ * would store it (clean filters such as `core.autocrlf`; submodule paths that are not checked
+ * out read as unchecked). The git adapter is loaded only inside a repository.
+ */
+export async function worktreeReader(
+  workspace: Workspace,
+  context: CliContext,
+  options: { cacheDirectories?: boolean } = {},
+): Promise<ArtifactReader> {
+  const reader = createNodeReader(workspace.root, options.cacheDirectories === true ? { cacheDirectories: true } : {});
+  if (!workspace.isGit) return reader;
+  const git = await import('@aiwg-cite/git');
+  return git.createWorktreeReader(reader, { root: workspace.root, env: context.env });
+}
+
+/**
+ * The history stage's port over git. The git history module is loaded on the first lookup, which
+ * happens only when some citation is stale, so a clean check pays nothing for it.
+ */
+export function historyPort(workspace: Workspace, context: CliContext, workingTree?: ArtifactReader): HistoryFacts | undefined {
+  if (!workspace.isGit) return undefined;
+  return {
+    async lookup(pins) {
+      const git = await import('@aiwg-cite/git');
+      return git
+        .createHistoryFacts({ root: workspace.root, env: { ...context.env }, ...(workingTree === undefined ? {} : { workingTree }) })
+        .lookup(pins);
+    },
+  };
+}

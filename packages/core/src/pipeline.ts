@@ -1,0 +1,345 @@
+/**
+ * The one application pipeline. Every command that checks citations (`check`, `check --staged`,
+ * `watch`, `certify --online`'s footnotes, `blame` and `stamp` for their verdicts) runs these
+ * stages, in this order, over ports that the command chooses. No command re-implements a stage.
+ *
+ *   1. discover       which documents: the working tree's markdown, the staged markdown, or paths
+ *                     (port: `discover`)
+ *   2. read           each document's bytes, from the working tree or the git index (port: `reader`)
+ *   3. admit          the document policy: size cap and binary sniff ({@link admitDocument})
+ *   4. extract+verify scan once, run every checker, judge each citation against its artifact as the
+ *                     same reader sees it ({@link verifyDocument})
+ *   5. history        git's facts on stale pins: unknown-hash and unstaged ({@link judgeHistory};
+ *                     port: `history`)
+ *   6. settle         suppression comments, then configured severities ({@link settleFindings})
+ *   7. staged-change  committed documents the staged change breaks (`check --staged` only;
+ *                     {@link judgeStagedChange}; port: `stagedChange`)
+ *   8. corpus         run-level findings and notes of the corpus checks (port: `corpus`)
+ *   9. online         the online session ends; its request count joins the notes (port: `online`)
+ *  10. report         summary and verdict, built once ({@link buildReport})
+ *
+ * The watch engine runs stages 2–6 on each batch of changed documents through
+ * {@link checkDocumentBatch}, the function this pipeline runs for them, so the dashboard and
+ * `check` give one verdict for one citation.
+ */
+import { ArtifactCache } from './artifacts.ts';
+import {
+  type CheckOptions,
+  type DocumentChecker,
+  decodeDocument,
+  documentFinding,
+  type ResultPort,
+  rlmChecker,
+  settleFindings,
+  type VerifiedDocument,
+  verifyDocument,
+} from './check.ts';
+import { forEachLimited } from './concurrency.ts';
+import { AiwgCiteError } from './errors.ts';
+import { type HistoryFacts, judgeHistory, stalePins, type VersionSource } from './history-verdict.ts';
+import type { Suppression } from './markdown/scan.ts';
+import { stagedChangeMessages } from './messages.ts';
+import { admitDocument, type SkipReason, skippedNote } from './policy.ts';
+import type { ArtifactReader, MaybePromise, ReadResult, Sha256 } from './ports.ts';
+import { buildReport, type Coverage, type Finding, type Report } from './report.ts';
+import { RecordingArtifacts } from './result-cache.ts';
+import { judgeStagedChange, type StagedChangeFacts, type StagedChangeSummary } from './staged-change.ts';
+
+/** The stages of {@link runPipeline}, in the order they run. */
+export const PIPELINE_STAGES = [
+  'discover',
+  'read',
+  'admit',
+  'extract+verify',
+  'history',
+  'settle',
+  'staged-change',
+  'corpus',
+  'online',
+  'report',
+] as const;
+
+/** A run-level stage (corpus, online): sees every settled finding, adds findings and notes. */
+export interface RunStage {
+  run(
+    findings: readonly Finding[],
+    documents: readonly string[],
+  ): MaybePromise<{ findings?: readonly Finding[]; notes?: readonly string[] }>;
+}
+
+/** The ports a command plugs into the pipeline. Only `discover` and `reader` are required. */
+export interface PipelinePorts {
+  /** Stage 1: the documents of the run, root-relative POSIX paths. */
+  readonly discover: () => MaybePromise<readonly string[]>;
+  /** Stage 2: reads documents and cited artifacts, confined to the root. */
+  readonly reader: ArtifactReader;
+  readonly sha256?: Sha256;
+  /** A shared artifact cache (a long-running caller reuses hashes); one is made from `reader` otherwise. */
+  readonly artifacts?: ArtifactCache;
+  /** What `reader` returns: the working tree (`check`) or the index (`check --staged`). @default 'working tree' */
+  readonly current?: VersionSource;
+  /** Stage 5: git's facts on stale pins; absent outside git or with `--no-history`. */
+  readonly history?: HistoryFacts;
+  /** Stages 2–6: results of earlier runs (issue 18); an unchanged document takes its stored findings. */
+  readonly results?: ResultPort;
+  /** Stage 7: which committed documents cite what the staged change touches. */
+  readonly stagedChange?: (artifacts: ArtifactCache, documents: ReadonlySet<string>) => Promise<StagedChangeFacts>;
+  /** Stage 8. */
+  readonly corpus?: RunStage;
+  /** Stage 9. */
+  readonly online?: RunStage;
+}
+
+/** What a command runs. */
+export interface PipelinePlan {
+  readonly ports: PipelinePorts;
+  readonly options?: CheckOptions;
+  /** The checks of stage 4. @default [rlmChecker] */
+  readonly checkers?: readonly DocumentChecker[];
+}
+
+/** The outcome of {@link runPipeline}. */
+export interface PipelineResult {
+  readonly report: Report;
+  /** The documents of stage 1. */
+  readonly documents: readonly string[];
+  /** Stage 7's counts (zero when it did not run). */
+  readonly stagedChange: StagedChangeSummary;
+}
+
+/** One document through stages 2–6. */
+export type DocumentOutcome =
+  | {
+      readonly kind: 'checked';
+      /** Settled findings: suppressed ones removed, severities overridden. */
+      readonly findings: readonly Finding[];
+      readonly skippedInCode: number;
+      readonly suppressed: number;
+    }
+  | { readonly kind: 'skipped'; readonly reason: SkipReason }
+  | { readonly kind: 'gone'; readonly read: ReadResult };
+
+/** Runs every stage for one run of a command and builds the report once. */
+export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
+  const { ports } = plan;
+  const options = plan.options ?? {};
+  const artifacts = ports.artifacts ?? new ArtifactCache(ports.reader, ports.sha256);
+  const coverage: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
+
+  // 1. discover
+  const documents = [...(await ports.discover())];
+
+  // 2–6. read, admit, extract+verify, history, settle
+  const outcomes = await checkDocumentBatch(documents, {
+    reader: ports.reader,
+    artifactsFor: () => artifacts,
+    ...(ports.history === undefined ? {} : { history: ports.history }),
+    ...(ports.current === undefined ? {} : { current: ports.current }),
+    ...(ports.results === undefined ? {} : { results: ports.results }),
+    options,
+    ...(plan.checkers === undefined ? {} : { checkers: plan.checkers }),
+  });
+  const findings: Finding[] = [];
+  const skipped: string[] = [];
+  let checked = 0;
+  for (const [file, outcome] of outcomes) {
+    if (outcome.kind === 'gone' && outcome.read.kind !== 'file') {
+      // One bad document (a symlink out of the root, a vanished file) is that document's
+      // finding; the others are still checked.
+      findings.push(documentFinding(file, outcome.read));
+      continue;
+    }
+    if (outcome.kind === 'gone') continue;
+    if (outcome.kind === 'skipped') {
+      skipped.push(skippedNote(file, outcome.reason));
+      continue;
+    }
+    checked += 1;
+    coverage.skippedInCode += outcome.skippedInCode;
+    coverage.suppressed += outcome.suppressed;
+    for (const finding of outcome.findings) findings.push(finding);
+  }
+  coverage.notes.push(...skipped.sort(), ...outcomes.notes);
+
+  // 7. staged-change
+  let stagedChange: StagedChangeSummary = { stale: 0, missing: 0 };
+  if (ports.stagedChange !== undefined) {
+    const facts = await ports.stagedChange(artifacts, new Set(documents));
+    const judged = await judgeStagedChange(facts, artifacts);
+    stagedChange = judged.summary;
+    for (const finding of settleFindings(judged.findings, [], options.severityOverrides).findings) findings.push(finding);
+    if (judged.findings.length > 0) coverage.notes.push(stagedChangeMessages.note(judged.summary.stale, judged.summary.missing));
+  }
+
+  // 8. corpus, 9. online
+  for (const stage of [ports.corpus, ports.online]) {
+    if (stage === undefined) continue;
+    const added = await stage.run(findings, documents);
+    for (const finding of settleFindings(added.findings ?? [], [], options.severityOverrides).findings) findings.push(finding);
+    coverage.notes.push(...(added.notes ?? []));
+  }
+
+  // 10. report
+  return { report: buildReport(findings, checked, coverage, options), documents, stagedChange };
+}
+
+/** The ports of {@link checkDocumentBatch}. */
+export interface BatchPorts {
+  readonly reader: ArtifactReader;
+  /** The artifact cache a document's checks use (the watch engine records what each document asks for). */
+  readonly artifactsFor: (file: string) => ArtifactCache;
+  readonly history?: HistoryFacts;
+  readonly current?: VersionSource;
+  /** Results of earlier runs: a hit skips extract+verify and settle for that document. */
+  readonly results?: ResultPort;
+  readonly options?: CheckOptions;
+  /** @default [rlmChecker] */
+  readonly checkers?: readonly DocumentChecker[];
+}
+
+/** Per document, its outcome; plus the run's history notes (shallow clone, untracked files). */
+export type BatchOutcome = Map<string, DocumentOutcome> & { readonly notes: readonly string[] };
+
+/**
+ * Stages 2–6 for a batch of documents: read and admit each, extract and verify it, then one
+ * history lookup for every stale pin of the batch, then settle each document. {@link runPipeline}
+ * runs it over the whole run; the watch engine over each batch of changed documents, so the
+ * dashboard and `check` give one verdict for one citation.
+ */
+export async function checkDocumentBatch(files: readonly string[], ports: BatchPorts): Promise<BatchOutcome> {
+  const options = ports.options ?? {};
+  const checkers = ports.checkers ?? [rlmChecker];
+  const early = new Map<string, DocumentOutcome>();
+  const verified = new Map<string, VerifiedForHistory>();
+  const cached = new Map<string, { findings: readonly Finding[]; readonly skippedInCode: number; readonly suppressed: number }>();
+  const toStore: { file: string; key: string; recording: RecordingArtifacts }[] = [];
+  await forEachLimited(files, options.concurrency ?? 32, async (file) => {
+    const admission = admitDocument(await ports.reader.read(file), options);
+    if (admission.kind === 'gone') early.set(file, { kind: 'gone', read: admission.read });
+    else if (admission.kind === 'skip') early.set(file, { kind: 'skipped', reason: admission.reason });
+    else if (ports.results === undefined) {
+      verified.set(
+        file,
+        forHistory(await verifyDocument(file, decodeDocument(admission.bytes), ports.artifactsFor(file), options, checkers)),
+      );
+    } else {
+      const artifacts = ports.artifactsFor(file);
+      const key = await ports.results.cache.keyOf(file, admission.bytes);
+      const hit = await ports.results.cache.lookup(key, file, artifacts);
+      if (hit !== null) {
+        cached.set(file, { findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed });
+        return;
+      }
+      const recording = new RecordingArtifacts(artifacts);
+      verified.set(file, forHistory(await verifyDocument(file, decodeDocument(admission.bytes), recording, options, checkers)));
+      toStore.push({ file, key, recording });
+    }
+  });
+  // Stored results are settled findings before history: history runs on them like on the rest.
+  const notes = await historyStage([...verified.values(), ...cached.values()], ports.history, ports.current);
+  const out = new Map<string, DocumentOutcome>() as BatchOutcome;
+  (out as { notes: readonly string[] }).notes = notes;
+  const settledBeforeHistory = new Map<string, DocumentResultLike>();
+  for (const file of files) {
+    const outcome = early.get(file);
+    if (outcome !== undefined) {
+      out.set(file, outcome);
+      continue;
+    }
+    const hit = cached.get(file);
+    if (hit !== undefined) {
+      const findings = settleFindings(hit.findings, [], options.severityOverrides).findings;
+      out.set(file, { kind: 'checked', findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed });
+      continue;
+    }
+    const document = verified.get(file);
+    if (document === undefined) continue;
+    const settled = settleFindings(document.findings, document.suppressions, options.severityOverrides);
+    out.set(file, { kind: 'checked', findings: settled.findings, skippedInCode: document.skippedInCode, suppressed: settled.suppressed });
+    settledBeforeHistory.set(file, { document, suppressed: settled.suppressed });
+  }
+  if (ports.results !== undefined) {
+    const uncacheable = ports.results.uncacheableKinds ?? [];
+    for (const { file, key, recording } of toStore) {
+      const entry = settledBeforeHistory.get(file);
+      if (entry === undefined) continue;
+      // What is stored is the document's own result, before git's history: the next run asks git again.
+      const own = settleFindings(entry.document.raw, entry.document.suppressions, options.severityOverrides);
+      if (own.findings.some((finding) => uncacheable.includes(finding.kind))) continue;
+      await ports.results.cache.store(
+        key,
+        file,
+        { findings: own.findings, skippedInCode: entry.document.skippedInCode, suppressed: own.suppressed },
+        recording.looked,
+        ports.artifactsFor(file),
+      );
+    }
+  }
+  return out;
+}
+
+/** Checks documents and builds the report: {@link runPipeline} over the documents given, without history. */
+export async function checkDocuments(input: {
+  readonly reader: ArtifactReader;
+  readonly documents: readonly string[];
+  readonly sha256?: Sha256;
+  readonly options?: CheckOptions;
+  readonly checkers?: readonly DocumentChecker[];
+  readonly artifacts?: ArtifactCache;
+  readonly results?: ResultPort;
+}): Promise<Report> {
+  const result = await runPipeline({
+    ports: {
+      discover: () => input.documents,
+      reader: input.reader,
+      ...(input.sha256 === undefined ? {} : { sha256: input.sha256 }),
+      ...(input.artifacts === undefined ? {} : { artifacts: input.artifacts }),
+      ...(input.results === undefined ? {} : { results: input.results }),
+    },
+    ...(input.options === undefined ? {} : { options: input.options }),
+    ...(input.checkers === undefined ? {} : { checkers: input.checkers }),
+  });
+  return result.report;
+}
+
+interface VerifiedForHistory {
+  findings: readonly Finding[];
+  /** The findings as verified, before history replaced any. */
+  readonly raw: readonly Finding[];
+  readonly suppressions: readonly Suppression[];
+  readonly skippedInCode: number;
+}
+
+function forHistory(document: VerifiedDocument): VerifiedForHistory {
+  return {
+    findings: document.findings,
+    raw: document.findings,
+    suppressions: document.suppressions,
+    skippedInCode: document.skippedInCode,
+  };
+}
+
+interface DocumentResultLike {
+  readonly document: VerifiedForHistory;
+  readonly suppressed: number;
+}
+
+/** Stage 5 over verified documents, in place (one lookup and one judgement for all): returns the coverage notes. */
+async function historyStage(
+  documents: { findings: readonly Finding[] }[],
+  history: HistoryFacts | undefined,
+  current: VersionSource | undefined,
+): Promise<readonly string[]> {
+  if (history === undefined) return [];
+  const all = documents.flatMap((document) => document.findings);
+  const pins = stalePins(all);
+  if (pins.length === 0) return [];
+  const judged = judgeHistory(all, await history.lookup(pins), current);
+  let at = 0;
+  for (const document of documents) {
+    const count = document.findings.length;
+    document.findings = judged.findings.slice(at, at + count);
+    at += count;
+  }
+  return judged.notes;
+}

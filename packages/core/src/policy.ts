@@ -1,0 +1,80 @@
+import type { ReadResult } from './ports.ts';
+
+/** How documents are admitted to a check: the one document policy of every command. */
+export interface DocumentPolicy {
+  /** Documents larger than this many bytes are skipped with a note. @default 8388608 (8 MiB) */
+  readonly maxDocumentBytes?: number;
+}
+
+/** The default size cap of a markdown document. */
+export const DEFAULT_MAX_DOCUMENT_BYTES = 8 * 1024 * 1024;
+/** Like git, a NUL byte in the first 8000 bytes makes a file binary. */
+export const BINARY_SNIFF_BYTES = 8000;
+
+/** Why a document in scope was not checked. */
+export type SkipReason =
+  | { readonly kind: 'directory' }
+  | { readonly kind: 'unreadable'; readonly reason: string }
+  | { readonly kind: 'too-large'; readonly size: number; readonly limit: number }
+  | { readonly kind: 'binary' };
+
+/** What the policy makes of one read document. */
+export type Admission =
+  | { readonly kind: 'admit'; readonly bytes: Uint8Array }
+  /** Not there (any more), or outside the root: no document to speak of. */
+  | { readonly kind: 'gone'; readonly read: ReadResult }
+  | { readonly kind: 'skip'; readonly reason: SkipReason };
+
+/**
+ * Decides whether a read document is checked: a regular file within the size cap and without a
+ * NUL byte in its first {@link BINARY_SNIFF_BYTES} bytes. Everything else is skipped with a reason
+ * (which becomes a coverage note), so a skipped document never reads as a checked one.
+ */
+export function admitDocument(read: ReadResult, policy: DocumentPolicy = {}): Admission {
+  switch (read.kind) {
+    case 'missing':
+    case 'outside-root':
+      return { kind: 'gone', read };
+    case 'directory':
+      return { kind: 'skip', reason: { kind: 'directory' } };
+    case 'unreadable':
+      return { kind: 'skip', reason: { kind: 'unreadable', reason: read.reason } };
+    case 'unchecked':
+      return { kind: 'skip', reason: { kind: 'unreadable', reason: read.reason } };
+    case 'file': {
+      const limit = policy.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
+      if (read.bytes.length > limit) return { kind: 'skip', reason: { kind: 'too-large', size: read.bytes.length, limit } };
+      // UTF-16 with a byte-order mark is text (decoded by `decodeDocument`), though it holds NULs.
+      const bom =
+        read.bytes.length >= 2 &&
+        ((read.bytes[0] === 0xff && read.bytes[1] === 0xfe) || (read.bytes[0] === 0xfe && read.bytes[1] === 0xff));
+      if (!bom && read.bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { kind: 'skip', reason: { kind: 'binary' } };
+      return { kind: 'admit', bytes: read.bytes };
+    }
+  }
+}
+
+/** The sentence of a skip reason: `binary content, not markdown`. */
+export function describeSkip(reason: SkipReason): string {
+  switch (reason.kind) {
+    case 'directory':
+      return 'a directory, not a file';
+    case 'unreadable':
+      return `cannot be read: ${reason.reason}`;
+    case 'too-large':
+      return `${formatBytes(reason.size)} is larger than the ${formatBytes(reason.limit)} limit`;
+    case 'binary':
+      return 'binary content, not markdown';
+  }
+}
+
+/** A skipped document's coverage note: `docs/a.md: skipped (binary content, not markdown)`. */
+export function skippedNote(file: string, reason: SkipReason): string {
+  return `${file}: skipped (${describeSkip(reason)})`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} B`;
+}

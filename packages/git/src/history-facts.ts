@@ -1,0 +1,128 @@
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type ArtifactReader,
+  contentHash,
+  type HistoryAnswer,
+  type HistoryFacts,
+  type Pin,
+  type PinFacts,
+  pinKey,
+  replacementContentHash,
+  type Sha256,
+  type VersionSource,
+} from '@aiwg-cite/core';
+import { GitHistory } from './history.ts';
+
+/** Options of {@link createHistoryFacts}. */
+export interface HistoryFactsOptions {
+  /** The check root (absolute). */
+  readonly root: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Reads the working tree as git would store it. Given in `check --staged`, where the citations
+   * are compared with the index: a pin of the unstaged working-tree file is then a fact worth
+   * telling. Omitted in `check`, where the working tree is what was compared.
+   */
+  readonly workingTree?: ArtifactReader;
+  readonly sha256?: Sha256;
+}
+
+/**
+ * The history port over git: for each stale pin, whether git tracks the artifact's content and
+ * whether any version of it (any ref, the index, and with `workingTree` the unstaged file) has
+ * the pinned hash. Facts only; the core's `judgeHistory` makes them verdicts. Git is opened per
+ * lookup and closed after it, so a long-running caller (watch) sees new commits.
+ */
+export function createHistoryFacts(options: HistoryFactsOptions): HistoryFacts {
+  return {
+    async lookup(pins) {
+      const history = GitHistory.open(options.root, options.env);
+      // Outside git there is no history to consult, and none is expected.
+      if (history === null) return { kind: 'unavailable' };
+      try {
+        if (history.isShallow) return { kind: 'incomplete', reason: 'shallow' };
+        if (!history.hasCommits()) return { kind: 'incomplete', reason: 'no-commits' };
+        return await collectFacts(history, pins, options);
+      } finally {
+        await history.close();
+      }
+    },
+  };
+}
+
+async function collectFacts(history: GitHistory, pins: readonly Pin[], options: HistoryFactsOptions): Promise<HistoryAnswer> {
+  const facts = new Map<string, PinFacts>();
+  const artifacts = [...new Set(pins.map((pin) => pin.artifact))];
+  // First pass: every blob of every artifact under its current name, from one git log.
+  const byPath = history.blobsByPath(artifacts);
+  const quick = await history.hashBlobs([...byPath.values()].flatMap((oids) => [...oids]));
+  const quickHashes = new Map<string, Set<string>>();
+  for (const artifact of artifacts) {
+    const hashes = new Set<string>();
+    for (const oid of byPath.get(artifact) ?? []) {
+      const hash = quick.get(oid);
+      if (hash === undefined) continue;
+      hashes.add(hash.raw);
+      if (hash.replacement !== null) hashes.add(hash.replacement);
+    }
+    quickHashes.set(artifact, hashes);
+  }
+  const full = new Map<string, Set<string> | null>();
+  const staged = new Map<string, string | null>();
+  const worktree = new Map<string, Set<string> | null>();
+  for (const pin of pins) {
+    const { artifact, hash } = pin;
+    if (isSymlink(options.root, artifact)) {
+      // git stores a link's target path, not the content it leads to: there is nothing to compare.
+      facts.set(pinKey(pin), { tracked: false, known: false, workingTree: null });
+      continue;
+    }
+    if (quickHashes.get(artifact)?.has(hash) === true) {
+      facts.set(pinKey(pin), { tracked: true, known: true, workingTree: null });
+      continue;
+    }
+    // Only a hash the first pass cannot explain pays for the full walk (renames, the index).
+    if (!full.has(artifact)) full.set(artifact, await history.knownHashes(artifact));
+    const known = full.get(artifact) ?? null;
+    if (known === null) {
+      facts.set(pinKey(pin), { tracked: false, known: false, workingTree: null });
+      continue;
+    }
+    if (known.has(hash)) {
+      facts.set(pinKey(pin), { tracked: true, known: true, workingTree: null });
+      continue;
+    }
+    let inWorkingTree: boolean | null = null;
+    if (options.workingTree !== undefined) {
+      if (!worktree.has(artifact)) worktree.set(artifact, await workingTreeHashes(options.workingTree, artifact, options.sha256));
+      inWorkingTree = worktree.get(artifact)?.has(hash) ?? false;
+      if (!staged.has(artifact)) staged.set(artifact, await stagedHash(history, artifact, options.sha256));
+    }
+    facts.set(pinKey(pin), { tracked: true, known: false, workingTree: inWorkingTree, staged: staged.get(artifact) ?? null });
+  }
+  const searched: VersionSource[] = ['history', 'index', ...(options.workingTree === undefined ? [] : ['working tree' as const])];
+  return { kind: 'facts', facts, searched };
+}
+
+async function workingTreeHashes(reader: ArtifactReader, artifact: string, sha256: Sha256 | undefined): Promise<Set<string> | null> {
+  const read = await reader.read(artifact);
+  if (read.kind !== 'file') return null;
+  const hashes = new Set([await contentHash(read.bytes, sha256)]);
+  const replaced = await replacementContentHash(read.bytes, sha256);
+  if (replaced !== null) hashes.add(replaced);
+  return hashes;
+}
+
+async function stagedHash(history: GitHistory, artifact: string, sha256: Sha256 | undefined): Promise<string | null> {
+  const object = await history.readIndex(artifact);
+  return object === null || object.type !== 'blob' ? null : contentHash(object.bytes, sha256);
+}
+
+function isSymlink(root: string, artifact: string): boolean {
+  try {
+    return lstatSync(join(root, artifact)).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}

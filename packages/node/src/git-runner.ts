@@ -1,0 +1,90 @@
+import { type ChildProcessByStdio, execFile, spawn, spawnSync } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { AiwgCiteError } from '@aiwg-cite/core';
+
+/** The environment of a git process. */
+export type GitEnv = Readonly<Record<string, string | undefined>>;
+
+/** Options of every way aiwg-cite runs git. */
+export interface GitRunOptions {
+  /** @default process.env (so `GIT_INDEX_FILE`, set by `git commit`, is honoured) */
+  readonly env?: GitEnv;
+  /** Bytes written to git's standard input. */
+  readonly input?: string | Uint8Array;
+}
+
+/** The most output one git command may return (`git log --raw` over a large history). */
+const MAX_BUFFER = 1024 * 1024 * 1024;
+
+/**
+ * The one git runner of aiwg-cite. Every git process is started here, in one of three shapes:
+ * {@link gitSync} (short queries on the start-up path), {@link gitAsync} (reads that run in
+ * parallel) and {@link gitProcess} (long-lived `cat-file --batch`). They share the environment,
+ * the buffer limit and the errors: a missing git binary is `GIT_UNAVAILABLE`, a failing command
+ * `GIT_FAILED` with git's first stderr line.
+ */
+export function gitSync(cwd: string, args: readonly string[], options: GitRunOptions = {}): Buffer {
+  const result = spawnSync('git', [...args], {
+    cwd,
+    env: environment(options.env),
+    maxBuffer: MAX_BUFFER,
+    ...(options.input === undefined ? {} : { input: options.input }),
+  });
+  if (result.error !== undefined) throw failure(cwd, args, result.error, result.stderr);
+  if (result.status !== 0) throw failure(cwd, args, null, result.stderr);
+  return result.stdout;
+}
+
+/** {@link gitSync} as text, or `null` when git fails or is absent (for probes: "is this a repository?"). */
+export function gitProbe(cwd: string, args: readonly string[], options: GitRunOptions = {}): string | null {
+  try {
+    return gitSync(cwd, args, options).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Runs one git command without blocking and resolves with its raw stdout. */
+export function gitAsync(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      [...args],
+      { cwd, env: environment(options.env), encoding: 'buffer', maxBuffer: MAX_BUFFER },
+      (error, stdout, stderr) => {
+        if (error === null) resolve(stdout);
+        else reject(failure(cwd, args, error, stderr));
+      },
+    );
+    if (options.input !== undefined) {
+      child.stdin?.on('error', () => {});
+      child.stdin?.end(options.input);
+    }
+  });
+}
+
+/** Starts a long-lived git process with piped standard streams (`git cat-file --batch`). */
+export function gitProcess(cwd: string, args: readonly string[], env?: GitEnv): ChildProcessByStdio<Writable, Readable, Readable> {
+  return spawn('git', [...args], { cwd, env: environment(env), stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** The error of a git process that could not start (`GIT_UNAVAILABLE`) or failed (`GIT_FAILED`). */
+export function gitFailure(cwd: string, args: readonly string[], detail: string, cause?: unknown): AiwgCiteError {
+  return new AiwgCiteError('GIT_FAILED', `\`git ${args[0] ?? ''}\` failed in ${cwd}${detail === '' ? '' : `: ${detail}`}`, {
+    ...(cause === undefined ? {} : { cause }),
+    data: { cwd, args: [...args] },
+  });
+}
+
+function failure(cwd: string, args: readonly string[], error: Error | null, stderr: Buffer | string | null | undefined): AiwgCiteError {
+  if (error !== null && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+    return new AiwgCiteError('GIT_UNAVAILABLE', 'git is not installed or not on PATH', { cause: error });
+  }
+  const text = stderr === null || stderr === undefined ? '' : typeof stderr === 'string' ? stderr : stderr.toString('utf8');
+  const detail = text.trim().split('\n')[0] ?? '';
+  return gitFailure(cwd, args, detail === '' && error !== null ? error.message : detail, error ?? undefined);
+}
+
+function environment(env: GitEnv | undefined): NodeJS.ProcessEnv {
+  return env === undefined ? process.env : { ...env };
+}
