@@ -5,23 +5,16 @@ import {
   type AnnotationMark,
   annotateMarkdown,
   appendAll,
-  checkDocuments,
   type Finding,
   marksFromAggregate,
   marksFromFindings,
+  runPipeline,
   validateAggregateOutput,
 } from '@aiwg-cite/core';
-import {
-  createNodeReader,
-  discoverDocuments,
-  nodeSha256,
-  resolveWorkspace,
-  toPosix,
-  type Workspace,
-  writeFileAtomic,
-} from '@aiwg-cite/node';
+import { discoverDocuments, nodeSha256, resolveWorkspace, toPosix, type Workspace, writeFileAtomic } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
+import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { prepareScholarly } from './check-scholarly.ts';
 import { decodeExact, parseJsonInput, readInput, usageError } from './interop-io.ts';
 
@@ -136,14 +129,16 @@ function annotateWorkspace(cwd: string, file: string, root: string | undefined):
 async function ownFindings(workspace: Workspace, documents: readonly string[], context: CliContext): Promise<readonly Finding[]> {
   const scholarly = prepareScholarly({}, workspace, context);
   const options = scholarly.withOptions({});
-  const report = await checkDocuments({
-    reader: createNodeReader(workspace.root),
-    documents,
-    sha256: nodeSha256,
+  const history = historyPort(workspace, context);
+  const { report } = await runPipeline({
+    ports: {
+      discover: () => documents,
+      reader: await worktreeReader(workspace, context),
+      sha256: nodeSha256,
+      ...(history === undefined ? {} : { history }),
+    },
     options,
     checkers: scholarly.checkers,
   });
-  if (!report.citations.some((finding) => finding.kind === 'rlm' && finding.status === 'stale')) return report.citations;
-  const git = await import('@aiwg-cite/git');
-  return (await git.markUnknownHashes(report, { root: workspace.root, options, env: { ...context.env } })).citations;
+  return report.citations;
 }
