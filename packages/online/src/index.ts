@@ -7,8 +7,8 @@ export { createOnlineChecker, findOnlineTargets, proseOf, sentenceAround, withOn
 export type { FailureKind, HttpClientOptions, HttpRequest, HttpResult } from './http.ts';
 export { classifyNetworkError, HTTP_DEFAULTS, HttpClient, parseRetryAfter, rateLimitInterval, sleep } from './http.ts';
 export { onlineMessages } from './messages.ts';
-export type { Progress, ProgressStream } from './progress.ts';
-export { createPlainProgress, createTtyProgress, describeProgress } from './progress.ts';
+export type { Counts, Progress, ProgressStream } from './progress.ts';
+export { createPlainProgress, describeProgress, RESOLVERS } from './progress.ts';
 export { createReferenceListChecker, referenceFindings } from './refs/checker.ts';
 export type { ScholarlyServicesOptions, ServiceAnswer } from './refs/services.ts';
 export { ScholarlyServices } from './refs/services.ts';

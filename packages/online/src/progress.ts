@@ -1,7 +1,7 @@
 /**
- * Progress of the online lookups: listr2 tasks (resolved / remaining per resolver) when stderr is
- * a terminal, plain lines otherwise. listr2 is imported only here and only on a TTY, so plain runs
- * and `check` without `--online` never load it.
+ * Progress of the online lookups: plain lines for logs and CI. A terminal display (the CLI's
+ * listr2 tasks) plugs in through the session's `createProgress` port; this package has no
+ * terminal dependency.
  */
 import type { LookupListener, ResolverName } from './resolvers.ts';
 
@@ -20,13 +20,15 @@ export interface Progress {
   stop(): Promise<void>;
 }
 
-interface Counts {
+/** Lookups seen, done, and answered from the cache, per resolver. */
+export interface Counts {
   seen: number;
   done: number;
   cached: number;
 }
 
-const RESOLVERS: readonly ResolverName[] = ['doi', 'arxiv', 'url'];
+/** Every resolver, in display order. */
+export const RESOLVERS: readonly ResolverName[] = ['doi', 'arxiv', 'url'];
 
 /** Describes one resolver's counts: `doi: 3 resolved (1 from cache), 2 remaining`. */
 export function describeProgress(name: ResolverName, counts: Counts): string {
@@ -66,74 +68,6 @@ export function createPlainProgress(stream: ProgressStream): Progress {
         return;
       }
       stream.write(`aiwg-cite online: ${used.map(([name, count]) => describeProgress(name, count)).join('; ')}\n`);
-    },
-  };
-}
-
-/**
- * listr2 tasks on a terminal, one per resolver, retitled as lookups finish. The display starts
- * with the first lookup and renders lazily (no spinner timer), so a run that fails before or
- * during the lookups can never be kept alive by it; should the process exit while listr2 still
- * holds stderr, what it buffered is released on exit, so an error line is never swallowed.
- */
-export async function createTtyProgress(stream: ProgressStream & NodeJS.WriteStream): Promise<Progress> {
-  const { Listr, ListrLogger, ProcessOutput } = await import('listr2');
-  const counts = new Map<ResolverName, Counts>(RESOLVERS.map((name) => [name, { seen: 0, done: 0, cached: 0 }]));
-  const titles = new Map<ResolverName, (title: string) => void>();
-  let finish: () => void = () => {};
-  const finished = new Promise<void>((resolve) => {
-    finish = resolve;
-  });
-  let running: Promise<unknown> | null = null;
-  let output: InstanceType<typeof ProcessOutput> | null = null;
-  const release = () => output?.release();
-  const begin = () => {
-    if (running !== null) return;
-    output = new ProcessOutput(stream, stream);
-    const logger = new ListrLogger({ processOutput: output });
-    const list = new Listr(
-      RESOLVERS.map((name) => ({
-        title: `${name}: waiting`,
-        task: async (_context: unknown, task: { title: string }) => {
-          titles.set(name, (title) => {
-            task.title = title;
-          });
-          const count = counts.get(name) as Counts;
-          if (count.seen > 0) task.title = describeProgress(name, count);
-          await finished;
-          task.title = count.seen === 0 ? `${name}: nothing to resolve` : describeProgress(name, count);
-        },
-      })),
-      {
-        concurrent: true,
-        exitOnError: false,
-        registerSignalListeners: false,
-        rendererOptions: { logger, lazy: true },
-        // Without a terminal on stdout listr2 falls back to its line renderer: it too writes to our stream.
-        fallbackRendererOptions: { logger },
-      },
-    );
-    process.once('exit', release);
-    running = list.run().catch(() => undefined);
-  };
-  let stopped = false;
-  return {
-    listener(resolver, event, detail) {
-      begin();
-      const count = counts.get(resolver) as Counts;
-      if (event === 'start') count.seen += 1;
-      else {
-        count.done += 1;
-        if (detail.cached) count.cached += 1;
-      }
-      titles.get(resolver)?.(describeProgress(resolver, count));
-    },
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      finish();
-      if (running !== null) await running;
-      process.off('exit', release);
     },
   };
 }

@@ -9,7 +9,7 @@ import { defaultCachePath, loadCacheSecret, ResultCache } from './cache.ts';
 import { createOnlineChecker } from './checker.ts';
 import { HTTP_DEFAULTS, HttpClient } from './http.ts';
 import { onlineMessages } from './messages.ts';
-import { createPlainProgress, createTtyProgress, type Progress, type ProgressStream } from './progress.ts';
+import { createPlainProgress, type Progress, type ProgressStream } from './progress.ts';
 import { type LookupListener, Resolvers, resolveServiceUrls, type ServiceUrls } from './resolvers.ts';
 
 /** Options of {@link openOnlineSession}. */
@@ -26,6 +26,8 @@ export interface OnlineSessionOptions {
   readonly stderr: ProgressStream;
   /** Show progress. @default true */
   readonly progress?: boolean;
+  /** The progress display (the CLI plugs in its terminal display here). @default plain lines on `stderr` */
+  readonly createProgress?: (stream: ProgressStream) => Progress | Promise<Progress>;
   /** The tool version, for the User-Agent. */
   readonly version: string;
   /** Service base URLs from configuration; the environment fills the rest. */
@@ -91,10 +93,7 @@ export async function openOnlineSession(options: OnlineSessionOptions): Promise<
   }
   let progress: Progress | null = null;
   if (options.progress !== false) {
-    progress =
-      options.stderr.isTTY === true && (options.stderr.columns ?? 0) > 0
-        ? await createTtyProgress(options.stderr as ProgressStream & NodeJS.WriteStream)
-        : createPlainProgress(options.stderr);
+    progress = options.createProgress === undefined ? createPlainProgress(options.stderr) : await options.createProgress(options.stderr);
   }
   const listener: LookupListener = (resolver, event, detail) => progress?.listener(resolver, event, detail);
   const resolvers = new Resolvers({

@@ -6,7 +6,6 @@ import {
   compareAttribution,
   createOnlineChecker,
   createPlainProgress,
-  createTtyProgress,
   HttpClient,
   parseRetryAfter,
   Resolvers,
@@ -412,25 +411,5 @@ describe('network errors and progress', () => {
     }
     await progress.stop();
     expect(lines).toEqual(['aiwg-cite online: no answer from the network for 3 lookups (offline?); they are reported as unknown\n']);
-  });
-
-  it('listr2 progress renders per-resolver titles to the given stream', async () => {
-    const { Writable } = await import('node:stream');
-    let output = '';
-    const stream = Object.assign(
-      new Writable({
-        write(chunk, _encoding, done) {
-          output += String(chunk);
-          done();
-        },
-      }),
-      { isTTY: true, columns: 100 },
-    );
-    const progress = await createTtyProgress(stream as unknown as NodeJS.WriteStream);
-    progress.listener('doi', 'start', { cached: false });
-    progress.listener('doi', 'done', { cached: true, outcome: 'found' });
-    await progress.stop();
-    expect(output).toContain('doi: 1 resolved (1 from cache), 0 remaining');
-    expect(output).toContain('url: nothing to resolve');
   });
 });

@@ -89,6 +89,10 @@ export async function openCliOnlineSession(
     useCache: !noCache,
     stderr: context.stderr,
     version: packageJson.version,
+    createProgress: async (stream) =>
+      stream.isTTY === true && (stream.columns ?? 0) > 0
+        ? (await import('../progress-tty.ts')).createTtyProgress(stream as typeof stream & NodeJS.WriteStream, online.describeProgress)
+        : online.createPlainProgress(stream),
     placeholderDois: config.doi?.placeholders ?? [],
     urls: config.online ?? {},
   });
