@@ -266,34 +266,47 @@ async function checkFootnote(
   if (footnote.placeholder !== null) {
     return { outcome: 'fabricated', reason: certificateReasons.placeholder(footnote.placeholder), source: 'structure' };
   }
-  if (footnote.category === 'statutory') {
-    const problem = footnote.statutes.find((statute) => statute.problem !== null)?.problem ?? null;
-    if (problem !== null) {
-      return { outcome: 'unconfirmed', reason: certificateReasons.statuteInvalid(problem.message), source: 'structure' };
-    }
-    const valid = footnote.statutes.map((statute) => statute.raw.trim()).join('; ');
-    return { outcome: 'confirmed', reason: certificateReasons.statuteValid(valid), source: 'structure' };
-  }
+  // A statute is checked by its structure; any URL, DOI or arXiv id beside it is checked as
+  // `check --online` checks it, and the worse outcome stands (issue 15, item 5).
+  const structural = footnote.category === 'statutory' ? statuteOutcome(footnote) : null;
   const hasIdentifiers = footnote.urls.length > 0 || footnote.dois.length > 0 || footnote.arxiv.length > 0;
-  const inCorpus = corpus === null || footnote.urls.length > 0 ? null : matchInCorpus(footnote, corpus, online === null);
-  if (!hasIdentifiers) return inCorpus ?? { outcome: 'unconfirmed', reason: certificateReasons.needsSearch() };
+  const inCorpus =
+    structural !== null || corpus === null || footnote.urls.length > 0 ? null : matchInCorpus(footnote, corpus, online === null);
+  if (!hasIdentifiers) return structural ?? inCorpus ?? { outcome: 'unconfirmed', reason: certificateReasons.needsSearch() };
   const malformed = [...footnote.dois, ...footnote.arxiv].find((id) => id.problem !== null);
   if (malformed !== undefined) return { outcome: 'fabricated', reason: `\`${malformed.raw}\`: ${malformed.problem}`, source: 'structure' };
   if (online === null) {
     if (inCorpus?.outcome === 'confirmed') return inCorpus;
     const what = footnote.urls.length > 0 ? 'URL' : footnote.dois.length > 0 ? 'DOI' : 'arXiv id';
-    return { outcome: 'error', reason: certificateReasons.offline(what) };
+    return worst(structural, { outcome: 'error', reason: certificateReasons.offline(what) });
   }
   const document = scanMarkdown(footnote.definition.text);
   const result = await online.check({ file, document, artifacts, options: {} });
-  return summarise(result.findings);
+  return worst(structural, summarise(result.findings));
+}
+
+type Outcome = { outcome: ItemOutcome; reason: string; source?: string };
+
+const OUTCOME_RANK: Record<ItemOutcome, number> = { fabricated: 3, unconfirmed: 2, error: 1, confirmed: 0 };
+
+/** The worse of two outcomes (the second when the first is absent). */
+function worst(first: Outcome | null, second: Outcome): Outcome {
+  return first !== null && OUTCOME_RANK[first.outcome] > OUTCOME_RANK[second.outcome] ? first : second;
+}
+
+function statuteOutcome(footnote: ClassifiedFootnote): Outcome {
+  const problem = footnote.statutes.find((statute) => statute.problem !== null)?.problem ?? null;
+  if (problem !== null) {
+    return { outcome: 'unconfirmed', reason: certificateReasons.statuteInvalid(problem.message), source: 'structure' };
+  }
+  const valid = footnote.statutes.map((statute) => statute.raw.trim()).join('; ');
+  return { outcome: 'confirmed', reason: certificateReasons.statuteValid(valid), source: 'structure' };
 }
 
 /** One outcome for a footnote from the findings of its identifiers: the worst wins. */
 function summarise(findings: readonly Finding[]): { outcome: ItemOutcome; reason: string; source?: string } {
   const judged = findings.map((finding) => ({ finding, outcome: outcomeOf(finding) }));
-  const rank: Record<ItemOutcome, number> = { fabricated: 3, unconfirmed: 2, error: 1, confirmed: 0 };
-  judged.sort((a, b) => rank[b.outcome] - rank[a.outcome]);
+  judged.sort((a, b) => OUTCOME_RANK[b.outcome] - OUTCOME_RANK[a.outcome]);
   const worst = judged[0];
   if (worst === undefined) return { outcome: 'unconfirmed', reason: certificateReasons.needsSearch() };
   const source = typeof worst.finding.source === 'string' ? worst.finding.source : undefined;
