@@ -128,7 +128,7 @@ export const RLM_RULES = [
     confidence: 'certain',
     description: 'the cited file is inside a submodule whose content is not available; not checked',
     help: 'The path lies inside a git submodule that is not checked out, or whose recorded commit is not fetched. Its content is in another repository, so the citation was not checked (a note, never missing). Run `git submodule update --init` to check it.',
-    bad: '',
+    bad: 'See `[vendor/lib/src/a.ts@3f2a9c1d0b8e7f65, L1]` while `vendor/lib` is not checked out.',
     good: 'See `[vendor/lib/src/a.ts@3f2a9c1d0b8e7f65, L1]` with the submodule checked out.',
   }),
 ] as const;
