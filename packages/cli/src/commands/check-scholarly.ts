@@ -383,15 +383,3 @@ function withIgnoredPaths(resolve: MentionResolver, workspace: Workspace): Menti
     return runGit(workspace.root, ['check-ignore', '--no-index', '-q', '--', target.path]) === null ? found : 'ignored';
   };
 }
-
-/** Today, or `AIWG_CITE_DATE` (`YYYY-MM-DD`) so runs and tests are reproducible. */
-function currentDate(env: Readonly<Record<string, string | undefined>>): { year: number; month: number; iso: string } {
-  const fixed = env.AIWG_CITE_DATE;
-  if (fixed !== undefined && fixed !== '') {
-    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(fixed);
-    if (match === null) throw new AiwgCiteError('USAGE', `AIWG_CITE_DATE: expected YYYY-MM-DD, not \`${fixed}\``);
-    return { year: Number(match[1]), month: Number(match[2]), iso: fixed };
-  }
-  const now = new Date();
-  return { year: now.getUTCFullYear(), month: now.getUTCMonth() + 1, iso: now.toISOString().slice(0, 10) };
-}
