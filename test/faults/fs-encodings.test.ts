@@ -52,6 +52,6 @@ describe('fs-encodings', () => {
       encoding: 'utf8',
     });
     const report = JSON.parse(result.stdout) as { coverage: { notes: string[] } };
-    expect(report.coverage.notes).toContain('image.md: binary (NUL bytes), not checked');
+    expect(report.coverage.notes).toContain('image.md: skipped (binary content, not markdown)');
   });
 });

@@ -39,7 +39,7 @@ import { AiwgCiteError } from './errors.ts';
 import { type HistoryFacts, judgeHistory, stalePins, type VersionSource } from './history-verdict.ts';
 import type { Suppression } from './markdown/scan.ts';
 import { stagedChangeMessages } from './messages.ts';
-import { admitDocument, type SkipReason, skippedNote } from './policy.ts';
+import { admitDocument, hasUtf16Bom, type SkipReason, skippedNote } from './policy.ts';
 import type { ArtifactReader, MaybePromise, ReadResult, Sha256 } from './ports.ts';
 import { buildReport, type Coverage, type Finding, type Report } from './report.ts';
 import { RecordingArtifacts } from './result-cache.ts';
@@ -147,6 +147,7 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
       // One bad document (a symlink out of the root, a vanished file) is that document's
       // finding; the others are still checked.
       findings.push(documentFinding(file, outcome.read));
+      checked += 1;
       continue;
     }
     if (outcome.kind === 'gone') continue;
@@ -213,8 +214,12 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
   const verified = new Map<string, VerifiedForHistory>();
   const cached = new Map<string, { findings: readonly Finding[]; readonly skippedInCode: number; readonly suppressed: number }>();
   const toStore: { file: string; key: string; recording: RecordingArtifacts }[] = [];
+  const admitNotes: string[] = [];
   await forEachLimited(files, options.concurrency ?? 32, async (file) => {
     const admission = admitDocument(await ports.reader.read(file), options);
+    if (admission.kind === 'admit' && hasUtf16Bom(admission.bytes)) {
+      admitNotes.push(`${file}: UTF-16${admission.bytes[0] === 0xff ? 'LE' : 'BE'} (byte-order mark), decoded`);
+    }
     if (admission.kind === 'gone') early.set(file, { kind: 'gone', read: admission.read });
     else if (admission.kind === 'skip') early.set(file, { kind: 'skipped', reason: admission.reason });
     else if (ports.results === undefined) {
@@ -238,7 +243,7 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
   // Stored results are settled findings before history: history runs on them like on the rest.
   const notes = await historyStage([...verified.values(), ...cached.values()], ports.history, ports.current);
   const out = new Map<string, DocumentOutcome>() as BatchOutcome;
-  (out as { notes: readonly string[] }).notes = notes;
+  (out as { notes: readonly string[] }).notes = [...admitNotes.sort(), ...notes];
   const settledBeforeHistory = new Map<string, DocumentResultLike>();
   for (const file of files) {
     const outcome = early.get(file);

@@ -38,20 +38,24 @@ export function admitDocument(read: ReadResult, policy: DocumentPolicy = {}): Ad
     case 'directory':
       return { kind: 'skip', reason: { kind: 'directory' } };
     case 'unreadable':
-      return { kind: 'skip', reason: { kind: 'unreadable', reason: read.reason } };
+      // A document in scope that cannot be read (a FIFO, a device, no permission) is that
+      // document's finding, never a silent skip; the other documents are still checked.
+      return { kind: 'gone', read };
     case 'unchecked':
       return { kind: 'skip', reason: { kind: 'unreadable', reason: read.reason } };
     case 'file': {
       const limit = policy.maxDocumentBytes ?? DEFAULT_MAX_DOCUMENT_BYTES;
       if (read.bytes.length > limit) return { kind: 'skip', reason: { kind: 'too-large', size: read.bytes.length, limit } };
-      // UTF-16 with a byte-order mark is text (decoded by `decodeDocument`), though it holds NULs.
-      const bom =
-        read.bytes.length >= 2 &&
-        ((read.bytes[0] === 0xff && read.bytes[1] === 0xfe) || (read.bytes[0] === 0xfe && read.bytes[1] === 0xff));
-      if (!bom && read.bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { kind: 'skip', reason: { kind: 'binary' } };
+      if (!hasUtf16Bom(read.bytes) && read.bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0))
+        return { kind: 'skip', reason: { kind: 'binary' } };
       return { kind: 'admit', bytes: read.bytes };
     }
   }
+}
+
+/** UTF-16 with a byte-order mark is text (decoded by `decodeDocument`), though it holds NUL bytes. */
+export function hasUtf16Bom(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
 }
 
 /** The sentence of a skip reason: `binary content, not markdown`. */
