@@ -267,7 +267,7 @@ describe('check --staged as a command', () => {
     repo.git('add', 'docs/new.md');
     const blocked = commit(repo, 'fabricated');
     expect(blocked.code).not.toBe(0);
-    expect(blocked.output).toMatch(/docs\/new\.md:1:5\s+error\s+ref\/missing/);
+    expect(blocked.output).toMatch(/docs\/new\.md:1:5\s+error\s+ref\/not-in-corpus/);
     repo.write({ 'docs/new.md': 'Per REF-018, agents act.\n' });
     repo.git('add', 'docs/new.md');
     expect(commit(repo, 'real source').code).toBe(0);

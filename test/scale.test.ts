@@ -117,7 +117,7 @@ describe('check --shard i/n and merge', { timeout: 300_000 }, () => {
 
   it('merge keeps the verdict of --max-warnings over the shards together, not per shard', () => {
     const repo = gitRepo({ 'src/a.ts': 'a\n' });
-    repo.write(Object.fromEntries(Array.from({ length: 8 }, (_, at) => [`docs/d${at}.md`, `See [src/a.ts, L1].\n`])));
+    repo.write(Object.fromEntries(Array.from({ length: 8 }, (_, at) => [`docs/d${at}.md`, `See [src/a.ts, L1] from document ${at}.\n`])));
     const full = cli(['check', '--format', 'json', '--max-warnings', '5'], repo.dir);
     expect(full.code).toBe(1);
     const work = tempDir();

@@ -19,7 +19,8 @@ interface Node {
   children?: Node[];
 }
 
-const extensions = [gfm(), frontmatter(['yaml', 'toml']), math()];
+// Single-dollar inline math is off in the model (a `$` is a variable or a price), so here too.
+const extensions = [gfm(), frontmatter(['yaml', 'toml']), math({ singleDollarTextMath: false })];
 const mdastExtensions = [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml', 'toml']), mathFromMarkdown()];
 
 /** Parses a document with the reference parser. */

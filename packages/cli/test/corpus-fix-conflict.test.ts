@@ -35,8 +35,9 @@ async function checkThenFix(dir: string, between: () => void): Promise<{ error: 
 describe('check --fix and a file changed on disk since it was checked', () => {
   it('refuses to write it, names it, and keeps the new contents', async () => {
     const dir = tempDir();
-    writeTree(dir, { 'docs/references/REF-018-react.md': '# REF-018: ReAct\n', 'doc.md': 'We cite REF-999 here.\n' });
-    const edited = 'We cite REF-999 here, and someone just edited this line.\n';
+    // --fix pins an un-versioned code citation (a mechanical edit); the file changes in between.
+    writeTree(dir, { 'src/a.ts': 'export const a = 1;\n', 'doc.md': 'See [src/a.ts] here.\n' });
+    const edited = 'See [src/a.ts] here, and someone just edited this line.\n';
     const { error } = await checkThenFix(dir, () => writeFileSync(join(dir, 'doc.md'), edited));
     expect(error).toMatchObject({ code: 'WRITE_CONFLICT', message: 'doc.md: changed on disk since it was read; not written (run again)' });
     expect(readFileSync(join(dir, 'doc.md'), 'utf8')).toBe(edited);
@@ -44,10 +45,10 @@ describe('check --fix and a file changed on disk since it was checked', () => {
 
   it('writes it when nothing changed in between', async () => {
     const dir = tempDir();
-    writeTree(dir, { 'docs/references/REF-018-react.md': '# REF-018: ReAct\n', 'doc.md': 'We cite REF-999 here.\n' });
+    writeTree(dir, { 'src/a.ts': 'export const a = 1;\n', 'doc.md': 'See [src/a.ts] here.\n' });
     const { error, stderr } = await checkThenFix(dir, () => {});
     expect(error).toBeNull();
-    expect(readFileSync(join(dir, 'doc.md'), 'utf8')).toBe('We cite <!-- aiwg-cite: removed REF-999 (not in corpus) --> here.\n');
-    expect(stderr.join('')).toContain('fixed doc.md:1:9  ref/not-in-corpus  removed REF-999 (not in corpus)');
+    expect(readFileSync(join(dir, 'doc.md'), 'utf8')).toMatch(/^See \[src\/a\.ts@[0-9a-f]{16}\] here\.\n$/);
+    expect(stderr.join('')).toContain('fixed doc.md:1:5');
   });
 });

@@ -34,6 +34,11 @@ export interface CheckerResult {
   readonly findings: readonly Finding[];
   /** Candidates skipped because they stand in code. */
   readonly skippedInCode?: number;
+  /**
+   * The result depends on more than the document and what it cites (a checker held findings back
+   * by a run-level count): the result cache must not store it. @default false
+   */
+  readonly uncacheable?: boolean;
 }
 
 /** One family of checks (RLM, corpus, DOI, …) run over every document. */
@@ -127,6 +132,8 @@ export interface VerifiedDocument {
   readonly suppressions: readonly Suppression[];
   /** Candidates skipped because they stand in code. */
   readonly skippedInCode: number;
+  /** A checker said the result cannot be stored (see {@link CheckerResult}). */
+  readonly uncacheable: boolean;
 }
 
 /** The extract and verify stages of one document: scans it once and runs every checker over it. */
@@ -141,12 +148,14 @@ export async function verifyDocument(
   const context: DocumentContext = { file, document, artifacts, options };
   const results = await Promise.all(checkers.map((checker) => checker.check(context)));
   let skippedInCode = 0;
+  let uncacheable = false;
   const findings: Finding[] = [];
   for (const result of results) {
     for (const finding of result.findings) findings.push(finding);
     skippedInCode += result.skippedInCode ?? 0;
+    uncacheable ||= result.uncacheable === true;
   }
-  return { file, findings, suppressions: document.suppressions, skippedInCode };
+  return { file, findings, suppressions: document.suppressions, skippedInCode, uncacheable };
 }
 
 /** The settle stage: a document's suppression comments, then the configured severities. */

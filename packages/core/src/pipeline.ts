@@ -270,7 +270,7 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
       if (entry === undefined) continue;
       // What is stored is the document's own result, before git's history: the next run asks git again.
       const own = settleFindings(entry.document.raw, entry.document.suppressions, options.severityOverrides);
-      if (own.findings.some((finding) => uncacheable.includes(finding.kind))) continue;
+      if (entry.document.uncacheable || own.findings.some((finding) => uncacheable.includes(finding.kind))) continue;
       await ports.results.cache.store(
         key,
         file,
@@ -313,6 +313,7 @@ interface VerifiedForHistory {
   readonly raw: readonly Finding[];
   readonly suppressions: readonly Suppression[];
   readonly skippedInCode: number;
+  readonly uncacheable: boolean;
 }
 
 function forHistory(document: VerifiedDocument): VerifiedForHistory {
@@ -321,6 +322,7 @@ function forHistory(document: VerifiedDocument): VerifiedForHistory {
     raw: document.findings,
     suppressions: document.suppressions,
     skippedInCode: document.skippedInCode,
+    uncacheable: document.uncacheable,
   };
 }
 

@@ -310,11 +310,7 @@ function foldUnjudgedRefs(report: Report, corpus: CorpusIndex, ignored: readonly
 /** Coverage notes for what the run passed over on purpose, so silence never reads as a pass. */
 function notePassOver(report: Report, scholarly: ScholarlyChecker | null, copies: GeneratedCopies | null): void {
   if (scholarly !== null && scholarly.held.findings > 0) {
-    report.coverage.notes.push(
-      `${scholarly.held.findings} heuristic ${scholarly.held.findings === 1 ? 'finding' : 'findings'} in ${scholarly.held.documents} ${
-        scholarly.held.documents === 1 ? 'document' : 'documents'
-      } that are not research writing not shown (--profile research shows them)`,
-    );
+    report.coverage.notes.push(heldNote(scholarly.held.findings, scholarly.held.documents));
   }
   if (copies !== null && copies.identical > 0) {
     report.coverage.notes.push(`${copies.identical} identical copies of other documents skipped (checked once, at the first)`);
@@ -383,3 +379,16 @@ function withIgnoredPaths(resolve: MentionResolver, workspace: Workspace): Menti
     return runGit(workspace.root, ['check-ignore', '--no-index', '-q', '--', target.path]) === null ? found : 'ignored';
   };
 }
+
+/**
+ * The note of heuristic findings held back outside research writing. `merge` adds up the counts of
+ * its shards, so the wording is shared through this one function and {@link HELD_NOTE}.
+ */
+export function heldNote(findings: number, documents: number): string {
+  return `${findings} heuristic ${findings === 1 ? 'finding' : 'findings'} in ${documents} ${
+    documents === 1 ? 'document' : 'documents'
+  } that are not research writing not shown (--profile research shows them)`;
+}
+
+/** Reads a {@link heldNote} back: its two counts. */
+export const HELD_NOTE = /^(\d+) heuristic findings? in (\d+) documents? that are not research writing not shown /;

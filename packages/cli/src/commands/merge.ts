@@ -2,6 +2,7 @@ import { AiwgCiteError, type Finding, mergeReports, type NamedReport, type Repor
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
 import { CHECK_FORMATS, render } from './check.ts';
+import { HELD_NOTE, heldNote } from './check-scholarly.ts';
 import { parseJsonInput, readInput, usageError } from './interop-io.ts';
 
 const HELP = `Usage: aiwg-cite merge FILE... [options]
@@ -53,11 +54,38 @@ export const merge: Command = {
     }
     const format = parseChoice('merge', 'format', values.format, CHECK_FORMATS, 'json');
     const reports: NamedReport[] = inputs.map(({ name, value }) => ({ name, report: asReport(value, name) }));
-    const report = mergeReports(reports, verdictOptions);
+    const report = sumHeldNotes(mergeReports(reports, verdictOptions), reports);
     context.stdout.write(render(report, format, context));
     return report.verdict === 'PASS' ? 0 : 1;
   },
 };
+
+/**
+ * Each shard counts the heuristic findings it held back; the full run's note carries the sum, so
+ * the shards' notes become one, at the place of the first.
+ */
+function sumHeldNotes(report: Report, shards: readonly NamedReport[]): Report {
+  let findings = 0;
+  let documents = 0;
+  // Counted over every shard's own notes: two shards may hold back the same counts.
+  for (const { report: shard } of shards) {
+    for (const note of shard.coverage.notes) {
+      const counts = HELD_NOTE.exec(note);
+      if (counts === null) continue;
+      findings += Number(counts[1]);
+      documents += Number(counts[2]);
+    }
+  }
+  if (findings === 0) return report;
+  // A full run writes the held note just before its notes on skipped copies (check-scholarly's
+  // notePassOver): the merged report keeps that order.
+  const notes = report.coverage.notes.filter((note) => !HELD_NOTE.test(note));
+  const copies = notes.findIndex((note) => SKIPPED_COPIES_NOTE.test(note));
+  notes.splice(copies === -1 ? notes.length : copies, 0, heldNote(findings, documents));
+  return { ...report, coverage: { ...report.coverage, notes } };
+}
+
+const SKIPPED_COPIES_NOTE = /^\d+ (identical copies of other documents|files a tool deployed into agent folders) skipped /;
 
 /** A JSON report as `check --format json` writes it, checked field by field; anything else is refused. */
 function asReport(value: unknown, name: string): Report {

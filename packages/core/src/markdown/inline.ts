@@ -90,6 +90,12 @@ function scan(s: string, context: InlineContext, sink: InlineSink & { linkText(s
           {
             let end = at;
             while (end < length && s.charCodeAt(end) === code) end += 1;
+            // Inline math needs `$$`: a single `$` is a shell variable or a price far more often
+            // than math in real documents (`@$AIWG_ROOT/a.md and @$AIWG_ROOT/b.md`, `$10k to $50k`).
+            if (code === 36 && end - at < 2) {
+              at = end;
+              continue;
+            }
             if (code === 96 && runs.backtick === null) runs.backtick = indexRuns(s, 96);
             if (code === 36 && runs.dollar === null) runs.dollar = indexRuns(s, 36);
             const index = (code === 96 ? runs.backtick : runs.dollar) as RunIndex;

@@ -65,9 +65,13 @@ export function readBibtex(text: string): BibFile {
     const failed = failedInputs.get(parsed.key);
     if (Object.keys(parsed.fields).length === 0 && failed !== undefined) {
       try {
-        entry = parseBibLibrary(failed.replace(/(?<!\\)\$/g, '\\$'), OPTIONS).entries[0] ?? parsed;
-        entry = { ...entry, input: failed.trimEnd() };
-        recovered.add(parsed.key);
+        const again = parseBibLibrary(failed.replace(/(?<!\\)\$/g, '\\$'), OPTIONS);
+        const first = again.entries[0];
+        // Recovered only when reading `$` literally gave fields and no error (an unclosed brace stays a problem).
+        if (first !== undefined && again.errors.length === 0 && Object.keys(first.fields).length > 0) {
+          entry = { ...first, input: failed.trimEnd() };
+          recovered.add(parsed.key);
+        }
       } catch {
         entry = parsed;
       }

@@ -628,6 +628,8 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
       if (kept.length < result.findings.length) {
         held.findings += result.findings.length - kept.length;
         held.documents += 1;
+        // The held count is a run-level note: a stored result would lose it on the next run.
+        return { ...result, findings: kept, uncacheable: true };
       }
       return { ...result, findings: kept };
     },
