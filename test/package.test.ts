@@ -75,7 +75,9 @@ describe('npm pack of packages/cli', () => {
       expect(files).toContain(name);
     }
     expect(files.filter((file) => file.endsWith('.map') || (file.endsWith('.ts') && !file.endsWith('.d.ts')))).toEqual([]);
-    expect(files.filter((file) => !/^(README\.md|LICENSE|CHANGELOG\.md|package\.json|bin\/|dist\/)/.test(file))).toEqual([]);
+    expect(
+      files.filter((file) => !/^(README\.md|LICENSE|CHANGELOG\.md|package\.json|bin\/|dist\/|schema\/aiwg-cite\.schema\.json$)/.test(file)),
+    ).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(CLI_DIR, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest.dependencies).toBeUndefined();
     expect(manifest.exports).toMatchObject({ '.': { types: './dist/api.d.ts', default: './dist/api.js' } });
