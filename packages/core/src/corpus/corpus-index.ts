@@ -2,7 +2,7 @@ import { type BibliographyEntry, entrySurnames } from './bibliography.ts';
 import { type GradeLevel, parseGradeLevel } from './grade.ts';
 import { idsFromBasename, refStem } from './ref-ids.ts';
 import { type CorpusFile, type CorpusSource, normaliseSurname, parseCorpusSource, stripArxivVersion } from './source.ts';
-import { parseYamlSubset, yamlPath } from './yaml.ts';
+import { parseYaml, yamlPath } from './yaml.ts';
 
 /** Everything the host read for one run: corpus files, GRADE assessments, bibliography entries. */
 export interface CorpusInput {
@@ -209,7 +209,7 @@ function mergeMetadata(source: CorpusSource, extra: Metadata): CorpusSource {
 function readAssessments(files: readonly CorpusFile[]): Map<string, { level: GradeLevel; origin: string }> {
   const out = new Map<string, { level: GradeLevel; origin: string }>();
   for (const file of files) {
-    const data = parseYamlSubset(file.text);
+    const data = parseYaml(file.text).value;
     let level: GradeLevel | null = null;
     for (const key of ['final_quality.level', 'final_grade', 'citation_guidance.quality_level']) {
       level = parseGradeLevel(yamlPath(data, key));

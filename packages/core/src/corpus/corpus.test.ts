@@ -4,7 +4,7 @@ import { CorpusIndex } from './corpus-index.ts';
 import { findGradeMarker, parseGradeLevel } from './grade.ts';
 import { findRefIds, idsFromBasename } from './ref-ids.ts';
 import { parseCorpusSource } from './source.ts';
-import { parseYamlSubset } from './yaml.ts';
+import { parseYaml } from './yaml.ts';
 
 const REACT = `# REF-018: ReAct - Synergizing Reasoning and Acting in Language Models
 
@@ -214,13 +214,54 @@ describe('bibliographies', () => {
   });
 });
 
-describe('the YAML subset', () => {
+describe('YAML through the yaml package (issue 12 item 5)', () => {
   it('reads nested maps, block and flow lists, quotes and comments', () => {
-    expect(parseYamlSubset('a: 1\nb:\n  c: "x # y" # comment\n  d: [p, \'q\']\ne:\n  - one\n  - two\n')).toEqual({
-      a: 1,
-      b: { c: 'x # y', d: ['p', 'q'] },
-      e: ['one', 'two'],
+    expect(parseYaml('a: 1\nb:\n  c: "x # y" # comment\n  d: [p, \'q\']\ne:\n  - one\n  - two\n')).toEqual({
+      value: { a: 1, b: { c: 'x # y', d: ['p', 'q'] }, e: ['one', 'two'] },
+      problem: null,
     });
+  });
+
+  it('reads a flow list that continues on the next line as two authors (it read as `[Smith,`)', () => {
+    const source = parseCorpusSource({
+      path: 'sources/REF-301.md',
+      text: '---\nauthors: [Smith,\n  Doe]\nyear: 2019\n---\n# REF-301: Two authors\n',
+    });
+    expect(source?.authors).toEqual(['Smith', 'Doe']);
+    expect(source?.year).toBe(2019);
+  });
+
+  it('keeps the body of an `abstract: |-` block and reads the keys after it (the body was lost)', () => {
+    const text =
+      '---\nref_id: REF-302\nabstract: |-\n  First line: not a key.\n  doi: 10.9999/not-a-field\n\n  Last line.\nyear: 2020\n---\n';
+    const parsed = parseYaml(text.slice(4, text.lastIndexOf('---')));
+    expect(parsed.value).toEqual({
+      ref_id: 'REF-302',
+      abstract: 'First line: not a key.\ndoi: 10.9999/not-a-field\n\nLast line.',
+      year: 2020,
+    });
+    const source = parseCorpusSource({ path: 'sources/notes.md', text });
+    expect(source).toMatchObject({ ids: ['REF-302'], year: 2020, dois: [] });
+  });
+
+  it('keeps dates as strings (the core schema) and names the line of a problem without throwing', () => {
+    expect(parseYaml('published: 2024-05-01\n').value).toEqual({ published: '2024-05-01' });
+    const broken = parseYaml('title: ok\nauthors: [Smith\n');
+    expect(broken.problem).toMatch(/^line \d+: /);
+    expect(parseCorpusSource({ path: 'sources/REF-303.md', text: '---\ntitle: [unclosed\n---\n# Heading\n' })?.ids).toEqual(['REF-303']);
+  });
+
+  it('stops an alias bomb instead of expanding it', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let level = 1; level < 9; level += 1)
+      bomb.push(
+        `${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array(10)
+          .fill(`*${String.fromCharCode(96 + level)}`)
+          .join(', ')}]`,
+      );
+    const parsed = parseYaml(bomb.join('\n'));
+    expect(parsed.problem).not.toBeNull();
+    expect(parsed.value).toBeNull();
   });
 });
 

@@ -1,7 +1,7 @@
 import { findArxivIds, findDois } from '../scholarly/identifiers.ts';
 import { findGradeMarker, type GradeLevel, parseGradeLevel } from './grade.ts';
 import { idsFromBasename } from './ref-ids.ts';
-import { parseYamlSubset, type YamlValue, yamlPath } from './yaml.ts';
+import { parseYaml, type YamlValue, yamlPath } from './yaml.ts';
 
 /** One research source of the corpus, with the metadata SPEC §3.2 reads from it. */
 export interface CorpusSource {
@@ -138,7 +138,7 @@ export function readFrontmatter(text: string): { data: YamlValue; end: number } 
   close.lastIndex = 3;
   const match = close.exec(text);
   if (match === null) return null;
-  return { data: parseYamlSubset(text.slice(text.indexOf('\n') + 1, match.index)), end: match.index + match[0].length };
+  return { data: parseYaml(text.slice(text.indexOf('\n') + 1, match.index)).value, end: match.index + match[0].length };
 }
 
 function readBoldFields(body: string): Map<string, string> {

@@ -1,141 +1,74 @@
 /**
- * The small subset of YAML 1.2 (https://yaml.org/spec/1.2.2/) that corpus frontmatter and
- * GRADE assessment files use: block mappings by indentation, block sequences (`- item`), flow
- * sequences (`[a, b]`), plain, single- and double-quoted scalars and `#` comments. Anything
- * else (anchors, multi-line scalars, flow mappings) is read as a plain string, never thrown on:
- * a corpus file with unusual YAML still resolves by name.
+ * YAML (https://yaml.org/spec/1.2.2/) for corpus frontmatter and GRADE assessment files, read
+ * with the `yaml` package: flow collections across lines, block scalars (`|`, `|-`, `>`),
+ * anchors and the rest of the language read as YAML says. The core schema is used, so a date
+ * such as `2024-05-01` stays a string, as the old reader had it.
+ *
+ * Reading never throws: a corpus file with broken YAML still resolves by name, keeping whatever
+ * the parser recovered. {@link parseYaml} says what was wrong for callers that report it.
  */
+import { parseAllDocuments } from 'yaml';
 
 /** A parsed YAML value. */
 export type YamlValue = string | number | boolean | null | YamlValue[] | { [key: string]: YamlValue };
 
-interface Line {
-  readonly indent: number;
-  readonly text: string;
+/** A parsed document and the parser's first problem, if it had one. */
+export interface YamlParse {
+  readonly value: YamlValue;
+  /** `line N: what is wrong`, or `null` when the document is well-formed. */
+  readonly problem: string | null;
 }
 
-/** Parses a YAML document of the supported subset into plain values. */
-export function parseYamlSubset(source: string): YamlValue {
-  const lines: Line[] = [];
-  for (const raw of source.split(/\r?\n/)) {
-    const text = stripComment(raw).trimEnd();
-    if (text.trim() === '' || text.trim() === '---' || text.trim() === '...') continue;
-    lines.push({ indent: text.length - text.trimStart().length, text: text.trimStart() });
+/** Aliases beyond this many are a problem, not an expansion (the "billion laughs" document). */
+const MAX_ALIASES = 100;
+
+/** Parses the first YAML document of `source` into plain values, with its first problem. */
+export function parseYaml(source: string): YamlParse {
+  const documents = parseAllDocuments(source, { uniqueKeys: false, prettyErrors: false, strict: false });
+  const first = Array.isArray(documents) ? documents[0] : undefined;
+  if (first === undefined) return { value: null, problem: null };
+  const error = first.errors[0];
+  let value: YamlValue = null;
+  let problem = error === undefined ? null : describe(error.message, lineAt(source, error.pos[0]));
+  try {
+    value = toYamlValue(first.toJS({ maxAliasCount: MAX_ALIASES }));
+  } catch (thrown) {
+    problem ??= describe((thrown as Error).message, undefined);
   }
-  const cursor = { at: 0 };
-  return parseBlock(lines, cursor, lines[0]?.indent ?? 0);
+  return { value, problem };
 }
 
-function parseBlock(lines: readonly Line[], cursor: { at: number }, indent: number): YamlValue {
-  const first = lines[cursor.at];
-  if (first === undefined) return null;
-  if (first.text.startsWith('- ') || first.text === '-') {
-    const list: YamlValue[] = [];
-    while (cursor.at < lines.length) {
-      const line = lines[cursor.at] as Line;
-      if (line.indent !== indent || !(line.text.startsWith('- ') || line.text === '-')) break;
-      const rest = line.text.slice(1).trim();
-      cursor.at += 1;
-      if (rest === '') {
-        const next = lines[cursor.at];
-        list.push(next !== undefined && next.indent > indent ? parseBlock(lines, cursor, next.indent) : null);
-      } else if (/^[^"'[{][^:]*:(\s|$)/.test(rest)) {
-        // `- key: value` starts a mapping inside the sequence.
-        const nested: Line[] = [{ indent: indent + 2, text: rest }];
-        while (cursor.at < lines.length && (lines[cursor.at] as Line).indent > indent) nested.push(lines[cursor.at++] as Line);
-        list.push(parseBlock(nested, { at: 0 }, indent + 2));
-      } else {
-        list.push(parseScalar(rest));
-      }
-    }
-    return list;
-  }
-  const map: { [key: string]: YamlValue } = {};
-  while (cursor.at < lines.length) {
-    const line = lines[cursor.at] as Line;
-    if (line.indent < indent) break;
-    if (line.indent > indent) {
-      cursor.at += 1;
-      continue;
-    }
-    const match = /^("(?:[^"\\]|\\.)*"|'[^']*'|[^:]+?):(?:\s+(.*))?$/.exec(line.text);
-    cursor.at += 1;
-    if (match === null) continue;
-    const key = unquote(match[1] as string);
-    const value = match[2];
-    if (value === undefined || value === '' || value === '|' || value === '>') {
-      const next = lines[cursor.at];
-      if (next !== undefined && (next.indent > indent || (next.indent === indent && next.text.startsWith('- ')))) {
-        if (value === '|' || value === '>') {
-          const parts: string[] = [];
-          while (cursor.at < lines.length && (lines[cursor.at] as Line).indent > indent) parts.push((lines[cursor.at++] as Line).text);
-          map[key] = parts.join(value === '|' ? '\n' : ' ');
-        } else {
-          map[key] = parseBlock(lines, cursor, next.indent);
-        }
-      } else {
-        map[key] = null;
-      }
-    } else {
-      map[key] = parseScalar(value);
-    }
-  }
-  return map;
+function describe(message: string, line: number | undefined): string {
+  const first = message.split('\n')[0] ?? message;
+  return line === undefined ? first : `line ${line}: ${first}`;
 }
 
-function parseScalar(text: string): YamlValue {
-  const value = text.trim();
-  if (value.startsWith('[') && value.endsWith(']')) {
-    const inner = value.slice(1, -1).trim();
-    return inner === '' ? [] : splitFlow(inner).map(parseScalar);
-  }
-  if (value.startsWith('"') || value.startsWith("'")) return unquote(value);
-  if (value === 'null' || value === '~') return null;
-  if (value === 'true') return true;
-  if (value === 'false') return false;
-  if (/^-?\d+(\.\d+)?$/.test(value)) return Number(value);
-  return value;
-}
-
-function splitFlow(text: string): string[] {
-  const parts: string[] = [];
-  let quote = '';
-  let start = 0;
-  for (let at = 0; at < text.length; at += 1) {
-    const char = text[at] as string;
-    if (quote !== '') {
-      if (char === quote) quote = '';
-    } else if (char === '"' || char === "'") {
-      quote = char;
-    } else if (char === ',') {
-      parts.push(text.slice(start, at));
-      start = at + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts.map((part) => part.trim()).filter((part) => part !== '');
-}
-
-function unquote(text: string): string {
-  const value = text.trim();
-  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) return value.slice(1, -1).replace(/\\(["\\])/g, '$1');
-  if (value.length >= 2 && value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1).replace(/''/g, "'");
-  return value;
-}
-
-function stripComment(line: string): string {
-  let quote = '';
-  for (let at = 0; at < line.length; at += 1) {
-    const char = line[at];
-    if (quote !== '') {
-      if (char === quote) quote = '';
-    } else if (char === '"' || char === "'") {
-      if (at === 0 || /[\s:[,-]/.test(line[at - 1] as string)) quote = char;
-    } else if (char === '#' && (at === 0 || /\s/.test(line[at - 1] as string))) {
-      return line.slice(0, at);
-    }
-  }
+/** The 1-based line of a character offset. */
+function lineAt(source: string, offset: number): number {
+  let line = 1;
+  for (let at = source.indexOf('\n'); at !== -1 && at < offset; at = source.indexOf('\n', at + 1)) line += 1;
   return line;
+}
+
+/** The parser's JavaScript values as {@link YamlValue}s: maps become objects, anything else a string. */
+function toYamlValue(value: unknown): YamlValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(toYamlValue);
+  if (value instanceof Map) {
+    const out: { [key: string]: YamlValue } = {};
+    for (const [key, entry] of value) out[String(key)] = toYamlValue(entry);
+    return out;
+  }
+  if (value instanceof Set) return [...value].map(toYamlValue);
+  if (typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array)) {
+    const out: { [key: string]: YamlValue } = {};
+    for (const [key, entry] of Object.entries(value)) out[key] = toYamlValue(entry);
+    return out;
+  }
+  return String(value);
 }
 
 /** Reads a dotted path (`quality_assessment.final_grade`) from a parsed value. */
