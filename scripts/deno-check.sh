@@ -3,7 +3,7 @@
 # examples/rlm-demo with a Deno host and requires the JSON report to equal the Node CLI's
 # (with --no-history: the Deno host reads files, not git history).
 # packages/core/deno.json only sets nodeModulesDir "manual": Deno then resolves the core's npm
-# dependencies (valibot, yaml, picomatch) from its package.json and the installed node_modules, as
+# dependencies (valibot, yaml, the BibTeX parser) from its package.json and the installed node_modules, as
 # Node does, so the check sees the same code and needs no network.
 set -eu
 cd "$(dirname "$0")/.."

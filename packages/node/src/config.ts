@@ -8,6 +8,7 @@ import {
   type ONLINE_SERVICES as SERVICES,
   type SeverityOverride,
 } from '@aiwg-cite/core';
+import picomatch from 'picomatch/posix.js';
 import { readRegularFile } from './fs.ts';
 
 /** The validated configuration (`aiwg-cite.config.json`, or the `"aiwg-cite"` key of package.json). */
@@ -120,46 +121,28 @@ function readConfigFile(path: string, file: string): string | null {
 }
 
 /**
- * Compiles a glob to a regular expression over root-relative POSIX paths: `**` crosses
- * directories, `*` and `?` do not, `{a,b}` alternates, `[…]` is a class. A glob without `/`
- * matches the basename at any depth (as in .gitignore).
+ * Compiles include/exclude globs with picomatch (POSIX paths, root-relative): `**` crosses
+ * directories, `*` and `?` do not, braces and classes as in a shell, and dot files match. A glob
+ * without `/` matches the basename at any depth (as in .gitignore), and a glob that matches a
+ * directory matches everything under it (`exclude: ["drafts"]`).
  */
-export function globToRegExp(glob: string): RegExp {
-  let source = '';
-  const pattern = glob.replace(/^\.\//, '');
-  for (let at = 0; at < pattern.length; at += 1) {
-    const char = pattern[at] as string;
-    if (char === '*') {
-      if (pattern[at + 1] === '*') {
-        const slash = pattern[at + 2] === '/';
-        source += slash ? '(?:.*/)?' : '.*';
-        at += slash ? 2 : 1;
-      } else {
-        source += '[^/]*';
-      }
-    } else if (char === '?') source += '[^/]';
-    else if (char === '{') {
-      const close = pattern.indexOf('}', at);
-      if (close === -1) source += '\\{';
-      else {
-        source += `(?:${pattern
-          .slice(at + 1, close)
-          .split(',')
-          .map((part) => part.replace(/[.+^$()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
-          .join('|')})`;
-        at = close;
-      }
-    } else if (char === '[') {
-      const close = pattern.indexOf(']', at);
-      if (close === -1) source += '\\[';
-      else {
-        source += `[${pattern.slice(at + 1, close).replace(/^!/, '^')}]`;
-        at = close;
-      }
-    } else source += char.replace(/[.+^$()|\\]/g, '\\$&');
-  }
-  const anchored = pattern.includes('/') ? `^${source}` : `^(?:.*/)?${source}`;
-  return new RegExp(`${anchored}(?:/.*)?$`);
+export function compileGlobs(globs: readonly string[]): (path: string) => boolean {
+  const cleaned = globs.map((glob) => glob.replace(/^\.\//, ''));
+  // picomatch's own `basename` option stops brace patterns with a slash from matching, so the
+  // .gitignore rule is applied here: a slash-free glob is tried on every path segment.
+  const anySegment = cleaned.filter((glob) => !glob.includes('/'));
+  const whole = cleaned.filter((glob) => glob.includes('/'));
+  const matchSegment = anySegment.length === 0 ? null : picomatch(anySegment, { dot: true });
+  const matchWhole = whole.length === 0 ? null : picomatch(whole, { dot: true });
+  return (path) => {
+    if (matchSegment !== null && path.split('/').some((segment) => matchSegment(segment))) return true;
+    if (matchWhole === null) return false;
+    if (matchWhole(path)) return true;
+    for (let slash = path.lastIndexOf('/'); slash > 0; slash = path.lastIndexOf('/', slash - 1)) {
+      if (matchWhole(path.slice(0, slash))) return true;
+    }
+    return false;
+  };
 }
 
 /** Applies include/exclude globs to discovered documents (never to explicit paths). */
@@ -168,9 +151,7 @@ export function filterByGlobs(
   include: readonly string[] | undefined,
   exclude: readonly string[] | undefined,
 ): string[] {
-  const includes = (include ?? []).map(globToRegExp);
-  const excludes = (exclude ?? []).map(globToRegExp);
-  return paths.filter(
-    (path) => (includes.length === 0 || includes.some((regex) => regex.test(path))) && !excludes.some((regex) => regex.test(path)),
-  );
+  const included = include === undefined || include.length === 0 ? () => true : compileGlobs(include);
+  const excluded = compileGlobs(exclude ?? []);
+  return paths.filter((path) => included(path) && !excluded(path));
 }

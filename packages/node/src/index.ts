@@ -1,5 +1,5 @@
 export type { AiwgCiteConfig } from './config.ts';
-export { CONFIG_FILE, filterByGlobs, globToRegExp, loadConfig, validateConfig } from './config.ts';
+export { CONFIG_FILE, compileGlobs, filterByGlobs, loadConfig, validateConfig } from './config.ts';
 export type { LoadCorpusOptions } from './corpus.ts';
 export { createMentionResolver, DEFAULT_AIWG_CORPUS_DIRS, loadBibliographies, loadCorpus, resolveAiwgDir } from './corpus.ts';
 export type { Workspace } from './discover.ts';

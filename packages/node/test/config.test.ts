@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, validateConfig } from '../src/config.ts';
+import { filterByGlobs, loadConfig, validateConfig } from '../src/config.ts';
 
 const problem = (value: unknown): string => {
   try {
@@ -82,5 +82,45 @@ describe('loadConfig: what cannot be a configuration file (issue 15 item 19)', (
     const other = tempDir();
     writeFileSync(join(other, 'package.json'), '\uFEFF{"aiwg-cite": {"rules": {"rlm/stale": "error"}}}');
     expect(loadConfig(other)).toEqual({ file: 'package.json "aiwg-cite"', rules: { 'rlm/stale': 'error' } });
+  });
+});
+
+describe('include/exclude globs through picomatch (issue 12 item 5)', () => {
+  const paths = [
+    'README.md',
+    'docs/a.md',
+    'docs/deep/b.md',
+    'docs/deep/draft-c.md',
+    'drafts/x.md',
+    'notes/.hidden.md',
+    'src/{weird}.md',
+    'CHANGELOG.md',
+  ];
+
+  it('crosses directories with `**` only, and matches a slash-free glob at any depth', () => {
+    expect(filterByGlobs(paths, ['docs/*.md'], undefined)).toEqual(['docs/a.md']);
+    expect(filterByGlobs(paths, ['docs/**'], ['**/draft-*.md'])).toEqual(['docs/a.md', 'docs/deep/b.md']);
+    expect(filterByGlobs(paths, ['*.md'], ['draft-*.md', 'CHANGELOG.md'])).toEqual([
+      'README.md',
+      'docs/a.md',
+      'docs/deep/b.md',
+      'drafts/x.md',
+      'notes/.hidden.md',
+      'src/{weird}.md',
+    ]);
+  });
+
+  it('matches braces, classes, dot files, a leading ./ and everything under a matched directory', () => {
+    expect(filterByGlobs(paths, ['{docs,drafts}/*.md'], undefined)).toEqual(['docs/a.md', 'drafts/x.md']);
+    expect(filterByGlobs(paths, ['[RC]*.md'], undefined)).toEqual(['README.md', 'CHANGELOG.md']);
+    expect(filterByGlobs(paths, ['notes/*.md'], undefined)).toEqual(['notes/.hidden.md']);
+    expect(filterByGlobs(paths, undefined, ['./drafts', 'docs/deep'])).toEqual([
+      'README.md',
+      'docs/a.md',
+      'notes/.hidden.md',
+      'src/{weird}.md',
+      'CHANGELOG.md',
+    ]);
+    expect(filterByGlobs(paths, ['src/\\{weird}.md'], undefined)).toEqual(['src/{weird}.md']);
   });
 });
