@@ -68,12 +68,20 @@ async function collectFacts(history: GitHistory, pins: readonly Pin[], options: 
     }
     quickHashes.set(artifact, hashes);
   }
-  const full = new Map<string, Set<string> | null>();
+  // Only a hash the first pass cannot explain needs the rename-following pass (earlier names, the
+  // index): one pass for all such artifacts.
+  const symlinks = new Map(artifacts.map((artifact) => [artifact, isSymlink(options.root, artifact)]));
+  const unexplained = new Set(
+    pins
+      .filter((pin) => symlinks.get(pin.artifact) !== true && quickHashes.get(pin.artifact)?.has(pin.hash) !== true)
+      .map((pin) => pin.artifact),
+  );
+  const full = await history.knownHashesOf([...unexplained]);
   const staged = new Map<string, string | null>();
   const worktree = new Map<string, Set<string> | null>();
   for (const pin of pins) {
     const { artifact, hash } = pin;
-    if (isSymlink(options.root, artifact)) {
+    if (symlinks.get(artifact) === true) {
       // git stores a link's target path, not the content it leads to: there is nothing to compare.
       facts.set(pinKey(pin), { tracked: false, known: false, workingTree: null });
       continue;
@@ -82,8 +90,6 @@ async function collectFacts(history: GitHistory, pins: readonly Pin[], options: 
       facts.set(pinKey(pin), { tracked: true, known: true, workingTree: null });
       continue;
     }
-    // Only a hash the first pass cannot explain pays for the full walk (renames, the index).
-    if (!full.has(artifact)) full.set(artifact, await history.knownHashes(artifact));
     const known = full.get(artifact) ?? null;
     if (known === null) {
       facts.set(pinKey(pin), { tracked: false, known: false, workingTree: null });

@@ -4,6 +4,7 @@ import { AiwgCiteError, contentHash, isAiwgCiteError, replacementContentHash, ty
 import { gitSync } from '@aiwg-cite/node';
 import { BlobHashCache, type BlobHashes } from './blob-hash-cache.ts';
 import { CatFileBatch, type GitObject } from './cat-file.ts';
+import { PathWalk } from './history-walk.ts';
 
 /** A commit as blame reports it. */
 export interface CommitInfo {
@@ -38,8 +39,10 @@ const textDecoder = new TextDecoder('utf-8');
 const TEXT_CACHE_CHARS = 64 * 1024 * 1024;
 
 /**
- * The git history of cited artifacts, read cheaply: one `git log --follow --raw` per artifact and
- * scope (never one git call per commit), blobs through one `git cat-file --batch`, and each blob's
+ * The git history of cited artifacts, read cheaply: the fabricated-hash check reads the history of
+ * all artifacts in one pass ({@link PathWalk}); blame, which needs one artifact's commits, one
+ * `git log --follow --raw` per artifact and scope (never one git call per commit); blobs through
+ * one `git cat-file --batch`, and each blob's
  * content hash computed once and cached under the git directory (see {@link BlobHashCache}).
  * Paths given to its methods are relative to the check root, which may sit below the top level.
  */
@@ -55,6 +58,7 @@ export class GitHistory {
   readonly #cache: BlobHashCache;
   readonly #logs = new Map<string, ArtifactVersion[]>();
   #catFile: CatFileBatch | null = null;
+  #walk: PathWalk | null = null;
   #hasCommits: boolean | undefined;
   readonly #texts = new Map<string, Promise<string | null>>();
   #textChars = 0;
@@ -225,55 +229,60 @@ export class GitHistory {
   }
 
   /**
-   * Every content hash the artifact ever had in the repository (every ref, plus the index), by
-   * both routines of SPEC §2.4; `null` when git has never tracked it, so there is nothing to compare.
+   * Every content hash the artifact ever had in the repository (every ref, following renames as
+   * `git log --all --follow` does, plus the index), by both routines of SPEC §2.4; `null` when git
+   * has never tracked it, so there is nothing to compare.
    */
   async knownHashes(path: string): Promise<Set<string> | null> {
-    const versions = this.versions(path, 'all');
-    const oids = versions.flatMap((version) => (version.blob === null ? [] : [version.blob]));
-    const index = await this.readIndex(path);
-    if (oids.length === 0 && index === null) return null;
-    if (index !== null) oids.push(index.oid);
-    const hashes = await this.hashBlobs(oids);
-    const known = new Set<string>();
-    for (const hash of hashes.values()) {
-      known.add(hash.raw);
-      if (hash.replacement !== null) known.add(hash.replacement);
-    }
-    return known;
+    return (await this.knownHashesOf([path])).get(path) ?? null;
+  }
+
+  /**
+   * {@link knownHashes} of many artifacts from one pass over the history ({@link PathWalk}):
+   * a few git processes in all, however many artifacts there are.
+   */
+  async knownHashesOf(paths: readonly string[]): Promise<Map<string, Set<string> | null>> {
+    const out = new Map<string, Set<string> | null>();
+    if (paths.length === 0) return out;
+    const walk = this.#pathWalk();
+    const followed = walk?.followed(paths.map((path) => this.gitPath(path)));
+    const indexed = await Promise.all(paths.map((path) => this.readIndex(path)));
+    const oidsOf = paths.map((path, at) => {
+      const oids = [...(followed?.get(this.gitPath(path)) ?? [])];
+      const index = indexed[at] ?? null;
+      if (index !== null) oids.push(index.oid);
+      return oids;
+    });
+    const hashes = await this.hashBlobs(oidsOf.flat());
+    paths.forEach((path, at) => {
+      const tracked = (indexed[at] ?? null) !== null || (walk?.touched(this.gitPath(path)) ?? false);
+      if (!tracked) {
+        out.set(path, null);
+        return;
+      }
+      const known = new Set<string>();
+      for (const oid of oidsOf[at] ?? []) {
+        const hash = hashes.get(oid);
+        if (hash === undefined) continue;
+        known.add(hash.raw);
+        if (hash.replacement !== null) known.add(hash.replacement);
+      }
+      out.set(path, known);
+    });
+    return out;
   }
 
   /**
    * The blobs each path had in any commit of any ref, by name only (no rename following), from one
-   * `git log --all --raw` over all the paths at once: the cheap first pass of the fabricated-hash
-   * check, which needs {@link knownHashes} only for the rare hash this does not explain.
+   * walk over all the paths at once: the cheap first pass of the fabricated-hash check, which needs
+   * {@link knownHashesOf} only for the rare hash this does not explain (the walk is shared).
    */
   blobsByPath(paths: readonly string[]): Map<string, Set<string>> {
     const out = new Map<string, Set<string>>(paths.map((path) => [path, new Set<string>()]));
-    if (paths.length === 0 || !this.hasCommits()) return out;
-    const byGitPath = new Map(paths.map((path) => [this.gitPath(path), path]));
-    const log = this.#run([
-      '--literal-pathspecs',
-      'log',
-      '--all',
-      '--no-renames',
-      '--raw',
-      '-z',
-      '--no-abbrev',
-      '--no-color',
-      '--diff-merges=first-parent',
-      '--format=%x1e',
-      '--',
-      ...byGitPath.keys(),
-    ]) as string;
-    const fields = log.split('\0');
-    for (let at = 0; at < fields.length; at += 1) {
-      const raw = /:\d+ \d+ [0-9a-f]+ ([0-9a-f]+) [ACDMRTUX]\d*$/.exec(fields[at] as string);
-      if (raw === null) continue;
-      const path = byGitPath.get(fields[at + 1] ?? '');
-      at += 1;
-      if (path !== undefined && !/^0+$/.test(raw[1] as string)) out.get(path)?.add(raw[1] as string);
-    }
+    const walk = this.#pathWalk();
+    if (walk === null || paths.length === 0) return out;
+    walk.walk(paths.map((path) => this.gitPath(path)));
+    for (const path of paths) out.set(path, walk.blobs(this.gitPath(path)));
     return out;
   }
 
@@ -284,13 +293,19 @@ export class GitHistory {
     this.#catFile = null;
   }
 
+  #pathWalk(): PathWalk | null {
+    if (!this.hasCommits()) return null;
+    this.#walk ??= new PathWalk((args, input) => this.#run(args, false, input) as string);
+    return this.#walk;
+  }
+
   #fromGitPath(path: string): string {
     return this.#prefix !== '' && path.startsWith(this.#prefix) ? path.slice(this.#prefix.length) : path;
   }
 
-  #run(args: readonly string[], allowFailure = false): string | null {
+  #run(args: readonly string[], allowFailure = false, input?: string): string | null {
     try {
-      return gitSync(this.topLevel, args, { env: this.#env }).toString('utf8');
+      return gitSync(this.topLevel, args, { env: this.#env, ...(input === undefined ? {} : { input }) }).toString('utf8');
     } catch (error) {
       if (allowFailure && isAiwgCiteError(error) && error.code === 'GIT_FAILED') return null;
       throw error;

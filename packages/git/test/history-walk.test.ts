@@ -1,0 +1,165 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { GIT_ENV, type GitRepo, gitRepo, sha16, tempDir } from '@aiwg-cite/test-utils';
+import { describe, expect, it } from 'vitest';
+import { GitHistory } from '../src/history.ts';
+
+const ENV = { ...process.env, ...GIT_ENV };
+const lines = (count: number, tag: string) => Array.from({ length: count }, (_, at) => `${tag} line ${at + 1}\n`).join('');
+
+function open(dir: string, env: NodeJS.ProcessEnv = ENV): GitHistory {
+  const history = GitHistory.open(dir, env);
+  if (history === null) throw new Error(`${dir} is not a repository`);
+  return history;
+}
+
+/**
+ * What the per-path walk that the one-pass walk replaced computed for `path`: the blobs of
+ * `git log --all --follow` (`versions(path, 'all')`) plus the index entry, hashed; `null` when
+ * git never tracked the path.
+ */
+async function perPathKnownHashes(history: GitHistory, path: string): Promise<Set<string> | null> {
+  const oids = history.versions(path, 'all').flatMap((version) => (version.blob === null ? [] : [version.blob]));
+  const index = await history.readIndex(path);
+  if (oids.length === 0 && index === null) return null;
+  if (index !== null) oids.push(index.oid);
+  const known = new Set<string>();
+  for (const hash of (await history.hashBlobs(oids)).values()) {
+    known.add(hash.raw);
+    if (hash.replacement !== null) known.add(hash.replacement);
+  }
+  return known;
+}
+
+/** Every path any commit of any ref ever had, relative to `prefix`. */
+function everyPath(repo: GitRepo, prefix = ''): string[] {
+  const names = repo.git('log', '--all', '--no-renames', '--name-only', '--format=').split('\n');
+  return [...new Set(names.filter((name) => name !== '' && name.startsWith(prefix)).map((name) => name.slice(prefix.length)))].sort();
+}
+
+/** A history with renames, edited renames, copies, reused names, chains, branches and merges. */
+function renamingRepo(): GitRepo {
+  const repo = gitRepo({
+    'src/a.ts': lines(20, 'a'),
+    'src/c.ts': lines(20, 'c'),
+    'src/e.ts': lines(20, 'e'),
+    'src/h.ts': lines(5, 'h'),
+    'src/x.ts': lines(20, 'x'),
+    'docs/readme.md': '# readme\n',
+  });
+  repo.git('mv', 'src/a.ts', 'src/b.ts');
+  repo.commit('exact rename a -> b');
+  repo.git('mv', 'src/c.ts', 'src/d.ts');
+  repo.write({ 'src/d.ts': `${lines(19, 'c')}edited\n` });
+  repo.commit('rename c -> d with an edit');
+  repo.write({ 'src/f.ts': lines(20, 'e'), 'src/a.ts': 'a new file under the old name\n' });
+  repo.commit('copy e -> f; a.ts reused for something else');
+  repo.git('rm', '-q', 'src/h.ts');
+  repo.commit('delete h');
+  repo.write({ 'src/h.ts': 'h again\n' });
+  repo.commit('add h again');
+  repo.git('mv', 'src/x.ts', 'src/y.ts');
+  repo.commit('x -> y');
+  repo.write({ 'src/y.ts': `${lines(20, 'x')}more\n` });
+  repo.commit('edit y');
+  repo.git('mv', 'src/y.ts', 'src/z.ts');
+  repo.commit('y -> z');
+
+  repo.git('checkout', '-q', '-b', 'side', 'HEAD~3');
+  repo.write({ 'src/b.ts': `${lines(20, 'a')}side\n`, 'src/y.ts': `${lines(20, 'x')}side of y\n` });
+  repo.commit('side edits');
+  repo.git('mv', 'src/b.ts', 'src/g.ts');
+  repo.commit('side renames b -> g');
+  repo.git('checkout', '-q', 'main');
+  repo.write({ 'src/b.ts': `${lines(20, 'a')}main\n` });
+  repo.commit('main edits b');
+  // A merge with a resolution of its own: new blobs that no parent had.
+  repo.git('merge', '-q', '--no-ff', '--no-commit', '-s', 'ours', 'side');
+  repo.write({ 'src/g.ts': `${lines(20, 'a')}merged\n`, 'src/y.ts': 'resolved y\n' });
+  repo.commit('merge side');
+
+  repo.git('checkout', '-q', '-b', 'unmerged', 'HEAD~2');
+  repo.write({ 'src/z.ts': 'only on a branch never merged\n' });
+  repo.git('mv', 'src/d.ts', 'src/dd.ts');
+  repo.commit('unmerged branch');
+  repo.git('checkout', '-q', 'main');
+
+  // Staged but never committed, and untracked.
+  repo.write({ 'src/staged.ts': 'staged\n', 'src/untracked.ts': 'untracked\n' });
+  repo.git('add', 'src/staged.ts');
+  return repo;
+}
+
+describe('PathWalk: one pass over the history for every artifact', () => {
+  it('gives the per-path `git log --all --follow` walk its exact known hashes, renames and copies followed', async () => {
+    const repo = renamingRepo();
+    const paths = [...everyPath(repo), 'src/staged.ts', 'src/untracked.ts', 'src/never.ts'];
+    const history = open(repo.dir);
+    try {
+      const expected = new Map<string, Set<string> | null>();
+      for (const path of paths) expected.set(path, await perPathKnownHashes(history, path));
+      const batched = open(repo.dir);
+      const actual = await batched.knownHashesOf(paths);
+      await batched.close();
+      expect(actual).toEqual(expected);
+      // The history really does rename: d is followed back to c across an edit, z back to x over
+      // two renames; by name alone neither has those versions.
+      const byName = history.blobsByPath(['src/d.ts', 'src/z.ts']);
+      const initial = repo.git('rev-list', '--max-parents=0', 'HEAD');
+      const cBlob = repo.git('rev-parse', `${initial}:src/c.ts`);
+      const xBlob = repo.git('rev-parse', `${initial}:src/x.ts`);
+      expect(byName.get('src/d.ts')?.has(cBlob)).toBe(false);
+      expect(byName.get('src/z.ts')?.has(xBlob)).toBe(false);
+      expect(expected.get('src/d.ts')?.has(sha16(lines(20, 'c')))).toBe(true);
+      expect(expected.get('src/z.ts')?.has(sha16(lines(20, 'x')))).toBe(true);
+      expect(expected.get('src/untracked.ts')).toBeNull();
+      expect(expected.get('src/staged.ts')?.size).toBe(1);
+    } finally {
+      await history.close();
+    }
+  });
+
+  it('gives the same answers from a check root below the top level', async () => {
+    const repo = renamingRepo();
+    const root = join(repo.dir, 'src');
+    const paths = everyPath(repo, 'src/');
+    const history = open(root);
+    const expected = new Map<string, Set<string> | null>();
+    for (const path of paths) expected.set(path, await perPathKnownHashes(history, path));
+    await history.close();
+    const batched = open(root);
+    expect(await batched.knownHashesOf(paths)).toEqual(expected);
+    await batched.close();
+  });
+
+  it('runs a few git processes for hundreds of renamed artifacts, not one per artifact', async () => {
+    const files: Record<string, string> = {};
+    for (let at = 0; at < 300; at += 1) files[`old/f${at}.ts`] = lines(8, `file ${at}`);
+    const repo = gitRepo(files);
+    repo.git('mv', 'old', 'new');
+    repo.commit('move every file');
+    const paths = Array.from({ length: 300 }, (_, at) => `new/f${at}.ts`);
+    const trace = join(tempDir(), 'trace');
+    mkdirSync(join(trace, '..'), { recursive: true });
+    writeFileSync(trace, '');
+    const history = open(repo.dir, { ...ENV, GIT_TRACE: trace });
+    const known = await history.knownHashesOf(paths);
+    await history.close();
+    expect([...known.values()].every((hashes) => hashes?.size === 1)).toBe(true);
+    const commands = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter((line) => / trace: built-in: git /.test(line))
+      .map((line) =>
+        line
+          .replace(/^.* trace: built-in: git /, '')
+          .split(' ')
+          .slice(0, 2)
+          .join(' '),
+      );
+    // rev-parse (open, has-commits), the walk of the 300 names, one diff-tree of the moving commit,
+    // the walk of the 300 earlier names, and the index reads through one cat-file.
+    expect(commands.filter((command) => /\blog\b/.test(command))).toHaveLength(2);
+    expect(commands.filter((command) => command.startsWith('diff-tree'))).toHaveLength(1);
+    expect(commands.length).toBeLessThanOrEqual(6);
+  });
+});
