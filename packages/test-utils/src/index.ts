@@ -55,10 +55,18 @@ export function writeTree(dir: string, tree: Tree): void {
   }
 }
 
-/** Environment for git in tests: no user config, no signing, fixed identity. */
+/**
+ * Environment for git in tests: no user config, no signing, fixed identity, and no automatic gc
+ * (a background `git gc --auto` after a large commit races the temp directory's removal).
+ */
 export const GIT_ENV: Record<string, string> = {
   GIT_CONFIG_NOSYSTEM: '1',
   GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_CONFIG_COUNT: '2',
+  GIT_CONFIG_KEY_0: 'gc.auto',
+  GIT_CONFIG_VALUE_0: '0',
+  GIT_CONFIG_KEY_1: 'maintenance.auto',
+  GIT_CONFIG_VALUE_1: 'false',
   GIT_AUTHOR_NAME: 'Test Author',
   GIT_AUTHOR_EMAIL: 'author@example.test',
   GIT_COMMITTER_NAME: 'Test Committer',
