@@ -56,18 +56,26 @@ beforeAll(() => {
 const at = (file: string, text: string) => report.citations.filter((finding) => finding.file === file && finding.text === text);
 
 describe.skipIf(CORPUS === undefined)('the aiwg 2026.5.1 corpus', () => {
-  // Skipped, known regression: its hand-reviewed counts predate the issue-14 precision rules (ranges, same-line REF ids, acronyms); the counts must be reviewed again, not just re-pinned (closing note)
-  it.skip('gives the reviewed summary', () => {
-    expect(report.summary.files).toBe(329);
+  // Reviewed again after the issue-14 precision rules (finding by finding against the 0.1 report):
+  // 9 identical copies (docs/addons/rlm/*, docs/frameworks/sdlc-complete/*) are checked once, at
+  // the first, which takes 10 REF-089 errors, 52 mentions and 17 heuristic findings with them;
+  // 7 documents that are not research writing lose their 20 heuristic findings (profile note);
+  // 24 author-year findings on lines whose REF id names the source are held to that source (all
+  // were REF-089/REF-169/REF-07x lines, ids reported missing themselves, or template text such as
+  // "(Smith & Doe, 2023)"); 201 statistics were ranges, specification numbers, weights and SLAs
+  // ("Low (11-30%)", "(100% accuracy)", "Flexibility (20%)"). Nothing true was lost but the
+  // heuristic findings of the 7 non-research documents, which `--profile research` still shows.
+  it('gives the reviewed summary', () => {
+    expect(report.summary.files).toBe(320);
     expect(report.summary.kinds).toEqual({
-      ref: { found: 962, 'not-in-corpus': 145 },
-      mention: { unresolvable: 1539, missing: 91, found: 52 },
-      'author-year': { found: 297, 'year-mismatch': 82, 'author-not-in-corpus': 139 },
-      statistic: { unsourced: 442 },
+      ref: { found: 937, 'not-in-corpus': 135 },
+      mention: { unresolvable: 1487, missing: 90, found: 52 },
+      'author-year': { found: 285, 'year-mismatch': 63, 'author-not-in-corpus': 125 },
+      statistic: { unsourced: 235 },
       arxiv: { unverified: 19, verified: 49 },
       doi: { unverified: 10, verified: 6 },
-      grade: { unassessed: 38 },
-      quote: { found: 20, 'missing-page': 4, 'not-found': 1 },
+      grade: { unassessed: 26 },
+      quote: { found: 18, 'missing-page': 4, 'not-found': 1 },
     });
   });
 
@@ -82,12 +90,15 @@ describe.skipIf(CORPUS === undefined)('the aiwg 2026.5.1 corpus', () => {
     }
   });
 
-  // Skipped, known regression: its hand-reviewed counts predate the issue-14 precision rules (ranges, same-line REF ids, acronyms); the counts must be reviewed again, not just re-pinned (closing note)
-  it.skip('reports REF ids cited but absent from the corpus (true positives)', () => {
+  it('reports REF ids cited but absent from the corpus (true positives), once per document and not per copy', () => {
     const rlm = at('agentic/code/addons/rlm/rules/rlm-context-management.md', 'REF-086');
     expect(rlm.length).toBeGreaterThan(0);
     expect(rlm.every((finding) => finding.rule === 'ref/not-in-corpus')).toBe(true);
-    expect(report.citations.filter((finding) => finding.text === 'REF-089' && finding.status === 'not-in-corpus').length).toBe(63);
+    const rlm089 = report.citations.filter((finding) => finding.text === 'REF-089' && finding.status === 'not-in-corpus');
+    expect(rlm089.length).toBe(53);
+    // docs/addons/rlm/ holds byte-identical copies of agentic/code/addons/rlm/docs/: checked at the first only.
+    expect(rlm089.some((finding) => finding.file.startsWith('docs/addons/rlm/'))).toBe(false);
+    expect(rlm089.some((finding) => finding.file === 'agentic/code/addons/rlm/docs/multi-provider-guide.md')).toBe(true);
   });
 
   it('never treats placeholders, ranges, paths or code as REF citations (true negatives)', () => {
@@ -121,10 +132,10 @@ describe.skipIf(CORPUS === undefined)('the aiwg 2026.5.1 corpus', () => {
     expect(existsSync(join(ROOT, 'docs/references/pdfs/REF-005-miller-1956-magical-seven.pdf'))).toBe(false);
   });
 
-  // Skipped, known regression: its hand-reviewed counts predate the issue-14 precision rules (ranges, same-line REF ids, acronyms); the counts must be reviewed again, not just re-pinned (closing note)
-  it.skip('checks author-year citations against the APA lines of the corpus', () => {
+  it('checks author-year citations against the APA lines of the corpus, and against the source a REF id on the line names', () => {
     expect(at('docs/releases/v2024.12.1-announcement.md', 'Bandara et al. (2025)')[0]?.status).toBe('found');
     const wrongYear = at('templates/agent-scaffolding/complex.md', 'Bandara et al. (2024)')[0];
+    // "- REF-001: Bandara et al. (2024)": REF-001 is Bandara et al. (2025).
     expect(wrongYear).toMatchObject({ status: 'year-mismatch', severity: 'warning' });
     expect(readFileSync(join(ROOT, 'docs/references/REF-001-production-grade-agentic-workflows.md'), 'utf8')).toContain(
       'Loganathan, N. (2025)',
@@ -137,14 +148,13 @@ describe.skipIf(CORPUS === undefined)('the aiwg 2026.5.1 corpus', () => {
     for (const title of ['Manifesto (2001)', 'Learners (2023)', 'ReAct (2023)', 'MetaGPT (2024)']) expect(notAuthors).not.toContain(title);
   });
 
-  // Skipped, known regression: its hand-reviewed counts predate the issue-14 precision rules (ranges, same-line REF ids, acronyms); the counts must be reviewed again, not just re-pinned (closing note)
-  it.skip("reports the corpus sources' own references as info, and author-year problems elsewhere as warnings", () => {
+  it("reports the corpus sources' own references as info, and author-year problems elsewhere as warnings", () => {
     const problems = report.citations.filter((finding) => finding.kind === 'author-year' && finding.status !== 'found');
     const own = problems.filter((finding) => finding.file.startsWith('docs/references/REF-'));
     expect(own.length).toBeGreaterThan(100);
     expect(new Set(own.map((finding) => finding.severity))).toEqual(new Set(['info']));
     const elsewhere = problems.filter((finding) => !finding.file.startsWith('docs/references/REF-'));
-    expect(elsewhere.length).toBeGreaterThan(50);
+    expect(elsewhere.length).toBeGreaterThan(40);
     expect(new Set(elsewhere.map((finding) => finding.severity))).toEqual(new Set(['warning']));
   });
 

@@ -3,7 +3,7 @@ import type { DocumentChecker } from '../check.ts';
 import type { AuthorEntry, CorpusIndex } from '../corpus/corpus-index.ts';
 import { findGradeMarker, GRADE_LABELS, type GradeLevel } from '../corpus/grade.ts';
 import { findRefIds } from '../corpus/ref-ids.ts';
-import type { CorpusSource } from '../corpus/source.ts';
+import { type CorpusSource, normaliseSurname } from '../corpus/source.ts';
 import { positionOf } from '../markdown/scan.ts';
 import { normaliseArtifactPath } from '../paths.ts';
 import type { Finding, Severity } from '../report.ts';
@@ -186,12 +186,18 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
         }
       };
 
-      /** True when the line of `offset` cites a REF id: that id names the source, and is checked itself. */
-      const namesRefOnLine = (offset: number): boolean => {
+      /**
+       * The REF ids cited on the line of `offset` name the source of an author-year citation there
+       * (`- REF-001: Bandara et al. (2025)`): `null` when the line cites none, else the sources they
+       * resolve to (empty when none is in the corpus: those ids are reported themselves).
+       */
+      const sourcesNamedOnLine = (offset: number): readonly CorpusSource[] | null => {
         const lineStart = view.citable.lastIndexOf('\n', offset) + 1;
         const lineEnd = view.citable.indexOf('\n', offset);
         const line = view.citable.slice(lineStart, lineEnd === -1 ? view.citable.length : lineEnd);
-        return findRefIds(line).some((ref) => ref.form === 'valid');
+        const ids = findRefIds(line).filter((ref) => ref.form === 'valid');
+        if (ids.length === 0) return null;
+        return ids.flatMap((ref) => corpus.findRef(ref.id) ?? []);
       };
 
       // @-mentions (SPEC §3.3).
@@ -313,65 +319,70 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
               say.implausibleYearFix(),
             );
         } else if (corpus.hasAuthors) {
-          const lists = citation.surnames.map((name) => corpus.findSurname(name));
-          const missing = citation.surnames.filter((_, index) => (lists[index] as readonly unknown[]).length === 0);
-          // A REF id on the line names the source (and is checked itself): no doubt about the author is raised.
-          const named = namesRefOnLine(citation.start);
-          if (missing.length > 0) {
-            verdict = named
-              ? null
-              : () =>
-                  make(
-                    citation.start,
-                    'author-year',
-                    citation.text,
-                    'author-not-in-corpus',
-                    'author-year/author-not-in-corpus',
-                    say.authorNotInCorpus(missing),
-                    say.authorNotInCorpusFix(),
-                    {},
-                    ownReference,
-                  );
-          } else {
-            const first = citation.surnames[0] as string;
-            const others = lists.slice(1).map((list) => new Set(list));
-            const candidates = (lists[0] as readonly AuthorEntry[]).filter((entry) => others.every((set) => set.has(entry)));
-            const match = candidates.find((entry) => entry.year === citation.year);
+          const named = sourcesNamedOnLine(citation.start);
+          const first = citation.surnames[0] as string;
+          const found = (path: string) => () =>
+            make(citation.start, 'author-year', citation.text, 'found', 'author-year/found', say.authorFound(citation.text, path), null, {
+              source: path,
+            });
+          const yearMismatch = (years: readonly number[]) => () =>
+            make(
+              citation.start,
+              'author-year',
+              citation.text,
+              'year-mismatch',
+              'author-year/year-mismatch',
+              say.yearMismatch(first, citation.year, years),
+              say.yearMismatchFix(years),
+              {},
+              ownReference,
+            );
+          if (named !== null) {
+            // A REF id on the line names the source: the citation is held to that source alone. A
+            // surname it does not list is a collision with another work, not a doubt to raise.
+            const surname = normaliseSurname(first);
+            const entries = named.filter((entry) => entry.authors.some((author) => normaliseSurname(author) === surname));
+            const match = entries.find((entry) => entry.year === citation.year);
             if (match !== undefined) {
-              source = match.source;
+              source = match;
+              verdict = found(match.path);
+            } else if (entries.length > 0) {
+              verdict = yearMismatch([...new Set(entries.flatMap((entry) => (entry.year === null ? [] : [entry.year])))].sort());
+            }
+          } else {
+            const lists = citation.surnames.map((name) => corpus.findSurname(name));
+            const missing = citation.surnames.filter((_, index) => (lists[index] as readonly unknown[]).length === 0);
+            if (missing.length > 0) {
               verdict = () =>
                 make(
                   citation.start,
                   'author-year',
                   citation.text,
-                  'found',
-                  'author-year/found',
-                  say.authorFound(citation.text, match.path),
-                  null,
-                  { source: match.path },
+                  'author-not-in-corpus',
+                  'author-year/author-not-in-corpus',
+                  say.authorNotInCorpus(missing),
+                  say.authorNotInCorpusFix(),
+                  {},
+                  ownReference,
                 );
             } else {
-              const years = [
-                ...new Set(
-                  (candidates.length > 0 ? candidates : corpus.findSurname(first))
-                    .map((entry) => entry.year)
-                    .filter((year): year is number => year !== null),
-                ),
-              ].sort();
-              verdict = named
-                ? null
-                : () =>
-                    make(
-                      citation.start,
-                      'author-year',
-                      citation.text,
-                      'year-mismatch',
-                      'author-year/year-mismatch',
-                      say.yearMismatch(first, citation.year, years),
-                      say.yearMismatchFix(years),
-                      {},
-                      ownReference,
-                    );
+              const others = lists.slice(1).map((list) => new Set(list));
+              const candidates = (lists[0] as readonly AuthorEntry[]).filter((entry) => others.every((set) => set.has(entry)));
+              const match = candidates.find((entry) => entry.year === citation.year);
+              if (match !== undefined) {
+                source = match.source;
+                verdict = found(match.path);
+              } else {
+                verdict = yearMismatch(
+                  [
+                    ...new Set(
+                      (candidates.length > 0 ? candidates : corpus.findSurname(first))
+                        .map((entry) => entry.year)
+                        .filter((year): year is number => year !== null),
+                    ),
+                  ].sort(),
+                );
+              }
             }
           }
         }

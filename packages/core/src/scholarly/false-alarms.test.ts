@@ -113,6 +113,13 @@ describe('author-year', () => {
     expect(rules(findings)).toEqual(['3:author-year/author-not-in-corpus:Wei et al. (2022)']);
   });
 
+  it('a REF id on the same line holds the citation to the source it names: a wrong year there is reported', async () => {
+    const findings = await check(
+      '- REF-018: Yao et al. (2023), the paper.\n- REF-018: Yao et al. (2022), the same paper, a year off.\n- REF-018 and Zhang et al. (2024) on one line.\n',
+    );
+    expect(rules(findings)).toEqual(['2:author-year/year-mismatch:Yao et al. (2022)']);
+  });
+
   it('plans, acronyms and template placeholders are not authors; a real surname is', () => {
     const text = 'Planned (2025). Target (2026). SCCs (2021) and LLMs (2023). (Smith & Doe, 2023). (Author, 2024). Brown et al. (2020).';
     expect(findAuthorYears(text).map((citation) => citation.text)).toEqual(['Brown et al. (2020)']);
