@@ -171,7 +171,11 @@ describe('check --online (seed 001 against the fake services)', () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as JsonReport;
     expect(online(report).map((finding) => finding.status)).toEqual(['unverified', 'unconfirmed']);
-    expect(online(report).map((finding) => finding.message).join(' ')).toContain('no answer within 0.2 s');
+    expect(
+      online(report)
+        .map((finding) => finding.message)
+        .join(' '),
+    ).toContain('no answer within 0.2 s');
   });
 
   it('bounds the whole run: past its budget the lookups end unverified and a coverage note says so', async () => {
