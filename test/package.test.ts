@@ -72,6 +72,7 @@ describe('npm pack of packages/cli', () => {
       'dist/cli.js',
       'dist/api.js',
       'dist/api.d.ts',
+      'dist/report-types.d.ts',
     ]) {
       expect(files).toContain(name);
     }

@@ -70,7 +70,13 @@ try {
     metafile: true,
     logLevel: 'warning',
   });
-  writeFileSync(join(staging, 'api.d.ts'), declarationOf(join(here, 'src/api.ts')));
+  // The API's report types are the core's: their declaration ships beside api.d.ts, which then
+  // imports it by a relative path instead of the (bundled, unpublished) core package.
+  writeFileSync(join(staging, 'report-types.d.ts'), declarationOf(join(here, '../core/src/report-types.ts')));
+  const api = declarationOf(join(here, 'src/api.ts')).replaceAll("from '@aiwg-cite/core'", "from './report-types.js'");
+  if (api.includes('@aiwg-cite/'))
+    throw new Error('build: dist/api.d.ts names a workspace package; declare what it needs in report-types.ts');
+  writeFileSync(join(staging, 'api.d.ts'), api);
   writeFileSync(join(staging, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(Object.keys(result.metafile.inputs)));
   const old = join(here, `dist-old-${process.pid}`);
   if (existsSync(target)) renameSync(target, old);

@@ -1,60 +1,14 @@
 /**
  * The programmatic API of the `aiwg-cite` package: `import { check } from 'aiwg-cite'`.
  * It runs the same pipeline as `aiwg-cite check --format json`, in-process, and returns the
- * JSON report as an object. The types below are the JSON contract (README "JSON output"):
- * fields are only ever added. They are declared here, not imported, so dist/api.d.ts stands alone.
+ * JSON report as an object. The report's types are the core's (`core/src/report-types.ts`, the
+ * JSON contract of README "JSON output": fields are only ever added); the build ships their
+ * declaration as dist/report-types.d.ts, so dist/api.d.ts stands alone.
  */
+import type { Report } from '@aiwg-cite/core';
 import { main } from './main.ts';
 
-/** Severity of a finding; `ok` marks a citation that checked out. */
-export type Severity = 'error' | 'warning' | 'info' | 'ok';
-
-/** One citation and its verdict. */
-export interface Finding {
-  /** The citing document, a POSIX path relative to the root. */
-  readonly file: string;
-  /** 1-based line of the citation's first character. */
-  readonly line: number;
-  /** 1-based column in UTF-16 code units. */
-  readonly column: number;
-  /** What was cited: `rlm`, `mention`, `ref`, `doi`, … */
-  readonly kind: string;
-  /** The citation exactly as written. */
-  readonly text: string;
-  /** The status, from the closed set of its kind (`fresh`, `stale`, `missing`, …). */
-  readonly status: string;
-  readonly severity: Severity;
-  /** A stable rule id such as `rlm/stale`. */
-  readonly rule: string;
-  readonly message: string;
-  /** How to fix it, or `null` when nothing needs fixing. */
-  readonly fix: string | null;
-  /** Kind-specific fields: `artifact`, `hash`, `currentHash`, `lines`, `cause`, `verdicts`, … */
-  readonly [field: string]: unknown;
-}
-
-/** Counts over the whole run. */
-export interface Summary {
-  readonly files: number;
-  readonly citations: number;
-  readonly errors: number;
-  readonly warnings: number;
-  readonly infos: number;
-  /** Code citations (pinned to a file, lines and a commit) by status. */
-  readonly rlm: Readonly<Record<'total' | 'fresh' | 'stale' | 'unversioned' | 'missing' | 'malformed' | 'invalidRange', number>>;
-  /** Count per kind and status: `{ rlm: { fresh: 3, stale: 1 } }`. */
-  readonly kinds: Readonly<Record<string, Readonly<Record<string, number>>>>;
-}
-
-/** The report of one run. */
-export interface Report {
-  readonly version: 1;
-  readonly verdict: 'PASS' | 'FAIL';
-  readonly summary: Summary;
-  /** Every citation, fresh ones included. */
-  readonly citations: readonly Finding[];
-  readonly coverage: { readonly skippedInCode: number; readonly suppressed: number; readonly notes: readonly string[] };
-}
+export type { Coverage, Finding, Report, RlmSummary, Severity, Summary } from '@aiwg-cite/core';
 
 /** What to check and how; every field is optional. */
 export interface CheckOptions {

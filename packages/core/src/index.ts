@@ -27,6 +27,8 @@ export { diffLines, mapRange, splitLines, unifiedHunks } from './drift/line-diff
 export { blameMessages, historyMessages, stampMessages } from './drift/messages.ts';
 export type { StampTarget } from './drift/stamp-plan.ts';
 export { planStampEdit, stampedText, unifiedDiff } from './drift/stamp-plan.ts';
+export type { EditDistanceOptions } from './edit-distance.ts';
+export { editDistance } from './edit-distance.ts';
 export type { AppliedEdits, TextEdit } from './edits.ts';
 export { applyEdits, removeInsertions } from './edits.ts';
 export type { ErrorCode } from './errors.ts';

@@ -1,3 +1,4 @@
+import { editDistance } from './edit-distance.ts';
 import type { Finding, FindingCore, Severity } from './report.ts';
 import { CORPUS_RULES } from './rules/corpus.ts';
 import type { Rule } from './rules/define.ts';
@@ -139,19 +140,6 @@ export function nearestName(name: string, candidates: readonly string[]): string
   }
   if (best === null) return null;
   return bestDistance <= Math.max(2, Math.floor(Math.max(name.length, best.length) / 3)) ? best : null;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
 }
 
 /**

@@ -3,6 +3,8 @@
  * Unicode (accents folded, Greek letters spelled), punctuation and case are removed, so that
  * `{\"U}ber {GAN}s -- a $\alpha$-study` and `Über GANs — an α-study` compare equal.
  */
+
+import { editDistance } from '../edit-distance.ts';
 import type { PersonName } from './bibtex.ts';
 
 const GREEK: Readonly<Record<string, string>> = {
@@ -66,22 +68,6 @@ export function words(text: string): string[] {
 /** A key two titles share when they differ only in case, accents, LaTeX, punctuation or hyphenation. */
 export function titleKey(title: string): string {
   return words(title).join('');
-}
-
-/** Levenshtein distance between two sequences (strings or word arrays), O(n·m) time, O(m) memory. */
-export function editDistance<T>(a: ArrayLike<T>, b: ArrayLike<T>): number {
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost));
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
 }
 
 /**
