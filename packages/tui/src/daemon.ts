@@ -21,6 +21,13 @@ export interface WatchDaemonOptions {
   readonly onProblem?: (message: string) => void;
   /** Called when a batch starts (the dashboard shows it is checking). */
   readonly onBusy?: () => void;
+  /**
+   * Called once when the root is deleted, renamed or replaced by another directory; the daemon
+   * stops watching first. Without it the daemon just stops.
+   */
+  readonly onRootGone?: (message: string) => void;
+  /** How often the root's identity (device and inode) is checked, in ms. @default 500 */
+  readonly rootCheckMs?: number;
   /** Settle time for a lone event. @default 15 */
   readonly settleMs?: number;
   /** Trailing debounce once events come in a burst. @default 100 */
@@ -61,6 +68,9 @@ export class WatchDaemon {
   #aliases = new Map<string, string[]>();
   #ready = false;
   #closed = false;
+  /** The root's device and inode when the daemon started; `null` before {@link start}. */
+  #rootIdentity: string | null = null;
+  #rootTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(options: WatchDaemonOptions) {
     this.#options = options;
@@ -82,6 +92,10 @@ export class WatchDaemon {
    */
   async start(): Promise<EngineUpdate> {
     const loadStartedAt = Date.now();
+    this.#rootIdentity = identityOf(this.#root);
+    // The timer also keeps the process alive: when the root goes, chokidar's watches end, and a
+    // process with nothing left to wait for would end on its own (Node's exit code 13).
+    this.#rootTimer = setInterval(() => this.#checkRoot(), this.#options.rootCheckMs ?? 500);
     const documents = await this.#options.discover();
     const update = await this.#engine.load(documents);
     if (this.#closed) return update;
@@ -137,6 +151,8 @@ export class WatchDaemon {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#rootTimer !== null) clearInterval(this.#rootTimer);
+    this.#rootTimer = null;
     await this.#scheduler.close();
     await this.#watcher?.close();
     this.#watcher = null;
@@ -183,7 +199,21 @@ export class WatchDaemon {
     return !relative.split('/').some((segment) => SKIPPED_SEGMENTS.has(segment));
   }
 
+  /** Whether the root is still the directory the daemon started on (not deleted, renamed or replaced). */
+  #rootIntact(): boolean {
+    return this.#rootIdentity === null || identityOf(this.#root) === this.#rootIdentity;
+  }
+
+  /** Stops, once, when the root is gone, and says so. */
+  #checkRoot(): boolean {
+    if (this.#closed) return false;
+    if (this.#rootIntact()) return true;
+    void this.close().then(() => this.#options.onRootGone?.(watchMessages.rootGone(this.#root)));
+    return false;
+  }
+
   async #handle(batch: Map<string, EventKind>): Promise<void> {
+    if (!this.#checkRoot()) return;
     this.#options.onBusy?.();
     const paths: string[] = [];
     const directories: string[] = [];
@@ -284,6 +314,16 @@ export class WatchDaemon {
 
   #problem(message: string): void {
     this.#options.onProblem?.(message);
+  }
+}
+
+/** A directory's device and inode, or `null` when it is gone or is no longer a directory. */
+function identityOf(path: string): string | null {
+  try {
+    const stats = statSync(path, { bigint: true });
+    return stats.isDirectory() ? `${stats.dev}:${stats.ino}` : null;
+  } catch {
+    return null;
   }
 }
 

@@ -9,6 +9,7 @@ export const watchMessages = {
   /** The summary line of the plain (non-TTY) mode. */
   summaryLine: (label: string, counts: string, documents: number, durationMs: number) =>
     `${label}: ${counts} in ${documents} ${documents === 1 ? 'document' : 'documents'} (${Math.round(durationMs)} ms)`,
+  rootGone: (root: string) => `${root}: the root was deleted, renamed or replaced; stopped watching`,
   watching: (root: string) => `watching ${root} (Ctrl-C to stop)`,
   stopped: () => 'stopped',
   noAttention: () => 'Nothing needs attention.',

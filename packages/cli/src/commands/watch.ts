@@ -29,6 +29,7 @@ Options:
   -h, --help           show this help
 
 Stops on q, Ctrl-C, SIGINT or SIGTERM with exit code 0; a second Ctrl-C while stopping exits 130.
+Stops with one line and exit code 2 when its root is deleted, renamed or replaced.
 `;
 
 const FORMATS = ['lines', 'ndjson'] as const;
@@ -105,6 +106,8 @@ export const watch: Command = {
       ...(gitDir === undefined || gitDir === '' ? {} : { gitIndexPath: `${gitDir}/index` }),
       debounceMs,
       onBusy: () => store?.dispatch({ type: 'busy' }),
+      // Its root deleted or renamed, the watch has nothing left to watch: one line, exit 2.
+      onRootGone: (message) => void stop(2, message),
       onProblem: (message) => {
         if (store !== null) store.dispatch({ type: 'problem', message });
         else context.stderr.write(`aiwg-cite watch: ${message}\n`);
@@ -137,7 +140,7 @@ export const watch: Command = {
     });
 
     const explainer = new StalingCommits(workspace.root, context.env, reader);
-    const stop = async (code: number): Promise<void> => {
+    const stop = async (code: number, message?: string): Promise<void> => {
       if (stopping) {
         // A second interrupt while stopping: give up waiting (SPEC §12: exit 130).
         finish(130);
@@ -147,6 +150,8 @@ export const watch: Command = {
       await daemon.close();
       await dashboard?.stop();
       await explainer.close();
+      // After the dashboard has given the screen back, so the line stays visible.
+      if (message !== undefined) context.stderr.write(`aiwg-cite watch: ${message}\n`);
       finish(code);
     };
     const onSignal = () => void stop(0);
