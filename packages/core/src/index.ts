@@ -2,7 +2,7 @@ export { appendAll } from './arrays.ts';
 export type { Artifact } from './artifacts.ts';
 export { ArtifactCache, countLines } from './artifacts.ts';
 export type { CheckerResult, CheckInput, CheckOptions, DocumentChecker, DocumentContext, ResultPort, VerifiedDocument } from './check.ts';
-export { applyOverrides, checkDocument, decodeDocument, rlmChecker, settleFindings, verifyDocument } from './check.ts';
+export { applyOverrides, checkDocument, decodeDocument, documentFinding, rlmChecker, settleFindings, verifyDocument } from './check.ts';
 export { forEachLimited } from './concurrency.ts';
 export type { ConfigInput, ConfigParse } from './config-schema.ts';
 export { CONFIG_SCHEMA, ONLINE_SERVICES, parseConfigValue, SEVERITY_OVERRIDES } from './config-schema.ts';
@@ -145,7 +145,16 @@ export { mergeReports, RUN_LEVEL_RULES } from './merge.ts';
 export { RLM_LABELS, rlmMessages, stagedChangeMessages } from './messages.ts';
 export type { NormalisedPath } from './paths.ts';
 export { joinRoot, normaliseArtifactPath, relativeToRoot } from './paths.ts';
-export type { BatchOutcome, BatchPorts, DocumentOutcome, PipelinePlan, PipelinePorts, PipelineResult, RunStage } from './pipeline.ts';
+export type {
+  BatchOutcome,
+  BatchPorts,
+  Discovery,
+  DocumentOutcome,
+  PipelinePlan,
+  PipelinePorts,
+  PipelineResult,
+  RunStage,
+} from './pipeline.ts';
 export { checkDocumentBatch, checkDocuments, PIPELINE_STAGES, runPipeline } from './pipeline.ts';
 export type { Admission, DocumentPolicy, SkipReason } from './policy.ts';
 export { admitDocument, BINARY_SNIFF_BYTES, DEFAULT_MAX_DOCUMENT_BYTES, describeSkip, skippedNote } from './policy.ts';

@@ -69,8 +69,11 @@ export interface RunStage {
 
 /** The ports a command plugs into the pipeline. Only `discover` and `reader` are required. */
 export interface PipelinePorts {
-  /** Stage 1: the documents of the run, root-relative POSIX paths. */
-  readonly discover: () => MaybePromise<readonly string[]>;
+  /**
+   * Stage 1: the documents of the run, root-relative POSIX paths; or those with notes on what the
+   * discovery skipped (directories it could not read), which join the coverage notes.
+   */
+  readonly discover: () => MaybePromise<readonly string[] | Discovery>;
   /** Stage 2: reads documents and cited artifacts, confined to the root. */
   readonly reader: ArtifactReader;
   readonly sha256?: Sha256;
@@ -88,6 +91,12 @@ export interface PipelinePorts {
   readonly corpus?: RunStage;
   /** Stage 9. */
   readonly online?: RunStage;
+}
+
+/** Stage 1's outcome when it has something to say: the documents, and one line per note. */
+export interface Discovery {
+  readonly documents: readonly string[];
+  readonly notes: readonly string[];
 }
 
 /** What a command runs. */
@@ -127,7 +136,8 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
   const coverage: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
 
   // 1. discover
-  const documents = [...(await ports.discover())];
+  const discovered = await ports.discover();
+  const documents = isDiscovery(discovered) ? [...discovered.documents] : [...discovered];
 
   // 2–6. read, admit, extract+verify, history, settle
   const outcomes = await checkDocumentBatch(documents, {
@@ -160,7 +170,7 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
     coverage.suppressed += outcome.suppressed;
     for (const finding of outcome.findings) findings.push(finding);
   }
-  coverage.notes.push(...skipped.sort(), ...outcomes.notes);
+  coverage.notes.push(...(isDiscovery(discovered) ? discovered.notes : []), ...skipped.sort(), ...outcomes.notes);
 
   // 7. staged-change
   let stagedChange: StagedChangeSummary = { stale: 0, missing: 0 };
@@ -182,6 +192,10 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
 
   // 10. report
   return { report: buildReport(findings, checked, coverage, options), documents, stagedChange };
+}
+
+function isDiscovery(value: readonly string[] | Discovery): value is Discovery {
+  return !Array.isArray(value);
 }
 
 /** The ports of {@link checkDocumentBatch}. */

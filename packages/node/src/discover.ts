@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { gitListFiles, gitTopLevel } from './git-files.ts';
@@ -40,30 +40,62 @@ export function resolveWorkspace(cwd: string, rootOption: string | undefined): W
   return top === null ? { root: toPosix(realpath(start)), isGit: false } : { root: toPosix(realpath(top)), isGit: true };
 }
 
+/** Receives the one-line note of a discovery that had to skip directories it could not read. */
+export type DiscoveryNote = (note: string) => void;
+
 /**
  * The markdown documents to check, as root-relative POSIX paths. With no paths: every markdown
  * file under the root that git does not ignore (outside git, every one outside `node_modules`).
  * Explicit files are taken as they are, whatever their style (relative to `cwd`, or absolute),
  * and never widen the run; directories expand to the markdown files below them.
+ *
+ * A directory that cannot be read (no permission, a `/proc` entry that vanished, an I/O error)
+ * is skipped and the run carries on; `onNote` then receives one line that counts and names them.
+ * A tracked document that cannot be read is kept: the reader makes it a `document/unreadable` finding.
  */
-export function discoverDocuments(workspace: Workspace, cwd: string, paths: readonly string[]): string[] {
-  if (paths.length === 0) return listMarkdown(workspace, workspace.root);
+export function discoverDocuments(workspace: Workspace, cwd: string, paths: readonly string[], onNote?: DiscoveryNote): string[] {
+  const unreadable: Unreadable[] = [];
+  const documents = discover(workspace, cwd, paths, unreadable);
+  unreadable.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (unreadable.length > 0) onNote?.(unreadableNote(unreadable));
+  return documents;
+}
+
+/** A directory the discovery could not read. */
+interface Unreadable {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** The one line for every directory a discovery skipped, naming the first few. */
+export function unreadableNote(unreadable: readonly { readonly path: string; readonly reason: string }[]): string {
+  const shown = unreadable.slice(0, 3).map((entry) => `${entry.path} (${entry.reason})`);
+  const more = unreadable.length > shown.length ? `, and ${unreadable.length - shown.length} more` : '';
+  const count = unreadable.length === 1 ? '1 directory' : `${unreadable.length} directories`;
+  return `${count} could not be read and ${unreadable.length === 1 ? 'was' : 'were'} skipped: ${shown.join(', ')}${more}`;
+}
+
+function discover(workspace: Workspace, cwd: string, paths: readonly string[], unreadable: Unreadable[]): string[] {
+  if (paths.length === 0) return listMarkdown(workspace, workspace.root, unreadable);
   const found = new Set<string>();
   for (const path of paths) {
     const absolute = isAbsolute(path) ? path : resolve(cwd, path);
     let stats: ReturnType<typeof statSync>;
+    let canonical: string;
     try {
       stats = statSync(absolute);
-    } catch {
-      throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: no such file or directory`, { data: { path } });
+      canonical = toPosix(realpath(absolute));
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const why = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file or directory' : `cannot be read (${reasonOf(error)})`;
+      throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${why}`, { data: { path } });
     }
-    const canonical = toPosix(realpath(absolute));
     const relativePath = toPosix(relative(workspace.root, canonical));
     if (relativePath.startsWith('..') || isAbsolute(relativePath)) {
       throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', `${path}: outside the root ${workspace.root}`, { data: { path } });
     }
     if (stats.isDirectory()) {
-      for (const file of listMarkdown(workspace, canonical)) found.add(file);
+      for (const file of listMarkdown(workspace, canonical, unreadable)) found.add(file);
     } else {
       found.add(relativePath);
     }
@@ -71,29 +103,78 @@ export function discoverDocuments(workspace: Workspace, cwd: string, paths: read
   return [...found].sort();
 }
 
-function listMarkdown(workspace: Workspace, directory: string): string[] {
+function listMarkdown(workspace: Workspace, directory: string, unreadable: Unreadable[]): string[] {
   const prefix = toPosix(relative(workspace.root, directory));
   const under = prefix === '' ? '' : `${prefix}/`;
   if (workspace.isGit) {
-    return gitListFiles(directory, ['*.md', '*.markdown'])
+    const skipped = (path: string, reason: string) => unreadable.push({ path: under + path, reason: reason.toLowerCase() });
+    return gitListFiles(directory, ['*.md', '*.markdown'], undefined, skipped)
       .filter((path) => isMarkdownPath(path) && !path.split('/').includes('node_modules'))
       .map((path) => under + path)
-      .filter((path) => existsSync(join(workspace.root, path)))
+      .filter((path) => !isGone(join(workspace.root, path)))
       .sort();
   }
   const out: string[] = [];
-  walk(directory, under, out);
+  walk(directory, under, out, unreadable);
   return out.sort();
 }
 
-function walk(directory: string, prefix: string, out: string[]): void {
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    if (entry.isDirectory()) {
-      if (SKIPPED_DIRECTORIES.has(entry.name)) continue;
-      walk(join(directory, entry.name), `${prefix}${entry.name}/`, out);
-    } else if (entry.isFile() && isMarkdownPath(entry.name)) {
-      out.push(prefix + entry.name);
+/**
+ * Every markdown file below `directory`, depth first. An explicit stack, not recursion: a deep
+ * tree (or `--root /`) cannot overflow the call stack.
+ */
+function walk(start: string, startPrefix: string, out: string[], unreadable: Unreadable[]): void {
+  const pending: [string, string][] = [[start, startPrefix]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [directory, prefix] = next;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(directory, { withFileTypes: true });
+    } catch (error) {
+      unreadable.push({ path: prefix === '' ? '.' : prefix.slice(0, -1), reason: reasonOf(error) });
+      continue;
     }
+    for (const entry of entries) {
+      if (entry.isDirectory()) {
+        if (SKIPPED_DIRECTORIES.has(entry.name)) continue;
+        pending.push([join(directory, entry.name), `${prefix}${entry.name}/`]);
+      } else if (entry.isFile() && isMarkdownPath(entry.name)) {
+        out.push(prefix + entry.name);
+      }
+    }
+  }
+}
+
+/**
+ * True when a listed path no longer exists (deleted in the working tree, or a directory in its
+ * place). Any other failure (no permission on a parent) keeps the document, so it is reported
+ * as unreadable rather than silently dropped.
+ */
+function isGone(path: string): boolean {
+  try {
+    lstatSync(path);
+    return false;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    return code === 'ENOENT' || code === 'ENOTDIR';
+  }
+}
+
+/** A short reason for a failed read: the system's words for the common codes. */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOENT':
+      return 'vanished while listing';
+    case 'ELOOP':
+      return 'too many symlinks';
+    case 'EIO':
+      return 'input/output error';
+    default:
+      return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
   }
 }
 

@@ -11,6 +11,8 @@ export interface GitRunOptions {
   readonly env?: GitEnv;
   /** Bytes written to git's standard input. */
   readonly input?: string | Uint8Array;
+  /** Receives git's standard error of a command that succeeded ({@link gitSync} only): its warnings. */
+  readonly onStderr?: (text: string) => void;
 }
 
 /** The most output one git command may return (`git log --raw` over a large history). */
@@ -32,6 +34,7 @@ export function gitSync(cwd: string, args: readonly string[], options: GitRunOpt
   });
   if (result.error !== undefined) throw failure(cwd, args, result.error, result.stderr);
   if (result.status !== 0) throw failure(cwd, args, null, result.stderr);
+  if (options.onStderr !== undefined && result.stderr.length > 0) options.onStderr(result.stderr.toString('utf8'));
   return result.stdout;
 }
 

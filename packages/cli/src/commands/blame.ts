@@ -4,6 +4,8 @@ import {
   AiwgCiteError,
   ArtifactCache,
   blameMessages,
+  documentFinding,
+  escapeControls,
   extractRlm,
   type Finding,
   type RlmCitation,
@@ -51,14 +53,26 @@ export interface ReadDocument {
   readonly citations: readonly CitationVerdict[];
 }
 
-/** Reads documents, extracts their RLM citations and verifies each (the same verdicts as `check`). */
-export async function readCitations(workspace: Workspace, documents: readonly string[], artifacts: ArtifactCache): Promise<ReadDocument[]> {
+/**
+ * Reads documents, extracts their RLM citations and verifies each (the same verdicts as `check`).
+ * A document that cannot be read (no permission, a symlink out of the root) is left out and
+ * `onSkip` gets one line for it; without `onSkip` it is an error.
+ */
+export async function readCitations(
+  workspace: Workspace,
+  documents: readonly string[],
+  artifacts: ArtifactCache,
+  onSkip?: (note: string) => void,
+): Promise<ReadDocument[]> {
   const reader = createNodeReader(workspace.root);
   const out: ReadDocument[] = [];
   for (const file of documents) {
     const read = await reader.read(file);
     if (read.kind !== 'file') {
-      throw new AiwgCiteError('INPUT_UNREADABLE', `${file}: cannot read the document (${read.kind})`, { data: { file } });
+      const why = documentFinding(file, read).message;
+      if (onSkip === undefined) throw new AiwgCiteError('INPUT_UNREADABLE', why, { data: { file } });
+      onSkip(why.replace(`${file}: `, `${file}: skipped, `));
+      continue;
     }
     const extraction = extractRlm(scanMarkdown(decoder.decode(read.bytes)));
     const citations: CitationVerdict[] = [];
@@ -146,12 +160,15 @@ export const blame: Command = {
     const workspace = resolveWorkspace(context.cwd, values.root);
     const history = await openHistory(workspace, context);
     try {
-      const documents = discoverDocuments(workspace, context.cwd, positionals);
+      // Directories and documents that cannot be read are left out with one line each on stderr
+      // (a document named with --line is an error instead).
+      const note = (text: string) => context.stderr.write(`aiwg-cite blame: ${escapeControls(text)}\n`);
+      const documents = discoverDocuments(workspace, context.cwd, positionals, note);
       if (line !== undefined && (positionals.length !== 1 || documents.length !== 1)) {
         throw new AiwgCiteError('USAGE', blameMessages.lineNeedsOneDocument());
       }
       const artifacts = new ArtifactCache(await worktreeReader(workspace, context), nodeSha256);
-      const read = await readCitations(workspace, documents, artifacts);
+      const read = await readCitations(workspace, documents, artifacts, line === undefined ? note : undefined);
       const selected: { file: string; verdict: CitationVerdict }[] = [];
       for (const document of read) {
         for (const verdict of document.citations) {

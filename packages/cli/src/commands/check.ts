@@ -135,8 +135,10 @@ export const check: Command = {
     const { report, documents } = await runPipeline({
       ports: {
         discover: () => {
-          const selected = scholarly.filterDocuments(discoverDocuments(workspace, context.cwd, positionals), positionals.length > 0);
-          return shard === undefined ? selected : selectShard(selected, shard);
+          const notes: string[] = [];
+          const found = discoverDocuments(workspace, context.cwd, positionals, (note) => notes.push(note));
+          const selected = scholarly.filterDocuments(found, positionals.length > 0);
+          return { documents: shard === undefined ? selected : selectShard(selected, shard), notes };
         },
         reader: scholarly.wrapReader(reader),
         sha256: nodeSha256,

@@ -85,10 +85,15 @@ export const stamp: Command = {
       const [file] = discoverDocuments(workspace, context.cwd, [match[1] as string]);
       accepted.set(`${file}:${Number(match[2])}`, value);
     }
-    const documents = uniqueFiles(workspace.root, discoverDocuments(workspace, context.cwd, positionals));
+    // Directories and documents that cannot be read are left out, each said in one line.
+    const notes: string[] = [];
+    const documents = uniqueFiles(
+      workspace.root,
+      discoverDocuments(workspace, context.cwd, positionals, (note) => notes.push(note)),
+    );
     // Pins what git would store (clean filters applied), the content every mode compares with.
     const artifacts = new ArtifactCache(await worktreeReader(workspace, context), nodeSha256);
-    const read = await readCitations(workspace, documents, artifacts);
+    const read = await readCitations(workspace, documents, artifacts, (note) => notes.push(note));
 
     let history: GitHistory | null | undefined;
     const getHistory = async (): Promise<GitHistory | null> => {
@@ -101,7 +106,6 @@ export const stamp: Command = {
 
     const changes: Change[] = [];
     const reviews: Review[] = [];
-    const notes: string[] = [];
     const diffs: string[] = [];
     const usedAccepts = new Set<string>();
     let changedFiles = 0;

@@ -1,4 +1,12 @@
-import { AiwgCiteError, type ArtifactReader, type CheckOptions, contentHash, type Finding, parseLineRange } from '@aiwg-cite/core';
+import {
+  AiwgCiteError,
+  type ArtifactReader,
+  type CheckOptions,
+  contentHash,
+  escapeControls,
+  type Finding,
+  parseLineRange,
+} from '@aiwg-cite/core';
 import { discoverDocuments, nodeSha256, resolveWorkspace, runGit } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { shouldColor } from '../color.ts';
@@ -66,7 +74,16 @@ export const watch: Command = {
     // The same configuration as `check`: rule severities, `strict`, include/exclude globs, and
     // with --scholarly the same corpus and checkers.
     const run = prepareScholarly({ rlm: values.scholarly !== true, corpus: values.corpus }, workspace, context);
-    const discover = () => run.filterDocuments(discoverDocuments(workspace, context.cwd, positionals), positionals.length > 0);
+    let store: import('@aiwg-cite/tui').DashboardStore | null = null;
+    // A directory the discovery cannot read is skipped with one line, said again only when it changes.
+    let lastNote = '';
+    const note = (line: string) => {
+      if (line === lastNote) return;
+      lastNote = line;
+      if (store !== null) store.dispatch({ type: 'problem', message: line });
+      else context.stderr.write(`aiwg-cite watch: ${escapeControls(line)}\n`);
+    };
+    const discover = () => run.filterDocuments(discoverDocuments(workspace, context.cwd, positionals, note), positionals.length > 0);
     // Validate explicit paths now: a bad path is a usage error before anything starts.
     discover();
     const useTui =
@@ -97,7 +114,6 @@ export const watch: Command = {
     });
     let stopping = false;
     let dashboard: import('@aiwg-cite/tui').DashboardHandle | null = null;
-    let store: import('@aiwg-cite/tui').DashboardStore | null = null;
 
     const daemon = new tui.WatchDaemon({
       root: workspace.root,
