@@ -10,5 +10,6 @@ export type { GitEnv, GitRunOptions } from './git-runner.ts';
 export { gitAsync, gitFailure, gitProbe, gitProcess, gitSync } from './git-runner.ts';
 export type { NodeReaderOptions } from './reader.ts';
 export { createNodeReader } from './reader.ts';
-export { FileResultStorage, loadUserCacheKey, resultCacheDir } from './result-store.ts';
+export { FileResultStorage, resultCacheDir } from './result-store.ts';
+export { loadUserCacheKey, userCacheDir } from './user-cache.ts';
 export { writeFileAtomic } from './write.ts';

@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ResultStorage } from '@aiwg-cite/core';
 import { runGit } from './git-files.ts';
@@ -26,40 +25,6 @@ function gitDirOf(root: string): string | null {
   if (lstatSync(dotGit, { throwIfNoEntry: false })?.isDirectory() === true) return dotGit;
   const out = runGit(root, ['rev-parse', '--absolute-git-dir']);
   return out === null || out.trim() === '' ? null : out.trim();
-}
-
-/** The user's cache directory: `XDG_CACHE_HOME`, `LOCALAPPDATA` on Windows, `~/Library/Caches` on macOS, else `~/.cache`. */
-function userCacheDir(env: Readonly<Record<string, string | undefined>>): string {
-  if (env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== '') return env.XDG_CACHE_HOME;
-  if (process.platform === 'win32' && env.LOCALAPPDATA) return env.LOCALAPPDATA;
-  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
-  return process.platform === 'darwin' ? join(home, 'Library', 'Caches') : join(home, '.cache');
-}
-
-/**
- * The user's signing key, `<user cache>/aiwg-cite/cache-key` (32 random bytes, mode 0600; the
- * online cache signs with the same file). Created on first use; two first runs at once both end
- * up with whichever rename came last.
- */
-export function loadUserCacheKey(env: Readonly<Record<string, string | undefined>>): Uint8Array {
-  const directory = join(userCacheDir(env), 'aiwg-cite');
-  const path = join(directory, 'cache-key');
-  try {
-    const existing = readFileSync(path);
-    if (existing.length >= 32) return existing;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temporary, randomBytes(32), { mode: 0o600 });
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, path);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
-  return readFileSync(path);
 }
 
 const MAC_LENGTH = 64;

@@ -11,9 +11,9 @@
  * file, a hand edit) fails the check and is ignored, so it can never vouch for a DOI or a URL.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { loadUserCacheKey, userCacheDir } from '@aiwg-cite/node';
 
 /** One cached result. Field names follow SPEC §6.5. */
 export interface CacheEntry {
@@ -46,14 +46,6 @@ export interface CacheLoadOptions {
   readonly secret: Uint8Array;
 }
 
-/** The user's cache directory: `XDG_CACHE_HOME`, `LOCALAPPDATA` on Windows, `~/Library/Caches` on macOS, else `~/.cache`. */
-export function userCacheDir(env: Readonly<Record<string, string | undefined>>): string {
-  if (env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== '') return env.XDG_CACHE_HOME;
-  if (process.platform === 'win32' && env.LOCALAPPDATA) return env.LOCALAPPDATA;
-  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
-  return process.platform === 'darwin' ? join(home, 'Library', 'Caches') : join(home, '.cache');
-}
-
 /**
  * The default cache file of a project: `<git dir>/aiwg-cite/online-cache.jsonl` in a repository,
  * else `<user cache>/aiwg-cite/online/<hash of the root>.jsonl`. Never inside the working tree.
@@ -80,31 +72,11 @@ function findGitDir(root: string): string | null {
 }
 
 /**
- * The secret that signs cache entries, in `<user cache>/aiwg-cite/cache-key` (created on first use,
- * mode 0600). It never lives in a repository, so no committed file can forge an entry.
+ * The secret that signs cache entries: the user's key shared with the result cache
+ * (`@aiwg-cite/node`'s {@link loadUserCacheKey}, `<user cache>/aiwg-cite/cache-key`). It never
+ * lives in a repository, so no committed file can forge an entry.
  */
-export function loadCacheSecret(env: Readonly<Record<string, string | undefined>>): Uint8Array {
-  const directory = join(userCacheDir(env), 'aiwg-cite');
-  const path = join(directory, 'cache-key');
-  try {
-    const existing = readFileSync(path);
-    if (existing.length >= 32) return existing;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
-  const secret = randomBytes(32);
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    writeFileSync(temporary, secret, { mode: 0o600 });
-    chmodSync(temporary, 0o600);
-    renameSync(temporary, path);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
-  // Two first runs at once: whichever rename came last wins, and both use the file's key.
-  return readFileSync(path);
-}
+export const loadCacheSecret: (env: Readonly<Record<string, string | undefined>>) => Uint8Array = loadUserCacheKey;
 
 /** The HMAC of an entry's fields, hex. */
 function macOf(secret: Uint8Array, entry: CacheEntry): string {

@@ -1,7 +1,8 @@
+export { userCacheDir } from '@aiwg-cite/node';
 export type { AttributionVerdict, CitedAttribution, WorkMetadata } from './attribution.ts';
 export { compareAttribution, normaliseName, readAttribution, titleSimilarity } from './attribution.ts';
 export type { CacheEntry, CacheLoadOptions } from './cache.ts';
-export { defaultCachePath, loadCacheSecret, ResultCache, ttlFor, userCacheDir } from './cache.ts';
+export { defaultCachePath, loadCacheSecret, ResultCache, ttlFor } from './cache.ts';
 export type { OnlineCheckerOptions, OnlineTargets, UrlMatch } from './checker.ts';
 export { createOnlineChecker, findOnlineTargets, proseOf, sentenceAround, withOnline } from './checker.ts';
 export type { FailureKind, HttpClientOptions, HttpRequest, HttpResult } from './http.ts';

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** The user's cache directory: `XDG_CACHE_HOME`, `LOCALAPPDATA` on Windows, `~/Library/Caches` on macOS, else `~/.cache`. */
+export function userCacheDir(env: Readonly<Record<string, string | undefined>>): string {
+  if (env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== '') return env.XDG_CACHE_HOME;
+  if (process.platform === 'win32' && env.LOCALAPPDATA) return env.LOCALAPPDATA;
+  const home = env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir();
+  return process.platform === 'darwin' ? join(home, 'Library', 'Caches') : join(home, '.cache');
+}
+
+/**
+ * The key that signs every cache entry aiwg-cite writes (the result cache's and the online
+ * cache's): `<user cache>/aiwg-cite/cache-key`, 32 random bytes, mode 0600, created on first use.
+ * It never lives in a repository, so no committed or copied file can forge an entry. Two first
+ * runs at once both end up with whichever rename came last, since both read the file back.
+ */
+export function loadUserCacheKey(env: Readonly<Record<string, string | undefined>>): Uint8Array {
+  const directory = join(userCacheDir(env), 'aiwg-cite');
+  const path = join(directory, 'cache-key');
+  try {
+    const existing = readFileSync(path);
+    if (existing.length >= 32) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    // `wx`: never written through something planted at the temporary name; `mode` is narrowed by
+    // the umask, so it is set again.
+    writeFileSync(temporary, randomBytes(32), { mode: 0o600, flag: 'wx' });
+    chmodSync(temporary, 0o600);
+    renameSync(temporary, path);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+  return readFileSync(path);
+}
