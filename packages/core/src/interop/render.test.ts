@@ -50,6 +50,21 @@ describe('annotate: badges (SPEC §8.3)', () => {
     expect(out.text.match(/- Badge: no badge/g)).toHaveLength(2);
   });
 
+  it('finds code blocks with the markdown model: a fence in a list item, indented code, and not a fence-like line in a paragraph', () => {
+    const text =
+      '- Item one.\n\n    ```\n    Zeta in list code.\n    ```\n\nPara text.\n\n        Eta in indented code.\n\nTheta before ``` and after.\n\nIota.\n';
+    const out = annotateMarkdown(text, [
+      mark(text, 'Zeta in list code.', 'VERIFIED'),
+      mark(text, 'Eta in indented code.', 'VERIFIED'),
+      mark(text, 'Theta before', 'VERIFIED'),
+      mark(text, 'Iota.', 'VERIFIED'),
+    ]);
+    expect(out.skipped).toBe(2);
+    expect(out.text).toContain('Theta before **[✅ web]** ``` and after.');
+    expect(out.text).toContain('Iota. **[✅ web]**');
+    expect(removeInsertions(out.text, out.ranges)).toBe(text);
+  });
+
   it('uses every icon: partial/warning ⚠️, grounded 🔒, ungrounded 🔓', () => {
     const text = 'a b c d e f g\n';
     const marks = (

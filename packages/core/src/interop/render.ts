@@ -272,52 +272,42 @@ function insertionPoint(text: string, end: number, limit: number): number {
 }
 
 /**
- * Where no badge may go: fenced code and `>` quotes (any overlap), front matter, and HTML blocks
- * or comments (the insertion point inside). Offsets include a leading BOM.
+ * Where no badge may go: code blocks and `>` quotes (any overlap), front matter, and HTML blocks
+ * or comments (the insertion point inside). Code, front matter and HTML come from the markdown
+ * model; offsets include a leading BOM.
  */
 function skipRanges(text: string): {
   blocks: { start: number; end: number }[];
   inline: { start: number; end: number }[];
 } {
+  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const model = scanMarkdown(text);
   const blocks: { start: number; end: number }[] = [];
-  const lines: { start: number; end: number; content: string }[] = [];
+  const inline: { start: number; end: number }[] = [];
+  for (const region of model.regions) {
+    const range = { start: region.start + bom, end: region.end + bom };
+    if (region.kind === 'frontmatter' || region.kind === 'fenced-code' || region.kind === 'indented-code') blocks.push(range);
+    else if (isHtmlKind(region.kind)) inline.push(range);
+  }
+  // Quotes: runs of lines whose first non-blank character is `>`, outside code blocks.
+  const code = blocks.slice();
+  let quoteStart = -1;
+  let codeIndex = 0;
   for (let at = 0; at < text.length; ) {
     const newline = text.indexOf('\n', at);
     const next = newline === -1 ? text.length : newline + 1;
-    lines.push({ start: at, end: next, content: text.slice(at, newline === -1 ? text.length : newline).replace(/^\uFEFF/, '') });
-    at = next;
-  }
-  let fence: { start: number; char: string; length: number } | null = null;
-  let quoteStart = -1;
-  for (const line of lines) {
-    if (fence !== null) {
-      const close = /^[ \t]*(`{3,}|~{3,})[ \t]*\r?$/.exec(line.content);
-      if (close !== null && (close[1] as string)[0] === fence.char && (close[1] as string).length >= fence.length) {
-        blocks.push({ start: fence.start, end: line.end });
-        fence = null;
-      }
-      continue;
-    }
-    const open = /^[ \t]{0,3}(`{3,}|~{3,})/.exec(line.content);
-    if (open !== null) {
-      fence = { start: line.start, char: (open[1] as string)[0] as string, length: (open[1] as string).length };
-    }
-    if (line.content.trimStart().startsWith('>')) {
-      if (quoteStart === -1) quoteStart = line.start;
+    while (codeIndex < code.length && (code[codeIndex] as { end: number }).end <= at) codeIndex += 1;
+    const inCode = codeIndex < code.length && (code[codeIndex] as { start: number }).start <= at;
+    let first = at === 0 ? bom : at;
+    while (text.charCodeAt(first) === 32 || text.charCodeAt(first) === 9) first += 1;
+    if (!inCode && text.charCodeAt(first) === 62) {
+      if (quoteStart === -1) quoteStart = at;
     } else if (quoteStart !== -1) {
-      blocks.push({ start: quoteStart, end: line.start });
+      blocks.push({ start: quoteStart, end: at });
       quoteStart = -1;
     }
+    at = next;
   }
-  if (fence !== null) blocks.push({ start: fence.start, end: text.length });
   if (quoteStart !== -1) blocks.push({ start: quoteStart, end: text.length });
-
-  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const inline: { start: number; end: number }[] = [];
-  for (const region of scanMarkdown(text).regions) {
-    const range = { start: region.start + bom, end: region.end + bom };
-    if (region.kind === 'frontmatter') blocks.push(range);
-    else if (isHtmlKind(region.kind)) inline.push(range);
-  }
   return { blocks, inline };
 }
