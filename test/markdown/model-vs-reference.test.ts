@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { htmlBlockStart } from '../../packages/core/src/markdown/blocks.ts';
 import { isProse, parseMarkdown } from '../../packages/core/src/markdown/model.ts';
 import { allExamples, commonMarkExamples, compareDocument, type Disagreement, PROBES, runDifferential } from './differential.ts';
 import { GFM_EXAMPLES } from './gfm-examples.ts';
@@ -23,6 +24,11 @@ const show = (found: readonly Disagreement[]) =>
       (item) =>
         `${item.source}: reference says ${item.reference ? 'prose' : 'not prose'} at ${item.offset} in ${JSON.stringify(item.text)}`,
     );
+
+function opensHtmlBlockOfType7(line: string): boolean {
+  const start = line.length - line.trimStart().length;
+  return start < 4 && htmlBlockStart(line, start, line.length) === 7;
+}
 
 describe('the markdown model agrees with the reference parser', () => {
   it('at every placement in the CommonMark 0.31.2 spec examples', { timeout: 600_000 }, () => {
@@ -42,7 +48,13 @@ describe('the markdown model agrees with the reference parser', () => {
 
   it('on random documents made of spec fragments', { timeout: 300_000 }, () => {
     // Fragments: whole lines of the examples, so containers, fences and inline constructs mix.
-    const lines = [...new Set(allExamples().flatMap((example) => example.markdown.split('\n')))].filter((line) => line.length < 80);
+    // Lines that open an HTML block of type 7 are left out: on a lazy line micromark lets such a
+    // block interrupt the paragraph and puts it inside the container (`- bim\n<a href="x">\nfoo`),
+    // where CommonMark (§4.6: type 7 cannot interrupt a paragraph; §5.1 laziness) and cmark-gfm keep
+    // paragraph text, as the model does. The spec examples above still cover type 7 everywhere.
+    const lines = [...new Set(allExamples().flatMap((example) => example.markdown.split('\n')))].filter(
+      (line) => line.length < 80 && !opensHtmlBlockOfType7(line),
+    );
     const found: Disagreement[] = [];
     fc.assert(
       fc.property(

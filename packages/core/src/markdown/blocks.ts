@@ -346,6 +346,19 @@ export function parseBlocks(text: string, from: number, definitions: DefinitionS
     }
   };
 
+  /** Opens a code fence or a `$$` math block whose opening run is `length` characters `char`. */
+  const openFence = (type: 'fence' | 'math', char: number, length: number): 2 => {
+    closeUnmatchedBlocks();
+    const block = addChild(type, nextNonspace);
+    block.fenceChar = char;
+    block.fenceLength = length;
+    block.fenceOffset = indent;
+    block.end = lineEnd;
+    advanceNextNonspace();
+    offset = lineEnd;
+    return 2;
+  };
+
   /** Block starts, in CommonMark's order: 0 no match, 1 container started, 2 leaf started. */
   const tryStarts = (container: Block): 0 | 1 | 2 => {
     const code = text.charCodeAt(nextNonspace);
@@ -375,32 +388,14 @@ export function parseBlocks(text: string, from: number, definitions: DefinitionS
         let run = nextNonspace;
         while (text.charCodeAt(run) === code) run += 1;
         if (run - nextNonspace >= 3 && (code === 126 || text.indexOf('`', run) === -1 || text.indexOf('`', run) >= lineEnd)) {
-          closeUnmatchedBlocks();
-          const block = addChild('fence', nextNonspace);
-          block.fenceChar = code;
-          block.fenceLength = run - nextNonspace;
-          block.fenceOffset = indent;
-          block.end = lineEnd;
-          advanceNextNonspace();
-          offset = lineEnd;
-          return 2;
+          return openFence('fence', code, run - nextNonspace);
         }
       }
       if (code === 36 /* $ */) {
         let run = nextNonspace;
         while (text.charCodeAt(run) === 36) run += 1;
         const dollar = text.indexOf('$', run);
-        if (run - nextNonspace >= 2 && (dollar === -1 || dollar >= lineEnd)) {
-          closeUnmatchedBlocks();
-          const block = addChild('math', nextNonspace);
-          block.fenceChar = 36;
-          block.fenceLength = run - nextNonspace;
-          block.fenceOffset = indent;
-          block.end = lineEnd;
-          advanceNextNonspace();
-          offset = lineEnd;
-          return 2;
-        }
+        if (run - nextNonspace >= 2 && (dollar === -1 || dollar >= lineEnd)) return openFence('math', 36, run - nextNonspace);
       }
       if (code === 60 /* < */) {
         const type = htmlBlockStart(text, nextNonspace, lineEnd);
@@ -815,7 +810,7 @@ function splitCells(text: string, start: number, end: number): number[] {
 const HTML_COMMENT = 2;
 
 /** The HTML block type (1–7) a line starting at `start` opens, or 0. */
-function htmlBlockStart(text: string, start: number, end: number): number {
+export function htmlBlockStart(text: string, start: number, end: number): number {
   const next = text.charCodeAt(start + 1);
   if (next === 33 /* ! */) {
     if (text.startsWith('<!--', start)) return HTML_COMMENT;

@@ -478,23 +478,7 @@ function path(s: string, from: number): number {
       at += 1;
       continue;
     }
-    if (
-      code === 33 ||
-      code === 34 ||
-      code === 38 ||
-      code === 39 ||
-      code === 41 ||
-      code === 42 ||
-      code === 44 ||
-      code === 46 ||
-      code === 58 ||
-      code === 59 ||
-      code === 60 ||
-      code === 63 ||
-      code === 93 ||
-      code === 95 ||
-      code === 126
-    ) {
+    if ((code < 128 && TRAILING[code] === 1) || code === 38 || code === 60 || code === 93) {
       if (trail(s, at)) return at;
       if (code === 41) close += 1;
       at += 1;
@@ -509,6 +493,10 @@ function path(s: string, from: number): number {
  * failing suffix, so a run of punctuation is scanned once, not once per character.
  */
 const trailCache = { s: '', from: 0, failUntil: -1 };
+
+/** Punctuation that may trail an autolink literal without belonging to it (`&`, `<` and `]` are decided apart). */
+const TRAILING = new Uint8Array(128);
+for (const char of '!"\')*,.:;?_~') TRAILING[char.charCodeAt(0)] = 1;
 
 /** True when the text from `from` is trailing punctuation that is not part of an autolink literal. */
 function trail(s: string, from: number): boolean {
@@ -528,20 +516,7 @@ function trailFailure(s: string, from: number): number {
   for (;;) {
     const code = s.charCodeAt(at);
     if (at >= s.length || code === 60 || isSpaceLike(code)) return -1;
-    if (
-      code === 33 ||
-      code === 34 ||
-      code === 39 ||
-      code === 41 ||
-      code === 42 ||
-      code === 44 ||
-      code === 46 ||
-      code === 58 ||
-      code === 59 ||
-      code === 63 ||
-      code === 95 ||
-      code === 126
-    ) {
+    if (code < 128 && TRAILING[code] === 1) {
       at += 1;
       continue;
     }
