@@ -78,6 +78,11 @@ const ATTRIBUTES = /\{[^{}\n]*=[^{}\n]*\}/g;
 /** A percentage standing alone in parentheses after words: a weight or a legal restatement, `fifty percent (50%)`. */
 const BARE_PERCENT_IN_PARENS = /^\(\s*\d+(?:\.\d+)?\s?%\s*\)$/;
 const IDIOM_PERCENT = /^(?:100|0)\s?%$/;
+/** A step of a plan or a setting's change (`5% → 25% → 100%`, `p95: 15% -> 10%`), not a measured result. */
+const ARROW_BEFORE = /(?:→|->|=>|⇒)$/;
+const ARROW_AFTER = /^[ \t]*(?:→|->|=>|⇒)/;
+/** How far around a number its quotation marks and arrows are looked for: bounded, so a long sentence stays linear. */
+const QUOTE_WINDOW = 240;
 const GRADE_WORD = /grade/i;
 /** A page locator: `p. 7`, `pp. 3-5`, `page 7`. */
 const LOCATOR = /(?<![\w.])(?:pp?\.|pages?)\s?\d/i;
@@ -676,9 +681,21 @@ function firstStatistic(slice: string): { index: number; 0: string } | null {
     const after = slice.slice(match.index + text.length);
     if (BARE_PERCENT_IN_PARENS.test(`${/\(\s*$/.exec(before)?.[0] ?? ''}${text}${/^\s*\)/.exec(after)?.[0] ?? ''}`)) continue;
     if (/\bv?\d+\.\d+\.\d+/.test(slice.slice(Math.max(0, match.index - 2), match.index + text.length + 4))) continue;
+    const near = { before: slice.slice(Math.max(0, match.index - QUOTE_WINDOW), match.index), after: after.slice(0, QUOTE_WINDOW) };
+    if (ARROW_BEFORE.test(near.before.trimEnd()) || ARROW_AFTER.test(near.after) || insideQuotation(near.before, near.after)) continue;
     return { index: match.index, 0: text };
   }
   return null;
+}
+
+/**
+ * True when the number stands inside quotation marks in its sentence: a quoted example, headline or
+ * passage (`Success metrics: "80% self-service"`) is the quote rules' business, not a claim made here.
+ */
+function insideQuotation(before: string, after: string): boolean {
+  const straight = (before.match(/"/g)?.length ?? 0) % 2 === 1 && after.includes('"');
+  const curly = before.lastIndexOf('\u201c') > before.lastIndexOf('\u201d') && after.includes('\u201d');
+  return straight || curly;
 }
 
 /** Drops punctuation that ends each `…`-separated segment: `"… of the model."` quotes a sentence that goes on. */

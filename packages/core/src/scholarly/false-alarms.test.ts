@@ -60,6 +60,20 @@ describe('statistics: only empirical numbers without a source', () => {
     expect(rules(findings)).toEqual(['3:statistic/unsourced:3x faster']);
   });
 
+  it('quoted examples and the steps of a planned change are not claims made here; a plain claim is', async () => {
+    const findings = await check(
+      [
+        'Success metrics: "80% customer self-service", and \u201c50% fewer calls\u201d.',
+        '',
+        'Gradual rollout: 5% → 25% → 100%, and the p95 tolerance goes 15% -> 10%.',
+        '',
+        'Research teams report that 60% of journalists read email on mobile.',
+        '',
+      ].join('\n'),
+    );
+    expect(rules(findings)).toEqual(['5:statistic/unsourced:60%']);
+  });
+
   it('idioms, SLAs, weights and legal restatements are not statistics', async () => {
     const findings = await check(
       [
