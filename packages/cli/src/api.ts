@@ -20,6 +20,8 @@ export interface CheckOptions {
   readonly paths?: readonly string[];
   /** Check what the next commit contains (the git index), like the commit hook. */
   readonly staged?: boolean;
+  /** A configuration file (`--config`), relative to `cwd`. @default the root's aiwg-cite.config.json or package.json key */
+  readonly config?: string;
   /** Warnings fail the run. */
   readonly strict?: boolean;
   /** Fail when there are more warnings than this. */
@@ -43,6 +45,7 @@ export class CheckError extends Error {
 export async function check(options: CheckOptions = {}): Promise<Report> {
   const argv = ['check', '--format', 'json'];
   if (options.root !== undefined) argv.push('--root', options.root);
+  if (options.config !== undefined) argv.push('--config', options.config);
   if (options.staged === true) argv.push('--staged');
   if (options.strict === true) argv.push('--strict');
   if (options.maxWarnings !== undefined) argv.push('--max-warnings', String(options.maxWarnings));

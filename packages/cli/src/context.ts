@@ -1,4 +1,5 @@
 import { AiwgCiteError } from '@aiwg-cite/core';
+import { type AiwgCiteConfig, type ConfigFileChoice, loadConfig } from '@aiwg-cite/node';
 
 /** A writable text stream (stdout or stderr). */
 export interface Output {
@@ -29,6 +30,16 @@ export interface CliContext {
   readonly clock?: () => Date;
   /** Process signals. @default none: a command run in-process is stopped by its caller */
   readonly signals?: SignalSource;
+  /** The configuration file named by `--config PATH`. @default the root's (see {@link loadRunConfig}) */
+  readonly configFile?: ConfigFileChoice;
+}
+
+/**
+ * The configuration of a run: the file `--config` named, else the root's `aiwg-cite.config.json`
+ * or package.json key. Every command that reads configuration asks here.
+ */
+export function loadRunConfig(root: string, context: Pick<CliContext, 'configFile'>): AiwgCiteConfig {
+  return loadConfig(root, context.configFile);
 }
 
 /** A subcommand: parses its own arguments and returns the exit code. */

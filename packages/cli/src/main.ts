@@ -1,7 +1,9 @@
+import { resolve } from 'node:path';
 import { AiwgCiteError, isAiwgCiteError } from '@aiwg-cite/core';
 import packageJson from '../package.json' with { type: 'json' };
 import { COMMANDS } from './commands/registry.ts';
 import type { CliContext } from './context.ts';
+import { cliMessages } from './messages.ts';
 import { didYouMean } from './suggest.ts';
 
 const USAGE = `Usage: aiwg-cite <command> [options]
@@ -13,13 +15,22 @@ ${Object.entries(COMMANDS)
 
 Run \`aiwg-cite help <command>\` (or \`aiwg-cite <command> --help\`) for a command's options.
 Options for every command:
-  --no-color   no colour (also NO_COLOR=1; FORCE_COLOR=1 forces colour when output is not a terminal)
+  --no-color     no colour (also NO_COLOR=1; FORCE_COLOR=1 forces colour when output is not a terminal)
+  --config PATH  read the configuration from PATH (a JSON file, or a package.json with an
+                 "aiwg-cite" key) instead of the root's aiwg-cite.config.json
 Exit codes: 0 pass, 1 findings that fail the run, 2 usage or tool error.
 `;
 
 /** Runs the CLI and returns its exit code. Never calls `process.exit`. */
 export async function main(argv: readonly string[], context: CliContext): Promise<number> {
-  const { args, context: effective } = applyGlobalFlags(argv, context);
+  let parsed: { args: string[]; context: CliContext };
+  try {
+    parsed = applyGlobalFlags(argv, context);
+  } catch (error) {
+    context.stderr.write(`aiwg-cite: ${describeFailure(error)}\n`);
+    return 2;
+  }
+  const { args, context: effective } = parsed;
   const [name, ...rest] = args;
   if (name === undefined || name === '--help' || name === '-h') {
     effective.stdout.write(USAGE);
@@ -41,7 +52,7 @@ export async function main(argv: readonly string[], context: CliContext): Promis
   try {
     if (entry === undefined) {
       const hint = didYouMean(name, Object.keys(COMMANDS));
-      throw new AiwgCiteError('USAGE', `unknown command \`${name}\`${hint}; run \`aiwg-cite --help\``);
+      throw new AiwgCiteError('USAGE', cliMessages.unknownCommand(name, hint));
     }
     const command = await entry.load();
     return await command.run(rest, effective);
@@ -53,15 +64,31 @@ export async function main(argv: readonly string[], context: CliContext): Promis
 
 /**
  * Options every command takes, read before the command parses its own: `--no-color` turns colour
- * off as NO_COLOR does (the palette reads the environment). Arguments after `--` are left alone.
+ * off as NO_COLOR does (the palette reads the environment); `--config PATH` (or `--config=PATH`)
+ * names the configuration file, relative to the working directory. Arguments after `--` are left
+ * alone.
  */
 function applyGlobalFlags(argv: readonly string[], context: CliContext): { args: string[]; context: CliContext } {
   const end = argv.indexOf('--');
-  const head = end === -1 ? argv : argv.slice(0, end);
-  if (!head.includes('--no-color')) return { args: [...argv], context };
-  const args = [...head.filter((arg) => arg !== '--no-color'), ...(end === -1 ? [] : argv.slice(end))];
-  const env = { ...context.env, NO_COLOR: '1', FORCE_COLOR: undefined };
-  return { args, context: { ...context, env } };
+  const head = end === -1 ? [...argv] : argv.slice(0, end);
+  const args: string[] = [];
+  let effective = context;
+  for (let at = 0; at < head.length; at += 1) {
+    const arg = head[at] as string;
+    if (arg === '--no-color') {
+      effective = { ...effective, env: { ...effective.env, NO_COLOR: '1', FORCE_COLOR: undefined } };
+    } else if (arg === '--config' || arg.startsWith('--config=')) {
+      const separate = arg === '--config';
+      const name = separate ? head[at + 1] : arg.slice('--config='.length);
+      if (separate) at += 1;
+      if (name === undefined || name === '') throw new AiwgCiteError('USAGE', cliMessages.configNeedsPath());
+      effective = { ...effective, configFile: { path: resolve(context.cwd, name), name } };
+    } else {
+      args.push(arg);
+    }
+  }
+  if (end !== -1) args.push(...argv.slice(end));
+  return { args, context: effective };
 }
 
 function describeFailure(error: unknown): string {

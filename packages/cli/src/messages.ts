@@ -3,6 +3,8 @@
  * value in backticks, "did you mean" for near matches. Commands add only colour and layout.
  */
 export const cliMessages = {
+  unknownCommand: (name: string, hint: string) => `unknown command \`${name}\`${hint}; run \`aiwg-cite --help\``,
+  configNeedsPath: () => '--config takes a path to a configuration file, such as `--config ci/aiwg-cite.json`',
   rulesTakesNoArguments: () => 'rules: takes no arguments; run `aiwg-cite explain RULE` for one rule',
   explainTakesOneRule: () => 'explain: takes exactly one rule id, such as `rlm/stale`; run `aiwg-cite rules` for the list',
   unknownRule: (name: string, suggestion: string | null) =>

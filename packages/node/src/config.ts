@@ -1,5 +1,5 @@
 import { lstatSync, readlinkSync, type Stats, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   AiwgCiteError,
   isAiwgCiteError,
@@ -10,6 +10,7 @@ import {
 } from '@aiwg-cite/core';
 import picomatch from 'picomatch/posix.js';
 import { readRegularFile } from './fs.ts';
+import { configMessages } from './messages.ts';
 
 /** The validated configuration (`aiwg-cite.config.json`, or the `"aiwg-cite"` key of package.json). */
 export interface AiwgCiteConfig {
@@ -45,7 +46,8 @@ export const CONFIG_FILE = 'aiwg-cite.config.json';
  * error naming the file and the problem (exit 2): a directory or a dangling symlink where the file
  * should be, text that is not JSON (a leading UTF-8 BOM is accepted), an unknown key or rule id.
  */
-export function loadConfig(root: string): AiwgCiteConfig {
+export function loadConfig(root: string, explicit?: ConfigFileChoice): AiwgCiteConfig {
+  if (explicit !== undefined) return loadConfigFile(explicit);
   const configText = readConfigFile(join(root, CONFIG_FILE), CONFIG_FILE);
   if (configText !== null) return validateConfig(parseJson(configText, CONFIG_FILE), CONFIG_FILE);
   const packageText = readConfigFile(join(root, 'package.json'), 'package.json');
@@ -56,6 +58,31 @@ export function loadConfig(root: string): AiwgCiteConfig {
     }
   }
   return { file: null };
+}
+
+/** A configuration file named by the user (`--config PATH`), read instead of the root's. */
+export interface ConfigFileChoice {
+  /** The absolute path. */
+  readonly path: string;
+  /** The path as the user wrote it; errors name the file so. */
+  readonly name: string;
+}
+
+/**
+ * Loads a configuration file that may sit anywhere: an `aiwg-cite.config.json`-style file, or a
+ * package.json whose `"aiwg-cite"` key holds it. Unlike the root's own file it must exist; every
+ * problem is a usage error naming the file as the user wrote it.
+ */
+function loadConfigFile({ path, name }: ConfigFileChoice): AiwgCiteConfig {
+  const text = readConfigFile(path, name);
+  if (text === null) throw invalid(name, configMessages.noSuchFile());
+  const value = parseJson(text, name);
+  if (basename(path) === 'package.json') {
+    const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+    if (!isObject || !Object.hasOwn(value, 'aiwg-cite')) throw invalid(name, configMessages.noPackageKey());
+    return validateConfig((value as Record<string, unknown>)['aiwg-cite'], `${name} "aiwg-cite"`);
+  }
+  return validateConfig(value, name);
 }
 
 /**
@@ -84,7 +111,7 @@ function parseJson(text: string, file: string): unknown {
     // A UTF-8 BOM is not JSON, but editors on Windows write one: accept it.
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
-    throw invalid(file, `not valid JSON (${(error as Error).message})`);
+    throw invalid(file, configMessages.notJson((error as Error).message));
   }
 }
 
@@ -99,24 +126,24 @@ function readConfigFile(path: string, file: string): string | null {
     stat = statSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw invalid(file, `cannot read it (${code ?? (error as Error).message})`);
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw invalid(file, configMessages.unreadable(code ?? (error as Error).message));
     let link: Stats | null = null;
     try {
       link = lstatSync(path);
     } catch {
       return null;
     }
-    if (link.isSymbolicLink()) throw invalid(file, `a symbolic link to \`${readlinkSync(path)}\`, which does not exist`);
+    if (link.isSymbolicLink()) throw invalid(file, configMessages.danglingLink(readlinkSync(path)));
     return null;
   }
-  if (stat.isDirectory()) throw invalid(file, 'a directory, not a file');
-  if (!stat.isFile()) throw invalid(file, 'not a regular file');
+  if (stat.isDirectory()) throw invalid(file, configMessages.directory());
+  if (!stat.isFile()) throw invalid(file, configMessages.notRegular());
   try {
     return readRegularFile(path).toString('utf8');
   } catch (error) {
     // A FIFO, socket or device is refused in one line, never opened (issue 15 item 14).
     if (isAiwgCiteError(error)) throw error;
-    throw invalid(file, `cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw invalid(file, configMessages.unreadable((error as NodeJS.ErrnoException).code ?? (error as Error).message));
   }
 }
 

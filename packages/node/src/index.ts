@@ -1,4 +1,4 @@
-export type { AiwgCiteConfig } from './config.ts';
+export type { AiwgCiteConfig, ConfigFileChoice } from './config.ts';
 export { CONFIG_FILE, compileGlobs, filterByGlobs, loadConfig, validateConfig } from './config.ts';
 export type { LoadCorpusOptions } from './corpus.ts';
 export { createMentionResolver, DEFAULT_AIWG_CORPUS_DIRS, loadBibliographies, loadCorpus, resolveAiwgDir } from './corpus.ts';

@@ -19,20 +19,11 @@ import {
   scanMarkdown,
   type UncheckedFootnote,
 } from '@aiwg-cite/core';
-import {
-  createNodeReader,
-  loadConfig,
-  loadCorpus,
-  nodeSha256,
-  readRegularFile,
-  resolveWorkspace,
-  toPosix,
-  writeFileAtomic,
-} from '@aiwg-cite/node';
+import { createNodeReader, loadCorpus, nodeSha256, readRegularFile, resolveWorkspace, toPosix, writeFileAtomic } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseCommandArgs } from '../args.ts';
 import { paletteFor } from '../color.ts';
-import { type CliContext, type Command, runNow } from '../context.ts';
+import { type CliContext, type Command, loadRunConfig, runNow } from '../context.ts';
 import { formatFinding } from '../format/pretty.ts';
 import { openCliOnlineSession } from './check-online.ts';
 
@@ -130,7 +121,7 @@ export const certify: Command = {
     const parsed = parseFootnotes(text, { bareNumerals: values['bare-numerals'] === true });
     const { footnotes, findings } = classifyFootnotes(documentPath, parsed, now);
 
-    const config = loadConfig(workspace.root);
+    const config = loadRunConfig(workspace.root, context);
     const statePath = values.state === undefined ? null : resolve(context.cwd, values.state);
     const state = statePath === null ? null : loadState(statePath, documentPath, documentSha);
 

@@ -1,7 +1,6 @@
 import { AiwgCiteError, type DocumentChecker, type Report } from '@aiwg-cite/core';
-import { loadConfig } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { CliContext } from '../context.ts';
+import { type CliContext, loadRunConfig } from '../context.ts';
 
 /** The flags `check` takes for the online checks (SPEC §6). */
 export const ONLINE_FLAGS = {
@@ -54,7 +53,7 @@ export async function prepareOnline(
       root,
       env: context.env,
       version: packageJson.version,
-      urls: loadConfig(root).online ?? {},
+      urls: loadRunConfig(root, context).online ?? {},
       useCache: values['no-cache'] !== true,
       entries: 0,
       warn: (message) => context.stderr.write(`aiwg-cite: warning: ${message}\n`),
@@ -82,7 +81,7 @@ export async function openCliOnlineSession(
   noCache: boolean,
 ): Promise<import('@aiwg-cite/online').OnlineSession> {
   const online = await import('@aiwg-cite/online');
-  const config = loadConfig(root);
+  const config = loadRunConfig(root, context);
   return online.openOnlineSession({
     root,
     env: context.env,

@@ -24,7 +24,6 @@ import {
   type AiwgCiteConfig,
   createMentionResolver,
   filterByGlobs,
-  loadConfig,
   loadCorpus,
   readRegularFile,
   resolveAiwgDir,
@@ -34,7 +33,7 @@ import {
   writeFileAtomic,
 } from '@aiwg-cite/node';
 import { parseChoice } from '../args.ts';
-import { type CliContext, runDate } from '../context.ts';
+import { type CliContext, loadRunConfig, runDate } from '../context.ts';
 import { formatMarkdownReport } from '../format/markdown-report.ts';
 import { findGeneratedCopies, type GeneratedCopies } from './generated-copies.ts';
 
@@ -107,7 +106,7 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
   if (values.rlm === true && values['corpus-only'] === true) {
     throw new AiwgCiteError('USAGE', 'check: --rlm and --corpus-only exclude each other; run `aiwg-cite check --help`');
   }
-  const config = loadConfig(workspace.root);
+  const config = loadRunConfig(workspace.root, context);
   const profile = parseChoice('check', 'profile', values.profile, PROFILES, 'recommended');
   const now = runDate(context);
   const runsScholarly = values.rlm !== true;

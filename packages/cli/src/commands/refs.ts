@@ -16,11 +16,10 @@ import {
   referenceListItems,
   type ScholarlyRecord,
 } from '@aiwg-cite/core';
-import { loadConfig } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import { type Palette, paletteFor } from '../color.ts';
-import type { CliContext, Command } from '../context.ts';
+import { type CliContext, type Command, loadRunConfig } from '../context.ts';
 import { formatGithub } from '../format/github.ts';
 import { correctedEntry, formatRefsPretty, type RefOutcome } from '../format/refs.ts';
 import { formatSarif } from '../format/sarif.ts';
@@ -178,7 +177,7 @@ export const refs: Command = {
     let note: string;
     if (values.online === true) {
       const online = await import('@aiwg-cite/online');
-      const config = safeConfig(context.cwd);
+      const config = safeConfig(context);
       const session = online.openRefsSession({
         root: context.cwd,
         env: context.env,
@@ -221,8 +220,8 @@ export const refs: Command = {
   },
 };
 
-function safeConfig(cwd: string): Partial<Record<'doi' | 'crossref' | 'openalex' | 'arxiv' | 'dblp' | 's2', string>> {
-  return loadConfig(cwd).online ?? {};
+function safeConfig(context: CliContext): Partial<Record<'doi' | 'crossref' | 'openalex' | 'arxiv' | 'dblp' | 's2', string>> {
+  return loadRunConfig(context.cwd, context).online ?? {};
 }
 
 function clockOf(env: Readonly<Record<string, string | undefined>>): Date {
