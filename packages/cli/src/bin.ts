@@ -1,5 +1,11 @@
+import module from 'node:module';
 import process from 'node:process';
-import { main } from './main.ts';
+
+// Node 22.1+ keeps the compiled bundle on disk between runs (the commit hook starts a process per
+// commit); Node 20 has no such API, and there this does nothing. Called before the bundle loads,
+// so it is imported after.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+const { main } = await import('./main.ts');
 
 // A reader that closes early (`| head`, a jq error) is not a failure of ours: end quietly, with the
 // exit code the run already has (0 for help, 1 for a failing report), and never a stack trace.

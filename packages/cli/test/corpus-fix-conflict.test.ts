@@ -20,7 +20,7 @@ async function checkThenFix(dir: string, between: () => void): Promise<{ error: 
   const stderr: string[] = [];
   const ctx = context(dir, stderr);
   const workspace = resolveWorkspace(dir, undefined);
-  const run = prepareScholarly({ fix: true }, workspace, ctx);
+  const run = await prepareScholarly({ fix: true }, workspace, ctx);
   const documents = discoverDocuments(workspace, dir, []);
   const report = await checkDocuments({ reader: run.wrapReader(createNodeReader(workspace.root)), documents, checkers: run.checkers });
   between();

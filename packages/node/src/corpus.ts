@@ -60,7 +60,7 @@ function locate(root: string, aiwgDir: string, path: string): string {
 }
 
 /** Reads the corpus, GRADE assessments and bibliographies once and indexes them. */
-export function loadCorpus(options: LoadCorpusOptions): CorpusIndex {
+export async function loadCorpus(options: LoadCorpusOptions): Promise<CorpusIndex> {
   const { root, env } = options;
   const aiwgDir = resolveAiwgDir(root, env);
   const dirs = options.dirs ?? [...DEFAULT_AIWG_CORPUS_DIRS, 'docs/references'];
@@ -93,12 +93,16 @@ export function loadCorpus(options: LoadCorpusOptions): CorpusIndex {
         });
     }
   }
-  const bibliography = loadBibliographies(root, options.isGit, options.bibliography);
+  const bibliography = await loadBibliographies(root, options.isGit, options.bibliography);
   return new CorpusIndex({ roots, files, metadata, assessments, bibliography });
 }
 
 /** Reads bibliography files; a file that cannot be parsed is a usage error naming it. */
-export function loadBibliographies(root: string, isGit: boolean, explicit: readonly string[] | undefined): BibliographyEntry[] {
+export async function loadBibliographies(
+  root: string,
+  isGit: boolean,
+  explicit: readonly string[] | undefined,
+): Promise<BibliographyEntry[]> {
   const paths = explicit ?? discoverBibliographies(root, isGit);
   const entries: BibliographyEntry[] = [];
   for (const path of paths) {
@@ -109,7 +113,7 @@ export function loadBibliographies(root: string, isGit: boolean, explicit: reado
     } catch {
       throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: cannot read the bibliography file`, { data: { path } });
     }
-    const result = /\.json$/i.test(path) ? parseCslJson(path, text) : parseBibtex(path, text);
+    const result = /\.json$/i.test(path) ? parseCslJson(path, text) : await parseBibtex(path, text);
     if (!result.ok) throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${result.problem}`, { data: { path } });
     appendAll(entries, result.entries);
   }

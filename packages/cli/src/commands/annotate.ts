@@ -127,7 +127,7 @@ function annotateWorkspace(cwd: string, file: string, root: string | undefined):
  * Run-level findings (`corpus/absent`) have no place of their own and get no badge.
  */
 async function ownFindings(workspace: Workspace, documents: readonly string[], context: CliContext): Promise<readonly Finding[]> {
-  const scholarly = prepareScholarly({}, workspace, context);
+  const scholarly = await prepareScholarly({}, workspace, context);
   const options = scholarly.withOptions({});
   const history = historyPort(workspace, context);
   const { report } = await runPipeline({

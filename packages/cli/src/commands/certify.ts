@@ -130,7 +130,7 @@ export const certify: Command = {
     // The corpus is read only when a text footnote needs it (SPEC §7.2).
     const needsCorpus = footnotes.some((footnote) => footnote.category === 'text-verified' || footnote.category === 'text-inferred');
     const corpus = needsCorpus
-      ? loadCorpus({
+      ? await loadCorpus({
           root: workspace.root,
           isGit: workspace.isGit,
           env: context.env,

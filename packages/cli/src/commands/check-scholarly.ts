@@ -102,7 +102,7 @@ export function normaliseReportFlag(args: readonly string[]): string[] {
 }
 
 /** Loads the configuration and the corpus once and builds the checkers of this run. */
-export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, context: CliContext): ScholarlyRun {
+export async function prepareScholarly(values: ScholarlyValues, workspace: Workspace, context: CliContext): Promise<ScholarlyRun> {
   if (values.rlm === true && values['corpus-only'] === true) {
     throw new AiwgCiteError('USAGE', 'check: --rlm and --corpus-only exclude each other; run `aiwg-cite check --help`');
   }
@@ -110,7 +110,7 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
   const profile = parseChoice('check', 'profile', values.profile, PROFILES, 'recommended');
   const now = runDate(context);
   const runsScholarly = values.rlm !== true;
-  const corpus = runsScholarly ? loadRunCorpus(values, workspace, context, config) : null;
+  const corpus = runsScholarly ? await loadRunCorpus(values, workspace, context, config) : null;
   const checkers: DocumentChecker[] = [];
   if (values['corpus-only'] !== true) checkers.push(rlmChecker);
   let scholarly: ScholarlyChecker | null = null;
@@ -198,9 +198,14 @@ export function prepareScholarly(values: ScholarlyValues, workspace: Workspace, 
   };
 }
 
-function loadRunCorpus(values: ScholarlyValues, workspace: Workspace, context: CliContext, config: AiwgCiteConfig): CorpusIndex {
+async function loadRunCorpus(
+  values: ScholarlyValues,
+  workspace: Workspace,
+  context: CliContext,
+  config: AiwgCiteConfig,
+): Promise<CorpusIndex> {
   const dirs = values.corpus ?? config.corpus;
-  const corpus = loadCorpus({
+  const corpus = await loadCorpus({
     root: workspace.root,
     isGit: workspace.isGit,
     env: context.env,

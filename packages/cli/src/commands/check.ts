@@ -115,7 +115,7 @@ export const check: Command = {
           reverseOnly: values['reverse-only'] === true,
           pretty: prettyOptions(values),
         },
-        prepareScholarly(values, workspace, context),
+        await prepareScholarly(values, workspace, context),
         values['no-cache'] !== true,
         positionals,
         options,
@@ -123,7 +123,7 @@ export const check: Command = {
         context,
       );
     }
-    const scholarly = prepareScholarly(values, workspace, context);
+    const scholarly = await prepareScholarly(values, workspace, context);
     const runOptions = scholarly.withOptions(options);
     const checkers = online.checkers(scholarly.checkers);
     // Online answers change with the network, so an online run neither reads nor stores results.

@@ -80,7 +80,7 @@ async function collectSites(
     const known = bibEntries.get(path);
     if (known !== undefined) return known;
     const text = await readText(path);
-    const file = readBibtex(text);
+    const file = await readBibtex(text);
     if (file.entries.length === 0 && file.problems.length > 0) {
       throw new AiwgCiteError('INPUT_UNREADABLE', `${display(path)}: ${file.problems[0]}`);
     }

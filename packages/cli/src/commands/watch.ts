@@ -73,7 +73,7 @@ export const watch: Command = {
     }
     // The same configuration as `check`: rule severities, `strict`, include/exclude globs, and
     // with --scholarly the same corpus and checkers.
-    const run = prepareScholarly({ rlm: values.scholarly !== true, corpus: values.corpus }, workspace, context);
+    const run = await prepareScholarly({ rlm: values.scholarly !== true, corpus: values.corpus }, workspace, context);
     let store: import('@aiwg-cite/tui').DashboardStore | null = null;
     // A directory the discovery cannot read is skipped with one line, said again only when it changes.
     let lastNote = '';

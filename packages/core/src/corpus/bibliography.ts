@@ -26,8 +26,8 @@ export type BibliographyResult =
  * `#` concatenation (`month = jan # "~15"`) and LaTeX accents (`M{\"u}ller` → `Müller`) are decoded.
  * aiwg-cite reads `doi`, `eprint`/`archiveprefix`, `url`, `author`, `year`/`date` and `title`.
  */
-export function parseBibtex(path: string, text: string): BibliographyResult {
-  const file = readBibtex(text);
+export async function parseBibtex(path: string, text: string): Promise<BibliographyResult> {
+  const file = await readBibtex(text);
   if (file.problems.length > 0) return { ok: false, problem: file.problems[0] as string };
   const entries: BibliographyEntry[] = [];
   for (const entry of file.entries) {

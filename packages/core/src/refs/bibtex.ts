@@ -4,7 +4,17 @@
  * are decoded by the library; this module adds what the library does not give: where each entry
  * starts (offset and line), so reports can point at it and `--fix` can replace it byte-exactly.
  */
-import { type Creator, parse as parseBibLibrary } from '@retorquere/bibtex-parser';
+import type { Creator, parse as ParseBibLibrary } from '@retorquere/bibtex-parser';
+
+/**
+ * The library's parser, loaded on the first BibTeX read: it is about a megabyte of code with
+ * tables built at load time, and most runs (the commit hook) read no BibTeX at all.
+ */
+let parserLoad: Promise<typeof ParseBibLibrary> | undefined;
+function bibtexParser(): Promise<typeof ParseBibLibrary> {
+  parserLoad ??= import('@retorquere/bibtex-parser').then((library) => library.parse);
+  return parserLoad;
+}
 
 /** A person of an author or editor list. */
 export interface PersonName {
@@ -41,9 +51,10 @@ const OPTIONS = { english: false, sentenceCase: false, caseProtection: false, un
 const SKIPPED = new Set(['comment', 'string', 'preamble']);
 const MARKUP = /<\/?(?:i|b|sc|nc|ncx|br|p|li|code|span|sub|sup)(?:\s[^>]*)?>/g;
 
-/** Parses BibTeX text. Never throws: an unreadable entry becomes a problem and the rest is still read. */
-export function readBibtex(text: string): BibFile {
-  let library: ReturnType<typeof parseBibLibrary>;
+/** Parses BibTeX text. Never rejects: an unreadable entry becomes a problem and the rest is still read. */
+export async function readBibtex(text: string): Promise<BibFile> {
+  const parseBibLibrary = await bibtexParser();
+  let library: ReturnType<typeof ParseBibLibrary>;
   try {
     library = parseBibLibrary(text, OPTIONS);
   } catch (error) {

@@ -173,10 +173,10 @@ describe('refs: judgeReference', () => {
 });
 
 describe('refs: entries', () => {
-  it('reads .bib entries with their lines, decoded fields and "and others"', () => {
+  it('reads .bib entries with their lines, decoded fields and "and others"', async () => {
     const text =
       '% list\n@inproceedings{a,\n  title = {{GAN}s for {\\"U}bung},\n  author = {M{\\"u}ller, Hans and others},\n  booktitle = {NeurIPS},\n  year = 2021,\n  eprint = {2101.00001v3}, archivePrefix = {arXiv}\n}\n';
-    const file = readBibtex(text);
+    const file = await readBibtex(text);
     const [entry] = file.entries;
     expect(entry?.line).toBe(2);
     expect(text.slice(entry?.span?.start, entry?.span?.end).endsWith('}')).toBe(true);
@@ -225,8 +225,8 @@ describe('refs: entries', () => {
 });
 
 describe('refs: BibTeX the LaTeX converter rejects', () => {
-  it('still reads an entry with an unclosed math section, raw, and the entries after it', () => {
-    const file = readBibtex(
+  it('still reads an entry with an unclosed math section, raw, and the entries after it', async () => {
+    const file = await readBibtex(
       `@article{m, title = {\${{\\mathrm {Latent}}}}, author = {Ann Lee}, year = {2023}}\n@misc{n, title = {Next}}\n`,
     );
     expect(file.problems).toEqual([]);
