@@ -15,214 +15,80 @@ interface Venue {
   readonly preprint?: boolean;
 }
 
-const VENUES: readonly Venue[] = [
-  {
-    id: 'neurips',
-    name: 'Advances in Neural Information Processing Systems',
-    aliases: [
-      'neurips',
-      'nips',
-      'advances in neural information processing systems',
-      'neural information processing systems',
-      'conference on neural information processing systems',
-    ],
-  },
-  { id: 'icml', name: 'International Conference on Machine Learning', aliases: ['icml', 'international conference on machine learning'] },
-  {
-    id: 'iclr',
-    name: 'International Conference on Learning Representations',
-    aliases: ['iclr', 'international conference on learning representations'],
-  },
-  {
-    id: 'cvpr',
-    name: 'IEEE/CVF Conference on Computer Vision and Pattern Recognition',
-    aliases: ['cvpr', 'computer vision and pattern recognition', 'conference on computer vision and pattern recognition'],
-  },
-  {
-    id: 'iccv',
-    name: 'IEEE/CVF International Conference on Computer Vision',
-    aliases: ['iccv', 'international conference on computer vision'],
-  },
-  { id: 'eccv', name: 'European Conference on Computer Vision', aliases: ['eccv', 'european conference on computer vision'] },
-  {
-    id: 'wacv',
-    name: 'IEEE/CVF Winter Conference on Applications of Computer Vision',
-    aliases: ['wacv', 'winter conference on applications of computer vision'],
-  },
-  { id: 'bmvc', name: 'British Machine Vision Conference', aliases: ['bmvc', 'british machine vision conference'] },
-  {
-    id: 'aaai',
-    name: 'AAAI Conference on Artificial Intelligence',
-    aliases: ['aaai', 'aaai conference on artificial intelligence', 'proceedings of the aaai conference on artificial intelligence'],
-  },
-  {
-    id: 'ijcai',
-    name: 'International Joint Conference on Artificial Intelligence',
-    aliases: ['ijcai', 'international joint conference on artificial intelligence'],
-  },
-  {
-    id: 'uai',
-    name: 'Conference on Uncertainty in Artificial Intelligence',
-    aliases: ['uai', 'uncertainty in artificial intelligence', 'conference on uncertainty in artificial intelligence'],
-  },
-  {
-    id: 'aistats',
-    name: 'International Conference on Artificial Intelligence and Statistics',
-    aliases: ['aistats', 'international conference on artificial intelligence and statistics', 'artificial intelligence and statistics'],
-  },
-  {
-    id: 'colt',
-    name: 'Conference on Learning Theory',
-    aliases: ['colt', 'conference on learning theory', 'annual conference on learning theory'],
-  },
-  { id: 'alt', name: 'International Conference on Algorithmic Learning Theory', aliases: ['alt', 'algorithmic learning theory'] },
-  {
-    id: 'acl',
-    name: 'Annual Meeting of the Association for Computational Linguistics',
-    aliases: ['acl', 'annual meeting of the association for computational linguistics', 'association for computational linguistics'],
-  },
-  {
-    id: 'emnlp',
-    name: 'Conference on Empirical Methods in Natural Language Processing',
-    aliases: ['emnlp', 'empirical methods in natural language processing'],
-  },
-  {
-    id: 'naacl',
-    name: 'North American Chapter of the Association for Computational Linguistics',
-    aliases: ['naacl', 'naacl hlt', 'north american chapter of the association for computational linguistics'],
-  },
-  {
-    id: 'eacl',
-    name: 'Conference of the European Chapter of the Association for Computational Linguistics',
-    aliases: ['eacl', 'european chapter of the association for computational linguistics'],
-  },
-  {
-    id: 'coling',
-    name: 'International Conference on Computational Linguistics',
-    aliases: ['coling', 'international conference on computational linguistics'],
-  },
-  {
-    id: 'tacl',
-    name: 'Transactions of the Association for Computational Linguistics',
-    aliases: ['tacl', 'transactions of the association for computational linguistics', 'trans assoc comput linguistics'],
-  },
-  {
-    id: 'kdd',
-    name: 'ACM SIGKDD Conference on Knowledge Discovery and Data Mining',
-    aliases: ['kdd', 'sigkdd', 'knowledge discovery and data mining'],
-  },
-  { id: 'www', name: 'The Web Conference', aliases: ['www', 'the web conference', 'world wide web conference', 'web conference'] },
-  {
-    id: 'sigir',
-    name: 'International ACM SIGIR Conference on Research and Development in Information Retrieval',
-    aliases: ['sigir', 'research and development in information retrieval'],
-  },
-  { id: 'wsdm', name: 'ACM International Conference on Web Search and Data Mining', aliases: ['wsdm', 'web search and data mining'] },
-  {
-    id: 'cikm',
-    name: 'ACM International Conference on Information and Knowledge Management',
-    aliases: ['cikm', 'information and knowledge management'],
-  },
-  { id: 'icdm', name: 'IEEE International Conference on Data Mining', aliases: ['icdm', 'international conference on data mining'] },
-  {
-    id: 'icde',
-    name: 'IEEE International Conference on Data Engineering',
-    aliases: ['icde', 'international conference on data engineering'],
-  },
-  {
-    id: 'sigmod',
-    name: 'Proceedings of the ACM on Management of Data',
-    aliases: ['sigmod', 'proc acm manag data', 'proceedings of the acm on management of data', 'management of data'],
-  },
-  {
-    id: 'vldb',
-    name: 'Proceedings of the VLDB Endowment',
-    aliases: ['vldb', 'pvldb', 'proc vldb endow', 'proceedings of the vldb endowment'],
-  },
-  { id: 'chi', name: 'CHI Conference on Human Factors in Computing Systems', aliases: ['chi', 'human factors in computing systems'] },
-  { id: 'ccs', name: 'ACM Conference on Computer and Communications Security', aliases: ['ccs', 'computer and communications security'] },
-  { id: 'sosp', name: 'Symposium on Operating Systems Principles', aliases: ['sosp', 'symposium on operating systems principles'] },
-  {
-    id: 'osdi',
-    name: 'USENIX Symposium on Operating Systems Design and Implementation',
-    aliases: ['osdi', 'operating systems design and implementation'],
-  },
-  { id: 'soups', name: 'Symposium on Usable Privacy and Security', aliases: ['soups', 'symposium on usable privacy and security'] },
-  { id: 'usenix-security', name: 'USENIX Security Symposium', aliases: ['usenix security', 'usenix security symposium'] },
-  { id: 'sp', name: 'IEEE Symposium on Security and Privacy', aliases: ['ieee s p', 'symposium on security and privacy'] },
-  {
-    id: 'ndss',
-    name: 'Network and Distributed System Security Symposium',
-    aliases: ['ndss', 'network and distributed system security symposium'],
-  },
-  { id: 'tog', name: 'ACM Transactions on Graphics', aliases: ['tog', 'acm trans graph', 'acm transactions on graphics', 'siggraph'] },
-  {
-    id: 'icra',
-    name: 'IEEE International Conference on Robotics and Automation',
-    aliases: ['icra', 'international conference on robotics and automation'],
-  },
-  {
-    id: 'iros',
-    name: 'IEEE/RSJ International Conference on Intelligent Robots and Systems',
-    aliases: ['iros', 'intelligent robots and systems'],
-  },
-  { id: 'corl', name: 'Conference on Robot Learning', aliases: ['corl', 'conference on robot learning'] },
-  {
-    id: 'icassp',
-    name: 'IEEE International Conference on Acoustics, Speech and Signal Processing',
-    aliases: ['icassp', 'acoustics speech and signal processing'],
-  },
-  { id: 'interspeech', name: 'Interspeech', aliases: ['interspeech'] },
-  {
-    id: 'miccai',
-    name: 'Medical Image Computing and Computer Assisted Intervention',
-    aliases: ['miccai', 'medical image computing and computer assisted intervention'],
-  },
-  { id: 'mlsys', name: 'Conference on Machine Learning and Systems', aliases: ['mlsys', 'machine learning and systems'] },
-  {
-    id: 'aamas',
-    name: 'International Conference on Autonomous Agents and Multiagent Systems',
-    aliases: ['aamas', 'autonomous agents and multiagent systems'],
-  },
-  {
-    id: 'jmlr',
-    name: 'Journal of Machine Learning Research',
-    aliases: ['jmlr', 'j mach learn res', 'journal of machine learning research'],
-  },
-  {
-    id: 'tmlr',
-    name: 'Transactions on Machine Learning Research',
-    aliases: ['tmlr', 'trans mach learn res', 'transactions on machine learning research'],
-  },
-  { id: 'mlj', name: 'Machine Learning', aliases: ['mach learn', 'machine learning'] },
-  {
-    id: 'tpami',
-    name: 'IEEE Transactions on Pattern Analysis and Machine Intelligence',
-    aliases: ['tpami', 'pami', 'ieee trans pattern anal mach intell', 'transactions on pattern analysis and machine intelligence'],
-  },
-  {
-    id: 'ijcv',
-    name: 'International Journal of Computer Vision',
-    aliases: ['ijcv', 'int j comput vis', 'international journal of computer vision'],
-  },
-  {
-    id: 'tnnls',
-    name: 'IEEE Transactions on Neural Networks and Learning Systems',
-    aliases: ['tnnls', 'transactions on neural networks and learning systems'],
-  },
-  { id: 'nature', name: 'Nature', aliases: ['nature'] },
-  { id: 'science', name: 'Science', aliases: ['science'] },
-  {
-    id: 'pnas',
-    name: 'Proceedings of the National Academy of Sciences',
-    aliases: ['pnas', 'proc natl acad sci', 'proceedings of the national academy of sciences'],
-  },
-  { id: 'arxiv', name: 'arXiv', aliases: ['arxiv', 'corr', 'arxiv preprint', 'arxiv cornell university', 'arxiv org'], preprint: true },
-  { id: 'biorxiv', name: 'bioRxiv', aliases: ['biorxiv', 'biorxiv the preprint server for biology'], preprint: true },
-  { id: 'medrxiv', name: 'medRxiv', aliases: ['medrxiv', 'medrxiv the preprint server for health sciences'], preprint: true },
-  { id: 'ssrn', name: 'SSRN', aliases: ['ssrn', 'ssrn electronic journal'], preprint: true },
-  { id: 'openreview', name: 'OpenReview', aliases: ['openreview', 'openreview net'], preprint: true },
-];
+/**
+ * The known venues, one a line: `id | display name | the names it goes by (acronyms first)`, as
+ * folded text. An id marked `*` is a preprint server: citing one is citing an unreviewed version.
+ */
+const VENUE_TABLE = `
+neurips | Advances in Neural Information Processing Systems | neurips; nips; advances in neural information processing systems; neural information processing systems; conference on neural information processing systems
+icml | International Conference on Machine Learning | icml; international conference on machine learning
+iclr | International Conference on Learning Representations | iclr; international conference on learning representations
+cvpr | IEEE/CVF Conference on Computer Vision and Pattern Recognition | cvpr; computer vision and pattern recognition; conference on computer vision and pattern recognition
+iccv | IEEE/CVF International Conference on Computer Vision | iccv; international conference on computer vision
+eccv | European Conference on Computer Vision | eccv; european conference on computer vision
+wacv | IEEE/CVF Winter Conference on Applications of Computer Vision | wacv; winter conference on applications of computer vision
+bmvc | British Machine Vision Conference | bmvc; british machine vision conference
+aaai | AAAI Conference on Artificial Intelligence | aaai; aaai conference on artificial intelligence; proceedings of the aaai conference on artificial intelligence
+ijcai | International Joint Conference on Artificial Intelligence | ijcai; international joint conference on artificial intelligence
+uai | Conference on Uncertainty in Artificial Intelligence | uai; uncertainty in artificial intelligence; conference on uncertainty in artificial intelligence
+aistats | International Conference on Artificial Intelligence and Statistics | aistats; international conference on artificial intelligence and statistics; artificial intelligence and statistics
+colt | Conference on Learning Theory | colt; conference on learning theory; annual conference on learning theory
+alt | International Conference on Algorithmic Learning Theory | alt; algorithmic learning theory
+acl | Annual Meeting of the Association for Computational Linguistics | acl; annual meeting of the association for computational linguistics; association for computational linguistics
+emnlp | Conference on Empirical Methods in Natural Language Processing | emnlp; empirical methods in natural language processing
+naacl | North American Chapter of the Association for Computational Linguistics | naacl; naacl hlt; north american chapter of the association for computational linguistics
+eacl | Conference of the European Chapter of the Association for Computational Linguistics | eacl; european chapter of the association for computational linguistics
+coling | International Conference on Computational Linguistics | coling; international conference on computational linguistics
+tacl | Transactions of the Association for Computational Linguistics | tacl; transactions of the association for computational linguistics; trans assoc comput linguistics
+kdd | ACM SIGKDD Conference on Knowledge Discovery and Data Mining | kdd; sigkdd; knowledge discovery and data mining
+www | The Web Conference | www; the web conference; world wide web conference; web conference
+sigir | International ACM SIGIR Conference on Research and Development in Information Retrieval | sigir; research and development in information retrieval
+wsdm | ACM International Conference on Web Search and Data Mining | wsdm; web search and data mining
+cikm | ACM International Conference on Information and Knowledge Management | cikm; information and knowledge management
+icdm | IEEE International Conference on Data Mining | icdm; international conference on data mining
+icde | IEEE International Conference on Data Engineering | icde; international conference on data engineering
+sigmod | Proceedings of the ACM on Management of Data | sigmod; proc acm manag data; proceedings of the acm on management of data; management of data
+vldb | Proceedings of the VLDB Endowment | vldb; pvldb; proc vldb endow; proceedings of the vldb endowment
+chi | CHI Conference on Human Factors in Computing Systems | chi; human factors in computing systems
+ccs | ACM Conference on Computer and Communications Security | ccs; computer and communications security
+sosp | Symposium on Operating Systems Principles | sosp; symposium on operating systems principles
+osdi | USENIX Symposium on Operating Systems Design and Implementation | osdi; operating systems design and implementation
+soups | Symposium on Usable Privacy and Security | soups; symposium on usable privacy and security
+usenix-security | USENIX Security Symposium | usenix security; usenix security symposium
+sp | IEEE Symposium on Security and Privacy | ieee s p; symposium on security and privacy
+ndss | Network and Distributed System Security Symposium | ndss; network and distributed system security symposium
+tog | ACM Transactions on Graphics | tog; acm trans graph; acm transactions on graphics; siggraph
+icra | IEEE International Conference on Robotics and Automation | icra; international conference on robotics and automation
+iros | IEEE/RSJ International Conference on Intelligent Robots and Systems | iros; intelligent robots and systems
+corl | Conference on Robot Learning | corl; conference on robot learning
+icassp | IEEE International Conference on Acoustics, Speech and Signal Processing | icassp; acoustics speech and signal processing
+interspeech | Interspeech | interspeech
+miccai | Medical Image Computing and Computer Assisted Intervention | miccai; medical image computing and computer assisted intervention
+mlsys | Conference on Machine Learning and Systems | mlsys; machine learning and systems
+aamas | International Conference on Autonomous Agents and Multiagent Systems | aamas; autonomous agents and multiagent systems
+jmlr | Journal of Machine Learning Research | jmlr; j mach learn res; journal of machine learning research
+tmlr | Transactions on Machine Learning Research | tmlr; trans mach learn res; transactions on machine learning research
+mlj | Machine Learning | mach learn; machine learning
+tpami | IEEE Transactions on Pattern Analysis and Machine Intelligence | tpami; pami; ieee trans pattern anal mach intell; transactions on pattern analysis and machine intelligence
+ijcv | International Journal of Computer Vision | ijcv; int j comput vis; international journal of computer vision
+tnnls | IEEE Transactions on Neural Networks and Learning Systems | tnnls; transactions on neural networks and learning systems
+nature | Nature | nature
+science | Science | science
+pnas | Proceedings of the National Academy of Sciences | pnas; proc natl acad sci; proceedings of the national academy of sciences
+arxiv* | arXiv | arxiv; corr; arxiv preprint; arxiv cornell university; arxiv org
+biorxiv* | bioRxiv | biorxiv; biorxiv the preprint server for biology
+medrxiv* | medRxiv | medrxiv; medrxiv the preprint server for health sciences
+ssrn* | SSRN | ssrn; ssrn electronic journal
+openreview* | OpenReview | openreview; openreview net
+`;
+
+const VENUES: readonly Venue[] = VENUE_TABLE.trim()
+  .split('\n')
+  .map((line) => {
+    const [id = '', name = '', aliases = ''] = line.split(' | ');
+    const preprint = id.endsWith('*');
+    return { id: preprint ? id.slice(0, -1) : id, name, aliases: aliases.split('; '), ...(preprint ? { preprint } : {}) };
+  });
 
 const NOISE = new Set([
   'proceedings',
