@@ -245,22 +245,21 @@ function runFindings(report: Report, corpus: CorpusIndex, requireCorpus: boolean
       );
     return [];
   }
-  const first = needing[0] as Finding;
   const ids = [...new Set(needing.map((finding) => finding.text))];
   return [
-    {
-      file: first.file,
-      line: first.line,
-      column: first.column,
-      kind: 'corpus',
-      text: first.text,
-      status: 'absent',
-      severity: requireCorpus ? 'error' : SCHOLARLY_RULES['corpus/absent'].severity,
-      rule: 'corpus/absent',
-      message: `${scholarlyMessages.corpusAbsent(corpus.roots.map((root) => root.path))}: ${citedIds(ids, needing.length)}`,
-      fix: scholarlyMessages.corpusAbsentFix(),
-    },
+    corpusAbsent(
+      needing[0] as Finding,
+      `${scholarlyMessages.corpusAbsent(corpus.roots.map((root) => root.path))}: ${citedIds(ids, needing.length)}`,
+      scholarlyMessages.corpusAbsentFix(),
+      requireCorpus ? 'error' : SCHOLARLY_RULES['corpus/absent'].severity,
+    ),
   ];
+}
+
+/** The one `corpus/absent` finding of a run, placed at the first citation it speaks for. */
+function corpusAbsent(first: Finding, message: string, fix: string, severity: Finding['severity']): Finding {
+  const { file, line, column, text } = first;
+  return { file, line, column, kind: 'corpus', text, status: 'absent', severity, rule: 'corpus/absent', message, fix };
 }
 
 /** `12 citations of 5 REF ids (REF-001, REF-002, REF-003 and 2 more)`. */
@@ -291,22 +290,16 @@ function foldUnjudgedRefs(report: Report, corpus: CorpusIndex, ignored: readonly
   const missing = report.citations.filter((finding) => finding.rule === 'ref/not-in-corpus' && finding.severity !== 'info');
   if (missing.length === 0) return report;
   const ids = [...new Set(missing.map((finding) => finding.text))];
-  const first = missing[0] as Finding;
-  const note: Finding = {
-    file: first.file,
-    line: first.line,
-    column: first.column,
-    kind: 'corpus',
-    text: first.text,
-    status: 'absent',
-    severity: SCHOLARLY_RULES['corpus/absent'].severity,
-    rule: 'corpus/absent',
-    message: `${citedIds(ids, missing.length)} are in no tracked corpus root (${corpus.roots
-      .filter((root) => root.exists && !ignored.includes(root.path))
-      .map((root) => root.path)
-      .join(', ')}); git ignores ${ignored.join(', ')}, so they may be held there and this checkout cannot judge them (listed as info)`,
-    fix: 'commit the corpus, or name the tracked roots with `corpus` in aiwg-cite.config.json; --require-corpus keeps each as an error',
-  };
+  const roots = corpus.roots
+    .filter((root) => root.exists && !ignored.includes(root.path))
+    .map((root) => root.path)
+    .join(', ');
+  const note = corpusAbsent(
+    missing[0] as Finding,
+    `${citedIds(ids, missing.length)} are in no tracked corpus root (${roots}); git ignores ${ignored.join(', ')}, so they may be held there and this checkout cannot judge them (listed as info)`,
+    'commit the corpus, or name the tracked roots with `corpus` in aiwg-cite.config.json; --require-corpus keeps each as an error',
+    SCHOLARLY_RULES['corpus/absent'].severity,
+  );
   const softened = report.citations.map((finding) => (missing.includes(finding) ? { ...finding, severity: 'info' as const } : finding));
   return buildReport([...softened, ...applyOverrides([note], options.severityOverrides)], report.summary.files, report.coverage, options);
 }

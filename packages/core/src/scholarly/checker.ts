@@ -16,23 +16,9 @@ import { scholarlyMessages as say } from './messages.ts';
 import { normaliseQuoteText, quoteOccursIn } from './normalise-quote.ts';
 import { isHeuristicRule, type Profile, researchReason } from './profile.ts';
 import { buildProseView, type LinkSpan, type ProseView, type Sentence, sentenceAt, splitSentences } from './prose.ts';
-import { SCHOLARLY_RULES, type ScholarlyRuleId } from './rules.ts';
+import { SCHOLARLY_KINDS, SCHOLARLY_RULES, type ScholarlyKind, type ScholarlyRuleId } from './rules.ts';
 
-/** The finding kinds of the scholarly checks. */
-export type ScholarlyKind = 'mention' | 'ref' | 'doi' | 'arxiv' | 'author-year' | 'quote' | 'statistic' | 'pages' | 'grade';
-
-/** Every scholarly kind, in report order. */
-export const SCHOLARLY_KINDS: readonly ScholarlyKind[] = [
-  'mention',
-  'ref',
-  'doi',
-  'arxiv',
-  'author-year',
-  'quote',
-  'statistic',
-  'pages',
-  'grade',
-];
+export { SCHOLARLY_KINDS, type ScholarlyKind } from './rules.ts';
 
 /** Options of {@link createScholarlyChecker}. */
 export interface ScholarlyOptions {
