@@ -418,21 +418,6 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
             make(offset, 'mention', text, 'unresolvable', 'mention/unresolvable', say.mentionNoAiwgDir(path), say.mentionNoAiwgDirFix(), {
               path,
             });
-        } else if (absentRoots.some((root) => path.startsWith(`${root}/`))) {
-          // A corpus root that this checkout does not hold cannot be judged file by file: the
-          // corpus note speaks for it once (as for the REF ids it would answer).
-          make(
-            offset,
-            'mention',
-            text,
-            'unresolvable',
-            'mention/unresolvable',
-            say.mentionAbsentCorpus(path),
-            say.mentionAbsentCorpusFix(),
-            {
-              path,
-            },
-          );
         } else {
           const research = path.startsWith('.aiwg/research/') || corpusRoots.some((root) => path.startsWith(`${root}/`));
           const where = aiwgRoot ? ' under `$AIWG_ROOT`' : '';

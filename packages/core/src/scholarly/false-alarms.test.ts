@@ -121,25 +121,6 @@ describe('REF ids', () => {
   });
 });
 
-describe('mentions', () => {
-  it('a mention into a corpus root this checkout lacks is unresolvable, once noted; one into a present root is missing', async () => {
-    const roots = new CorpusIndex({
-      roots: [
-        { path: 'docs/references', exists: true },
-        { path: '.aiwg/research/findings', exists: false },
-      ],
-      files: [{ path: 'docs/references/REF-018-react.md', text: REACT }],
-    });
-    const findings = await check('See @.aiwg/research/findings/REF-089-rlm.md and @docs/references/REF-016-cot.md (REF-018).\n', {
-      corpus: roots,
-    });
-    expect(findings.map((finding) => `${finding.rule}:${finding.severity}:${finding.text}`)).toEqual([
-      'mention/unresolvable:info:@.aiwg/research/findings/REF-089-rlm.md',
-      'mention/missing:error:@docs/references/REF-016-cot.md',
-    ]);
-  });
-});
-
 describe('author-year', () => {
   it('a REF id on the same line names the source; the same citation alone is checked', async () => {
     const findings = await check('- Wei et al. (2022), REF-018: chain of thought.\n\nWei et al. (2022) showed the effect.\n');

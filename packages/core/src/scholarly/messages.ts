@@ -18,8 +18,6 @@ export const scholarlyMessages = {
   mentionUnsetRootFix: () => 'set AIWG_ROOT to the aiwg installation to check these mentions',
   mentionNoAiwgDir: (path: string) => `\`${path}\` lies in the \`.aiwg/\` directory, which is absent here (it is usually gitignored)`,
   mentionNoAiwgDirFix: () => 'run where the .aiwg/ directory exists, or set AIWG_ARTIFACTS_PATH',
-  mentionAbsentCorpus: (path: string) => `\`${path}\` lies in a corpus root that this checkout does not have, so it cannot be checked`,
-  mentionAbsentCorpusFix: () => 'commit the corpus, or name the tracked roots with `corpus` in aiwg-cite.config.json',
   refFound: (id: string, path: string) => `\`${id}\` is \`${path}\``,
   refMissing: (id: string, roots: readonly string[], absentRoots: readonly string[]) => {
     const present = roots.filter((root) => !absentRoots.includes(root));
