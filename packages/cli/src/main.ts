@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { AiwgCiteError, isAiwgCiteError } from '@aiwg-cite/core';
+import { AiwgCiteError, escapeControls, isAiwgCiteError } from '@aiwg-cite/core';
 import packageJson from '../package.json' with { type: 'json' };
 import { COMMANDS } from './commands/registry.ts';
 import type { CliContext } from './context.ts';
@@ -92,7 +92,8 @@ function applyGlobalFlags(argv: readonly string[], context: CliContext): { args:
 }
 
 function describeFailure(error: unknown): string {
-  if (isAiwgCiteError(error)) return error.message;
+  // A message may name a file or quote text from the repository: no terminal escape gets through.
+  if (isAiwgCiteError(error)) return escapeControls(error.message);
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return (error as Error).message;
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -153,7 +153,7 @@ export function WatchApp({ store, onReverify, onQuit, explain }: WatchAppProps):
     else if (key.escape) store.dispatch({ type: 'back' });
     else if (input === 'f') store.dispatch({ type: 'cycle-filter' });
     else if (input === '/' || input === 'p') store.dispatch({ type: 'path-start' });
-    else if (input === '?') store.dispatch({ type: 'help' });
+    else if (input === '?' || input === 'h') store.dispatch({ type: 'help' });
     else if (input === 'a') onReverify();
     else if (input in NUMBER_FILTERS) store.dispatch({ type: 'set-filter', filter: NUMBER_FILTERS[input] as StatusFilter });
   };

@@ -1,4 +1,5 @@
-import type { Finding } from '@aiwg-cite/core';
+import { escapeControls, type Finding } from '@aiwg-cite/core';
+import stringWidth from 'string-width';
 import { watchMessages } from './messages.ts';
 import { countCells, statusLabel } from './plain.ts';
 import { type DashboardState, explanationKey, findingKey, visibleFindings } from './state.ts';
@@ -9,12 +10,17 @@ export type Tone = 'green' | 'yellow' | 'red' | 'cyan' | 'gray';
 /** A run of text with one style. */
 export interface Segment {
   readonly text: string;
+  /**
+   * Where a segment too wide for the line loses characters: at its end (the default), or in its
+   * middle, for names whose end tells them apart (`docs/very/lo…/chapter-12.md`).
+   */
+  readonly cut?: 'end' | 'middle';
   readonly tone?: Tone;
   readonly bold?: boolean;
   readonly inverse?: boolean;
 }
 
-/** One screen row: segments whose total width never exceeds the terminal width. */
+/** One screen row: segments whose total display width never exceeds the terminal width. */
 export type ScreenLine = readonly Segment[];
 
 const FILTER_LABELS: Readonly<Record<DashboardState['filter'], string>> = {
@@ -147,7 +153,7 @@ function chooseWindow(total: number, selected: number, height: number): { start:
 }
 
 function rowLine(row: Row, state: DashboardState): ScreenLine {
-  if (row.kind === 'file') return [{ text: row.file, bold: true }];
+  if (row.kind === 'file') return [{ text: row.file, bold: true, cut: 'middle' }];
   const { finding } = row;
   const selected = row.index === state.cursor && state.selectedKey === findingKey(finding);
   const label = statusLabel(finding.kind, finding.status);
@@ -172,7 +178,7 @@ function detailLines(state: DashboardState, width: number): ScreenLine[] {
   if (finding === undefined) return [];
   const label = statusLabel(finding.kind, finding.status);
   const lines: ScreenLine[] = [
-    [{ text: `${finding.file}:${finding.line}:${finding.column}`, bold: true }],
+    [{ text: `${finding.file}:${finding.line}:${finding.column}`, bold: true, cut: 'middle' }],
     [
       { text: label, tone: toneOf(finding), bold: true },
       { text: `  ${finding.severity}  ${finding.rule}`, tone: 'gray' },
@@ -206,42 +212,106 @@ function detailLines(state: DashboardState, width: number): ScreenLine[] {
   return lines;
 }
 
-/** Wraps at spaces to `width` columns, keeping a leading indent on every line; a word longer than the width is cut. */
-export function wrap(text: string, width: number): string[] {
+/**
+ * Wraps at spaces to `width` display columns (control characters escaped, wide characters counted
+ * as two), keeping a leading indent on every line; a word wider than the line is cut.
+ */
+export function wrap(raw: string, width: number): string[] {
+  // Measured as it will be shown: control characters escaped (see truncateLine).
+  const text = escapeControls(raw);
   const indent = /^ */.exec(text)?.[0] ?? '';
   const room = Math.max(1, width - indent.length);
   const out: string[] = [];
   let line = '';
   for (const word of text.slice(indent.length).split(' ')) {
     const candidate = line === '' ? word : `${line} ${word}`;
-    if (candidate.length <= room) {
+    if (stringWidth(candidate) <= room) {
       line = candidate;
       continue;
     }
     if (line !== '') out.push(line);
     line = word;
-    while (line.length > room) {
-      out.push(line.slice(0, room));
-      line = line.slice(room);
+    while (stringWidth(line) > room) {
+      const head = takeColumns(line, room, true);
+      out.push(head);
+      line = line.slice(head.length);
     }
   }
   if (line !== '' || out.length === 0) out.push(line);
   return out.map((part) => indent + part);
 }
 
+/**
+ * Cuts a line to `width` display columns, the segment that overflows losing characters at its
+ * end or middle, marked `…`. Every segment's text is first passed through the core's
+ * `escapeControls`: names, citations, messages and commit subjects come from the repository, and
+ * a control character must neither reach the terminal nor be counted as a column it does not
+ * take. Widths are the terminal's (a CJK character or an emoji takes two columns): a row one
+ * column too wide would wrap, push the frame down and leave its first line behind on screen.
+ */
 function truncateLine(line: ScreenLine, width: number): ScreenLine {
   const out: Segment[] = [];
   let used = 0;
-  for (const segment of line) {
+  for (const raw of line) {
     if (used >= width) break;
+    const text = escapeControls(raw.text);
+    const { cut: _cut, ...style } = raw;
     const room = width - used;
-    if (segment.text.length <= room) {
-      out.push(segment);
-      used += segment.text.length;
+    const size = stringWidth(text);
+    if (size <= room) {
+      out.push({ ...style, text });
+      used += size;
     } else {
-      out.push({ ...segment, text: room > 1 ? `${segment.text.slice(0, room - 1)}…` : segment.text.slice(0, room) });
+      out.push({ ...style, text: raw.cut === 'middle' ? cutMiddle(text, room) : cutEnd(text, room) });
       used = width;
     }
   }
   return out.length === 0 ? [{ text: ' ' }] : out;
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * The longest start of `text` (whole characters) that fits in `columns`; with `atLeastOne`, a
+ * first character wider than that (a wide one in one column) is taken anyway, so wrapping always
+ * moves on.
+ */
+function takeColumns(text: string, columns: number, atLeastOne = false): string {
+  let taken = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const size = stringWidth(segment);
+    if (used + size > columns) break;
+    taken += segment;
+    used += size;
+  }
+  if (taken !== '' || !atLeastOne) return taken;
+  return [...graphemes.segment(text)][0]?.segment ?? '';
+}
+
+/** The longest end of `text` (whole characters) that fits in `columns`. */
+function takeLastColumns(text: string, columns: number): string {
+  const parts = [...graphemes.segment(text)].map(({ segment }) => segment);
+  let taken = '';
+  let used = 0;
+  for (let index = parts.length - 1; index >= 0; index -= 1) {
+    const part = parts[index] as string;
+    const size = stringWidth(part);
+    if (used + size > columns) break;
+    taken = part + taken;
+    used += size;
+  }
+  return taken;
+}
+
+function cutEnd(text: string, room: number): string {
+  if (room <= 1) return takeColumns(text, room);
+  return `${takeColumns(text, room - 1)}…`;
+}
+
+/** Keeps the start and, with two thirds of the room, the end: a path's file name survives. */
+function cutMiddle(text: string, room: number): string {
+  if (room <= 2) return cutEnd(text, room);
+  const tail = Math.ceil(((room - 1) * 2) / 3);
+  return `${takeColumns(text, room - 1 - tail)}…${takeLastColumns(text, tail)}`;
 }

@@ -17,7 +17,7 @@ export const watchMessages = {
   more: (count: number) => `… ${count} more`,
   above: (count: number) => `… ${count} above`,
   waiting: () => 'checking…',
-  footer: () => '↑↓/jk move  Enter details  f filter  / path  a re-verify  ? help  q quit',
+  footer: () => '↑↓/jk move  Enter details  f filter  / path  a re-verify  h help  q quit',
   detailsFooter: () => 'Esc/Enter back  q quit',
   helpFooter: () => 'any key: back',
   pathPrompt: (draft: string) => `path: ${draft}▏  (Enter keep, Esc clear)`,
@@ -38,7 +38,7 @@ export const watchMessages = {
     '  2-5          show only stale, un-versioned, missing or malformed (1 or 0: all)',
     '  /            filter by path (type-ahead; Enter keeps it, Esc clears it)',
     '  a            re-verify every document from scratch',
-    '  ?            this help',
+    '  h  ?         this help',
     '  q  Ctrl-C    quit',
   ],
 } as const;

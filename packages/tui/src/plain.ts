@@ -1,4 +1,4 @@
-import { type Finding, RLM_LABELS, type Summary } from '@aiwg-cite/core';
+import { escapeControls, type Finding, RLM_LABELS, type Summary } from '@aiwg-cite/core';
 import type { EngineSnapshot, EngineUpdate, VerdictChange } from './engine.ts';
 import { watchMessages } from './messages.ts';
 
@@ -8,9 +8,11 @@ export function statusLabel(kind: string, status: string | null): string {
   return (kind === 'rlm' ? RLM_LABELS[status] : undefined) ?? status.toUpperCase();
 }
 
-/** One log line per change of verdict: `file:line:col OLD -> NEW citation`. */
+/** One log line per change of verdict: `file:line:col OLD -> NEW citation`, control characters escaped. */
 export function formatVerdictChange(change: VerdictChange): string {
-  return `${change.file}:${change.line}:${change.column} ${statusLabel(change.kind, change.before)} -> ${statusLabel(change.kind, change.after)} ${change.text}`;
+  return escapeControls(
+    `${change.file}:${change.line}:${change.column} ${statusLabel(change.kind, change.before)} -> ${statusLabel(change.kind, change.after)} ${change.text}`,
+  );
 }
 
 /** A header count: a label followed by its number. */

@@ -1,6 +1,7 @@
 import type { Finding } from '@aiwg-cite/core';
 import { renderToString } from 'ink';
 import { render } from 'ink-testing-library';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { finding, snapshotOf } from '../test/fixtures.ts';
 import { createDashboardStore, WatchApp } from './app.tsx';
@@ -47,7 +48,7 @@ describe('Dashboard view', () => {
         '  9:5      MISSING       [src/missing.ts@0123456789abcdef, L1]  src/mis…',
         'docs/b.md',
         '  1:5      UN-VERSIONED  [src/unversioned.ts@0123456789abcdef, L1]  src…',
-        '↑↓/jk move  Enter details  f filter  / path  a re-verify  ? help  q quit',
+        '↑↓/jk move  Enter details  f filter  / path  a re-verify  h help  q quit',
       ].join('\n'),
     );
   });
@@ -68,7 +69,7 @@ describe('Dashboard view', () => {
         '  3:5      STALE         [src/stale.ts@0123456789abcdef, L1]  src/stale…',
         '  4:5      STALE         [src/stale.ts@0123456789abcdef, L1]  src/stale…',
         '… 36 more',
-        '↑↓/jk move  Enter details  f filter  / path  a re-verify  ? help  q quit',
+        '↑↓/jk move  Enter details  f filter  / path  a re-verify  h help  q quit',
       ].join('\n'),
     );
     const scrolled = frame(stateWith(10, many, [{ type: 'move', delta: 20 }])).split('\n');
@@ -158,6 +159,10 @@ describe('Dashboard view', () => {
     expect(store.getState().mode).toBe('help');
     await press('x');
     expect(store.getState().mode).toBe('list');
+    await press('h');
+    expect(store.getState().mode).toBe('help');
+    await press('h');
+    expect(store.getState().mode).toBe('list');
     await press('a');
     expect(reverifies).toBe(1);
     await press('q');
@@ -201,5 +206,32 @@ describe('Dashboard view', () => {
       ].reduce(reduceDashboard, opened),
     );
     expect(uncommitted).toContain('staling commit: none yet, the change is not committed');
+  });
+
+  it('escapes control characters from names, citations and messages', () => {
+    const evil = finding('docs/evil\u001b]0;owned\u0007.md', 2, 'missing', '[a\u009b31m.ts, L1]');
+    const state = stateWith(20, [{ ...evil, message: 'gone \u001b[2J now' }]);
+    const text = plainText(layoutDashboard(state));
+    expect(text).toContain('docs/evil\\e]0;owned\\u0007.md');
+    expect(text).toContain('[a\\u009b31m.ts, L1]');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for them
+    expect(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text)).toBe(false);
+    const details = plainText(layoutDashboard(reduceDashboard(state, { type: 'open' })));
+    expect(details).toContain('gone \\e[2J now');
+  });
+
+  it('fits wide characters by display width and cuts long names in the middle, keeping their end', () => {
+    const wide = finding('docs/wide.md', 1, 'missing', `[${'漢字'.repeat(40)}.ts, L1]`);
+    const names = [1, 2].map((index) => finding(`docs/${'deep/'.repeat(12)}chapter-${index}.md`, 1, 'stale'));
+    const emoji = finding(`docs/${'🙂'.repeat(60)}.md`, 1, 'missing');
+    for (const columns of [20, 41, 72, 80]) {
+      const state = reduceDashboard(stateWith(20, [wide, ...names, emoji]), { type: 'resize', rows: 20, columns });
+      const lines = plainText(layoutDashboard(state)).split('\n');
+      for (const line of lines) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+      if (columns === 41 || columns === 72) {
+        expect(lines.filter((line) => /^docs\/deep\/.*….*chapter-\d\.md$/.test(line))).toHaveLength(2);
+        expect(lines.some((line) => /^docs\/(🙂)+…(🙂)+\.md$/u.test(line))).toBe(true);
+      }
+    }
   });
 });

@@ -17,6 +17,7 @@ import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace, type
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { type Palette, paletteFor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
+import { escapeStrings } from '../format/escape.ts';
 import { worktreeReader } from '../pipeline-ports.ts';
 
 const HELP = `Usage: aiwg-cite blame [DOC.md...] [options]
@@ -181,7 +182,7 @@ export const blame: Command = {
         const onLine = read[0]?.citations.filter((verdict) => verdict.citation.line === line && verdict.citation.hash !== null) ?? [];
         if (onLine.length === 0) throw new AiwgCiteError('USAGE', blameMessages.noCitationOnLine(file, line));
         if (format === 'json') context.stdout.write('[]\n');
-        else context.stdout.write(`${blameMessages.freshOnLine(file, line)}\n`);
+        else context.stdout.write(`${escapeControls(blameMessages.freshOnLine(file, line))}\n`);
         return 0;
       }
       const details: BlameDetail[] = [];
@@ -208,7 +209,10 @@ export const blame: Command = {
 };
 
 /** The pretty form of one blame, laid out like `git blame` output for a single citation. */
-export function formatBlame(detail: BlameDetail, palette: Palette): string[] {
+export function formatBlame(raw: BlameDetail, palette: Palette): string[] {
+  // Names, citations, commit authors and subjects, and the region diff come from the repository:
+  // escaped before colour is added.
+  const detail = escapeStrings(raw);
   const { entry } = detail;
   const out = [`${palette.bold(`${entry.file}:${entry.line}:${entry.column}`)}  ${entry.text}`];
   const row = (label: string, text: string): void => {

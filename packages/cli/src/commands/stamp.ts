@@ -5,6 +5,7 @@ import {
   ArtifactCache,
   appendAll,
   applyEdits,
+  escapeControls,
   isValidUtf8,
   planStampEdit,
   type StampTarget,
@@ -18,6 +19,7 @@ import { discoverDocuments, nodeSha256, resolveWorkspace, writeFileAtomic } from
 import { parseCommandArgs } from '../args.ts';
 import { paletteFor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
+import { escapeLines, escapeStrings } from '../format/escape.ts';
 import { worktreeReader } from '../pipeline-ports.ts';
 import { blameOne, type CitationVerdict, readCitations } from './blame.ts';
 
@@ -151,22 +153,23 @@ export const stamp: Command = {
     for (const [key, value] of accepted) if (!usedAccepts.has(key)) notes.push(stampMessages.acceptUnused(value));
     const palette = paletteFor(context.stdout, context.env);
     const out: string[] = [];
+    // Names, citations and document lines come from the repository: escaped before colour is added.
     if (dryRun)
       appendAll(
         out,
-        diffs.map((diff) => diff.replace(/\n$/, '')),
+        diffs.map((diff) => escapeLines(diff.replace(/\n$/, ''))),
       );
-    for (const change of changes) {
+    for (const change of escapeStrings(changes)) {
       out.push(
         `${palette.bold(`${change.file}:${change.line}:${change.column}`)}  ${change.before} → ${palette.green(change.after)}  ${palette.dim(change.reason)}`,
       );
     }
-    for (const review of reviews) {
+    for (const review of escapeStrings(reviews)) {
       out.push(`${palette.bold(`${review.file}:${review.line}:${review.column}`)}  ${review.text}  ${palette.yellow(review.reason)}`);
     }
     appendAll(
       out,
-      notes.map((note) => palette.dim(note)),
+      notes.map((note) => palette.dim(escapeControls(note))),
     );
     out.push(
       changes.length === 0 ? stampMessages.noChanges(documents.length) : stampMessages.changed(changedFiles, changes.length, dryRun),

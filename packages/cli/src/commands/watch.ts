@@ -19,7 +19,7 @@ const HELP = `Usage: aiwg-cite watch [paths...] [options]
 Keeps every citation verified while files change and shows the counts live. With no paths,
 every markdown file under the root that git does not ignore. On a terminal it draws a
 dashboard (keys: ↑/↓ or j/k, Enter details, f status filter, / path filter, a re-verify all,
-? help, q quit); without one (--no-tui, a pipe, or CI set) it prints a summary line, then one
+h or ? help, q quit); without one (--no-tui, a pipe, or CI set) it prints a summary line, then one
 line per change of verdict, \`file:line:col OLD -> NEW citation\`, each batch followed by the new
 summary; with --format ndjson, the same as one JSON object per line.
 
@@ -126,7 +126,7 @@ export const watch: Command = {
       onRootGone: (message) => void stop(2, message),
       onProblem: (message) => {
         if (store !== null) store.dispatch({ type: 'problem', message });
-        else context.stderr.write(`aiwg-cite watch: ${message}\n`);
+        else context.stderr.write(`aiwg-cite watch: ${escapeControls(message)}\n`);
       },
       onUpdate: (update) => {
         const snapshot = engine.snapshot();
@@ -146,7 +146,7 @@ export const watch: Command = {
         if (update.reason === 'load') {
           context.stdout.write(`${tui.formatSummaryLine(snapshot, update)}\n`);
           for (const skipped of snapshot.skipped)
-            context.stderr.write(`aiwg-cite watch: ${tui.watchMessages.skippedDocument(skipped.file, skipped.reason)}\n`);
+            context.stderr.write(`aiwg-cite watch: ${escapeControls(tui.watchMessages.skippedDocument(skipped.file, skipped.reason))}\n`);
           return;
         }
         if (update.changes.length === 0) return;
@@ -167,7 +167,7 @@ export const watch: Command = {
       await dashboard?.stop();
       await explainer.close();
       // After the dashboard has given the screen back, so the line stays visible.
-      if (message !== undefined) context.stderr.write(`aiwg-cite watch: ${message}\n`);
+      if (message !== undefined) context.stderr.write(`aiwg-cite watch: ${escapeControls(message)}\n`);
       finish(code);
     };
     const onSignal = () => void stop(0);
@@ -195,7 +195,7 @@ export const watch: Command = {
           },
         );
       } else {
-        context.stderr.write(`${tui.watchMessages.watching(workspace.root)}\n`);
+        context.stderr.write(`${escapeControls(tui.watchMessages.watching(workspace.root))}\n`);
       }
       // Quitting while the first check still runs must not wait for the watcher to get ready.
       await Promise.race([daemon.start(), finished]);
