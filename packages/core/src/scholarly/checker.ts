@@ -47,7 +47,7 @@ export interface ScholarlyChecker extends DocumentChecker {
 }
 
 const STATISTIC =
-  /(?<![\w.\-–~])\d+(?:\.\d+)?\s?%(?!\s?[-–]\s?\d)|(?<![\w.\-–~])\d+(?:\.\d+)?\s?(?:x|×)\s?(?:faster|slower|more|better|fewer|less|cheaper)\b|\b\d+(?:\.\d+)?\s+times\s+(?:faster|slower|more|better|fewer|less)\b|\b(?:studies|research)\s+(?:show|shows|showed|shown|suggests?|indicates?|finds|found)\b|\baccording to (?:(?:a|the|recent|several|many|one|some)\s+)?(?:stud(?:y|ies)|research|surveys?|reports?|data|experts?|analys[ie]s|benchmarks?)\b/i;
+  /(?<![\w.\-–~]|\d,)\d+(?:\.\d+)?\s?%(?!\s?[-–]\s?\d)|(?<![\w.\-–~]|\d,)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s?(?:x|×)\s?(?:faster|slower|more|better|fewer|less|cheaper)\b|\b\d+(?:\.\d+)?\s+times\s+(?:faster|slower|more|better|fewer|less)\b|\b(?:studies|research)\s+(?:show|shows|showed|shown|suggests?|indicates?|finds|found)\b|\baccording to (?:(?:a|the|recent|several|many|one|some)\s+)?(?:stud(?:y|ies)|research|surveys?|reports?|data|experts?|analys[ie]s|benchmarks?)\b/i;
 /** What an arXiv id looks like at all; `arXiv: 89 papers` is prose, `arXiv:2613.00001` a malformed id. */
 const ARXIV_SHAPED = /^\d{4}\.\d+(?:v\d+)?$|^[a-z-]+(?:\.[A-Z]{2})?\/\d{5,}(?:v\d+)?$/i;
 /** Targets, thresholds and requirements are not empirical claims that need a source. */
