@@ -39,6 +39,11 @@ export const CONFIG_SCHEMA = v.pipe(
     $schema: v.optional(v.pipe(v.string(), v.description('The JSON Schema of this file, for editors.'))),
     corpus: v.optional(stringList('Corpus roots, relative to the project root; they replace the defaults.')),
     bibliography: v.optional(stringList('Bibliography files (.bib, .csl.json), relative to the project root.')),
+    research: v.optional(
+      stringList(
+        'Folders of research writing, relative to the project root: heuristic rules (statistics, author-year, quotes, GRADE) run there under the recommended profile. They add to .aiwg/research and the corpus roots.',
+      ),
+    ),
     include: v.optional(stringList('Globs of documents to check when no paths are given.')),
     exclude: v.optional(stringList('Globs of documents never checked when no paths are given.')),
     rules: v.optional(rulesSchema),

@@ -20,6 +20,8 @@ export interface AiwgCiteConfig {
   readonly corpus?: readonly string[];
   /** Bibliography files (`.bib`, `.csl.json`), relative to the root. */
   readonly bibliography?: readonly string[];
+  /** Folders of research writing, relative to the root: heuristic rules run there by default. */
+  readonly research?: readonly string[];
   /** Globs of documents to check when no paths are given. */
   readonly include?: readonly string[];
   /** Globs of documents never checked when no paths are given. */

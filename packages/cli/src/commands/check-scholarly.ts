@@ -125,6 +125,7 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
       doiPlaceholders: config.doi?.placeholders ?? [],
       requireCorpus: values['require-corpus'] === true,
       profile,
+      ...(config.research === undefined ? {} : { researchPaths: ['.aiwg/research', ...config.research] }),
       ...(values['corpus-only'] === true ? { kinds: ['mention'] as const } : {}),
     });
     checkers.push(scholarly);
