@@ -25,7 +25,7 @@ async function checkThenFix(dir: string, between: () => void): Promise<{ error: 
   const report = await checkDocuments({ reader: run.wrapReader(createNodeReader(workspace.root)), documents, checkers: run.checkers });
   between();
   try {
-    run.finish(report, documents, {});
+    run.afterReport(report, documents);
     return { error: null, stderr };
   } catch (error) {
     return { error, stderr };

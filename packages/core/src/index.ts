@@ -154,6 +154,7 @@ export type {
   PipelinePorts,
   PipelineResult,
   RunStage,
+  RunStageResult,
 } from './pipeline.ts';
 export { checkDocumentBatch, checkDocuments, PIPELINE_STAGES, runPipeline } from './pipeline.ts';
 export type { Admission, DocumentPolicy, SkipReason } from './policy.ts';

@@ -59,12 +59,22 @@ export const PIPELINE_STAGES = [
   'report',
 ] as const;
 
-/** A run-level stage (corpus, online): sees every settled finding, adds findings and notes. */
+/** What a run-level stage adds to the run before the report is built. */
+export interface RunStageResult {
+  /**
+   * The run's findings so far, revised (a severity softened); absent when the stage changes none.
+   * Revised findings are taken as they are: the stage settled them.
+   */
+  readonly revised?: readonly Finding[];
+  /** New findings; configured severities are applied to them. */
+  readonly findings?: readonly Finding[];
+  /** Coverage notes, one line each. */
+  readonly notes?: readonly string[];
+}
+
+/** A run-level stage (corpus, online): sees every settled finding, revises or adds findings and notes. */
 export interface RunStage {
-  run(
-    findings: readonly Finding[],
-    documents: readonly string[],
-  ): MaybePromise<{ findings?: readonly Finding[]; notes?: readonly string[] }>;
+  run(findings: readonly Finding[], documents: readonly string[]): MaybePromise<RunStageResult>;
 }
 
 /** The ports a command plugs into the pipeline. Only `discover` and `reader` are required. */
@@ -186,6 +196,7 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
   for (const stage of [ports.corpus, ports.online]) {
     if (stage === undefined) continue;
     const added = await stage.run(findings, documents);
+    if (added.revised !== undefined) findings.splice(0, findings.length, ...added.revised);
     for (const finding of settleFindings(added.findings ?? [], [], options.severityOverrides).findings) findings.push(finding);
     coverage.notes.push(...(added.notes ?? []));
   }

@@ -1,4 +1,4 @@
-import { AiwgCiteError, type DocumentChecker, type Report } from '@aiwg-cite/core';
+import { AiwgCiteError, type DocumentChecker, type RunStage } from '@aiwg-cite/core';
 import packageJson from '../../package.json' with { type: 'json' };
 import { type CliContext, loadRunConfig } from '../context.ts';
 
@@ -21,11 +21,11 @@ export const ONLINE_HELP = `  --online             also resolve DOIs (doi.org, C
 export interface OnlineStep {
   /** Adds the online checker, which upgrades the offline doi/arxiv findings it re-checks. */
   readonly checkers: (offline: readonly DocumentChecker[]) => readonly DocumentChecker[];
-  /** Saves the cache, ends progress and adds the request count to the coverage notes. */
-  readonly finish: (report: Report) => Promise<Report>;
+  /** The pipeline's online stage: saves the cache, ends progress and notes the request count; none offline. */
+  readonly stage?: RunStage;
 }
 
-const PASS_THROUGH: OnlineStep = { checkers: (offline) => offline, finish: async (report) => report };
+const PASS_THROUGH: OnlineStep = { checkers: (offline) => offline };
 
 /**
  * Reads `--online`, `--offline` and `--no-cache`. `@aiwg-cite/online` (HTTP, cache, listr2) is
@@ -62,10 +62,12 @@ export async function prepareOnline(
   };
   return {
     checkers: (offline) => [online.withOnline([...offline, online.createReferenceListChecker(openRefs)], session.checker)],
-    async finish(report) {
-      const notes = [await session.close()];
-      if (refs !== null) notes.push(`reference lists: ${(refs as import('@aiwg-cite/online').RefsSession).close()}`);
-      return { ...report, coverage: { ...report.coverage, notes: [...report.coverage.notes, ...notes] } };
+    stage: {
+      async run() {
+        const notes = [await session.close()];
+        if (refs !== null) notes.push(`reference lists: ${(refs as import('@aiwg-cite/online').RefsSession).close()}`);
+        return { notes };
+      },
     },
   };
 }

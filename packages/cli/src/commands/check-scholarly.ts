@@ -3,10 +3,9 @@ import { dirname, resolve } from 'node:path';
 import {
   AiwgCiteError,
   type ArtifactReader,
-  applyOverrides,
-  buildReport,
   type CheckOptions,
   type CorpusIndex,
+  compareFindings,
   createScholarlyChecker,
   type DocumentChecker,
   type Finding,
@@ -15,6 +14,7 @@ import {
   PROFILES,
   planFixes,
   type Report,
+  type RunStage,
   rlmChecker,
   SCHOLARLY_RULES,
   type ScholarlyChecker,
@@ -82,8 +82,13 @@ export interface ScholarlyRun {
   withOptions(options: CheckOptions): CheckOptions;
   /** Config include/exclude globs, applied only when no paths were given. */
   filterDocuments(documents: readonly string[], explicit: boolean): string[];
-  /** Adds run-level findings, applies `--fix`, writes `--report`. */
-  finish(report: Report, documents: readonly string[], options: CheckOptions): Report;
+  /**
+   * The pipeline's corpus stage: the run-level corpus findings (`corpus/absent`, `ref/not-in-corpus`
+   * softened under a git-ignored corpus root) and the run's notes, before the report is built.
+   */
+  readonly corpusStage: RunStage;
+  /** After the one report is built: applies `--fix` and writes `--report`. */
+  afterReport(report: Report, documents: readonly string[]): void;
   /**
    * Everything besides a document and its artifacts that can change its findings (configuration,
    * corpus, date, flags), as one string for the result cache's key (issue 18).
@@ -166,35 +171,47 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
       const skipped = copies.skipped;
       return skipped.size === 0 ? selected : selected.filter((document) => !skipped.has(document));
     },
-    finish(report, documents, options) {
-      let final = report;
-      if (corpus !== null) {
-        const ignored = values['require-corpus'] === true ? [] : unjudgedRoots(workspace, corpus);
-        final = foldUnjudgedRefs(final, corpus, ignored, options);
-        final = withRunFindings(final, runFindings(final, corpus, values['require-corpus'] === true), options);
-      }
-      notePassOver(final, scholarly, copies);
-      if (corpus?.exists) {
-        final.coverage.notes.push(
-          `corpus: ${corpus.sources.length} ${corpus.sources.length === 1 ? 'source' : 'sources'} in ${corpus.roots
-            .filter((root) => root.exists)
-            .map((root) => root.path)
-            .join(', ')}`,
-        );
-      }
-      if (corpus?.exists && !corpus.hasAuthors && values['corpus-only'] !== true) {
-        final.coverage.notes.push('author-year: no corpus entry lists authors, so only implausible years were checked');
-      }
-      if (values.fix === true) applyFixes(final, workspace.root, read, stderr);
+    corpusStage: {
+      run(findings) {
+        // In report order, so the run-level findings sit at the first citation they stand for.
+        let current = [...findings].sort(compareFindings);
+        const added: Finding[] = [];
+        const notes: string[] = [];
+        let revised: Finding[] | undefined;
+        if (corpus !== null) {
+          const ignored = values['require-corpus'] === true ? [] : unjudgedRoots(workspace, corpus);
+          const folded = foldUnjudgedRefs(current, corpus, ignored);
+          if (folded !== null) {
+            revised = current = folded.findings;
+            added.push(folded.note);
+          }
+          added.push(...runFindings(current, corpus, values['require-corpus'] === true, notes));
+        }
+        notes.push(...passOverNotes(scholarly, copies));
+        if (corpus?.exists) {
+          notes.push(
+            `corpus: ${corpus.sources.length} ${corpus.sources.length === 1 ? 'source' : 'sources'} in ${corpus.roots
+              .filter((root) => root.exists)
+              .map((root) => root.path)
+              .join(', ')}`,
+          );
+        }
+        if (corpus?.exists && !corpus.hasAuthors && values['corpus-only'] !== true) {
+          notes.push('author-year: no corpus entry lists authors, so only implausible years were checked');
+        }
+        return { ...(revised === undefined ? {} : { revised }), findings: added, notes };
+      },
+    },
+    afterReport(report, documents) {
+      if (values.fix === true) applyFixes(report, workspace.root, read, stderr);
       if (values.report !== undefined) {
         const path =
           values.report === ''
             ? `${resolveAiwgDir(workspace.root, context.env)}/reports/citation-verification.md`
             : resolve(context.cwd, values.report);
         mkdirSync(dirname(path), { recursive: true });
-        writeFileAtomic(path, formatMarkdownReport(final, { documents, date: now.iso }));
+        writeFileAtomic(path, formatMarkdownReport(report, { documents, date: now.iso }));
       }
-      return final;
     },
   };
 }
@@ -236,12 +253,12 @@ function toRootPath(root: string, cwd: string, dir: string, fromFlag: boolean): 
  * ids, DOIs and author-years alone leave a coverage note instead, since without a corpus nothing
  * says they should be in one.
  */
-function runFindings(report: Report, corpus: CorpusIndex, requireCorpus: boolean): Finding[] {
+function runFindings(findings: readonly Finding[], corpus: CorpusIndex, requireCorpus: boolean, notes: string[]): Finding[] {
   if (corpus.exists) return [];
-  const needing = report.citations.filter((finding) => finding.rule === 'ref/not-in-corpus');
+  const needing = findings.filter((finding) => finding.rule === 'ref/not-in-corpus');
   if (needing.length === 0) {
-    if (report.citations.some((finding) => finding.rule.endsWith('/unverified') || finding.kind === 'author-year'))
-      report.coverage.notes.push(
+    if (findings.some((finding) => finding.rule.endsWith('/unverified') || finding.kind === 'author-year'))
+      notes.push(
         `no research corpus (looked in ${corpus.roots.map((root) => root.path).join(', ')}): DOIs, arXiv ids and author-years were checked for form only`,
       );
     return [];
@@ -286,10 +303,14 @@ function unjudgedRoots(workspace: Workspace, corpus: CorpusIndex): string[] {
  * With a git-ignored corpus root, `ref/missing` becomes info and one `corpus/absent` warning says
  * which ids this checkout cannot judge, instead of one error per citation.
  */
-function foldUnjudgedRefs(report: Report, corpus: CorpusIndex, ignored: readonly string[], options: CheckOptions): Report {
-  if (ignored.length === 0) return report;
-  const missing = report.citations.filter((finding) => finding.rule === 'ref/not-in-corpus' && finding.severity !== 'info');
-  if (missing.length === 0) return report;
+function foldUnjudgedRefs(
+  findings: readonly Finding[],
+  corpus: CorpusIndex,
+  ignored: readonly string[],
+): { findings: Finding[]; note: Finding } | null {
+  if (ignored.length === 0) return null;
+  const missing = findings.filter((finding) => finding.rule === 'ref/not-in-corpus' && finding.severity !== 'info');
+  if (missing.length === 0) return null;
   const ids = [...new Set(missing.map((finding) => finding.text))];
   const roots = corpus.roots
     .filter((root) => root.exists && !ignored.includes(root.path))
@@ -301,29 +322,25 @@ function foldUnjudgedRefs(report: Report, corpus: CorpusIndex, ignored: readonly
     'commit the corpus, or name the tracked roots with `corpus` in aiwg-cite.config.json; --require-corpus keeps each as an error',
     SCHOLARLY_RULES['corpus/absent'].severity,
   );
-  const softened = report.citations.map((finding) => (missing.includes(finding) ? { ...finding, severity: 'info' as const } : finding));
-  return buildReport([...softened, ...applyOverrides([note], options.severityOverrides)], report.summary.files, report.coverage, options);
+  const softened = findings.map((finding) => (missing.includes(finding) ? { ...finding, severity: 'info' as const } : finding));
+  return { findings: softened, note };
 }
 
 /** Coverage notes for what the run passed over on purpose, so silence never reads as a pass. */
-function notePassOver(report: Report, scholarly: ScholarlyChecker | null, copies: GeneratedCopies | null): void {
+function passOverNotes(scholarly: ScholarlyChecker | null, copies: GeneratedCopies | null): string[] {
+  const notes: string[] = [];
   if (scholarly !== null && scholarly.held.findings > 0) {
-    report.coverage.notes.push(heldNote(scholarly.held.findings, scholarly.held.documents));
+    notes.push(heldNote(scholarly.held.findings, scholarly.held.documents));
   }
   if (copies !== null && copies.identical > 0) {
-    report.coverage.notes.push(`${copies.identical} identical copies of other documents skipped (checked once, at the first)`);
+    notes.push(`${copies.identical} identical copies of other documents skipped (checked once, at the first)`);
   }
   if (copies !== null && copies.deployed > 0) {
-    report.coverage.notes.push(
+    notes.push(
       `${copies.deployed} files a tool deployed into agent folders skipped (a manifest beside them lists them; check them at their source, or --profile all)`,
     );
   }
-}
-
-function withRunFindings(report: Report, extra: readonly Finding[], options: CheckOptions): Report {
-  if (extra.length === 0) return report;
-  const added = applyOverrides(extra, options.severityOverrides);
-  return buildReport([...report.citations, ...added], report.summary.files, report.coverage, options);
+  return notes;
 }
 
 /**

@@ -145,17 +145,17 @@ export const check: Command = {
         current: 'working tree',
         ...(values['no-history'] === true ? {} : optional('history', historyPort(workspace, context))),
         ...(cache === null ? {} : { results: cache.results }),
+        corpus: scholarly.corpusStage,
+        ...optional('online', online.stage),
       },
       options: runOptions,
       checkers,
     });
     await cache?.finish(positionals.length === 0 && shard === undefined);
-    // The corpus and online stages still run on the built report: they may soften or add
-    // findings across documents (a git-ignored corpus root, reference lists).
-    const final = await online.finish(scholarly.finish(report, documents, runOptions));
+    scholarly.afterReport(report, documents);
 
-    context.stdout.write(render(final, format, context, prettyOptions(values)));
-    return final.verdict === 'PASS' ? 0 : 1;
+    context.stdout.write(render(report, format, context, prettyOptions(values)));
+    return report.verdict === 'PASS' ? 0 : 1;
   },
 };
 
@@ -227,9 +227,12 @@ async function runStaged(
       writeFileAtomic(path, contents);
     },
     ...(cache === null ? {} : { results: cache.results }),
+    corpus: scholarly.corpusStage,
   });
   await cache?.finish(false);
-  const report = scholarly.finish(staged.report, staged.documents, runOptions);
+  // The pipeline built the report once, corpus stage included; --fix is refused with --staged.
+  const report = staged.report;
+  scholarly.afterReport(report, staged.documents);
   // A commit that stages nothing this check concerns hears nothing from it.
   if (format === 'pretty' && report.summary.files === 0 && report.citations.length === 0) return 0;
   let out = render(report, format, context, flags.pretty);
