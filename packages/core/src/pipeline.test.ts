@@ -15,9 +15,18 @@ describe('runPipeline: run-level stages feed the one report (issue 12)', () => {
     const corpus: RunStage = {
       run(findings) {
         seen.push(findings.length);
-        const revised = findings.map((finding) => (finding.text.includes('also-gone') ? { ...finding, severity: 'info' as const } : finding));
+        const revised = findings.map((finding) =>
+          finding.text.includes('also-gone') ? { ...finding, severity: 'info' as const } : finding,
+        );
         const first = findings[0] as Finding;
-        const added: Finding = { ...first, kind: 'corpus', status: 'absent', rule: 'corpus/absent', severity: 'warning', message: 'run-level' };
+        const added: Finding = {
+          ...first,
+          kind: 'corpus',
+          status: 'absent',
+          rule: 'corpus/absent',
+          severity: 'warning',
+          message: 'run-level',
+        };
         return { revised, findings: [added], notes: ['corpus: a note'] };
       },
     };
