@@ -85,7 +85,7 @@ describe('npm pack of packages/cli', () => {
     expect(manifest.exports).toMatchObject({ '.': { types: './dist/api.d.ts', default: './dist/api.js' } });
   });
 
-  it('installs offline into a scratch npm project, where npx aiwg-cite check, init and the typed API work', {
+  it('installs offline into a scratch npm project, where npx aiwg-cite check (and deno run npm:aiwg-cite check), init and the typed API work', {
     timeout: 300_000,
   }, async () => {
     const dir = tempDir('aiwg-cite-scratch-');
@@ -110,6 +110,14 @@ describe('npm pack of packages/cli', () => {
     const bad = await run('npx', ['aiwg-cite', 'check'], dir, env);
     expect(bad.stdout).toContain('bad.md:1:7');
     expect(bad.code).toBe(1);
+
+    // Deno 2 runs the same installed package: a package.json project resolves npm: from node_modules.
+    const deno = await run(join(PROJECT_ROOT, 'node_modules/.bin/deno'), ['run', '-A', 'npm:aiwg-cite', 'check'], dir, {
+      ...env,
+      DENO_NO_UPDATE_CHECK: '1',
+    });
+    expect(deno.stdout).toBe(bad.stdout);
+    expect(deno.code).toBe(1);
 
     const init = await run('npx', ['aiwg-cite', 'init'], dir, env);
     expect(init.code).toBe(0);
