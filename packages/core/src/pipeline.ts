@@ -24,6 +24,7 @@
  */
 import { ArtifactCache } from './artifacts.ts';
 import {
+  type CheckInput,
   type CheckOptions,
   type DocumentChecker,
   decodeDocument,
@@ -35,7 +36,6 @@ import {
   verifyDocument,
 } from './check.ts';
 import { forEachLimited } from './concurrency.ts';
-import { AiwgCiteError } from './errors.ts';
 import { type HistoryFacts, judgeHistory, stalePins, type VersionSource } from './history-verdict.ts';
 import type { Suppression } from './markdown/scan.ts';
 import { stagedChangeMessages } from './messages.ts';
@@ -309,15 +309,7 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
 }
 
 /** Checks documents and builds the report: {@link runPipeline} over the documents given, without history. */
-export async function checkDocuments(input: {
-  readonly reader: ArtifactReader;
-  readonly documents: readonly string[];
-  readonly sha256?: Sha256;
-  readonly options?: CheckOptions;
-  readonly checkers?: readonly DocumentChecker[];
-  readonly artifacts?: ArtifactCache;
-  readonly results?: ResultPort;
-}): Promise<Report> {
+export async function checkDocuments(input: CheckInput): Promise<Report> {
   const result = await runPipeline({
     ports: {
       discover: () => input.documents,
