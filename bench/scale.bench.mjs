@@ -16,14 +16,19 @@ import { generateRlmCorpus } from './corpus-gen.mjs';
 import { BENCH_GIT_ENV, CLI, ms, table } from './lib.mjs';
 
 // Read once, by destructuring: these switch the benchmark, they are no input of a turbo task.
-const { AIWG_CITE_BENCH_SCALE: enabled, AIWG_CITE_BENCH_SCALE_SIZES: namedSizes } = process.env;
+const {
+  AIWG_CITE_BENCH_SCALE: enabled,
+  AIWG_CITE_BENCH_SCALE_SIZES: namedSizes,
+  AIWG_CITE_BENCH_SCALE_RUNS: namedRuns,
+} = process.env;
 const HEADING = '## check at scale: 2,000 → 100,000 documents, 10 citations each (issue 18)';
 if (enabled !== '1') {
   console.log(`${HEADING}
 
 Not run: it generates up to 100,000 documents (about 450 MB with the git objects) and takes many
 minutes. Run it with \`AIWG_CITE_BENCH_SCALE=1 pnpm bench scale\` (sizes:
-\`AIWG_CITE_BENCH_SCALE_SIZES=2000,10000,100000\`).`);
+\`AIWG_CITE_BENCH_SCALE_SIZES=2000,10000,100000\`; runs of each warm measure:
+\`AIWG_CITE_BENCH_SCALE_RUNS=3\`).`);
   process.exit(0);
 }
 
@@ -95,7 +100,7 @@ for (const documents of sizes) {
 
 // The warm measures and the shards, on the largest repository.
 const { repo, floorTime, cold } = largest;
-const warmRuns = 3;
+const warmRuns = Number(namedRuns ?? '3');
 const warm = [];
 for (let at = 0; at < warmRuns; at += 1) warm.push(check(repo.dir).wall);
 const edited = [];
@@ -130,7 +135,7 @@ a made-up hash, 3% un-versioned, 2% missing) to N/10 source files, one of them (
 ${HOT_CITERS} documents; committed, so the history pass runs as in a real repository. Whole-process wall
 time of \`aiwg-cite check\` (pretty output); the floor is \`git ls-files -z | xargs -0 sha256sum\` (reading
 and hashing the same bytes). Peak RSS from GNU time. One run each for the cold checks, the median of
-${warmRuns} for the warm ones.
+${warmRuns} run(s) for the warm ones.
 
 ${table(
   ['documents', 'citations', 'MB', 'floor', 'cold check (empty cache)', 'per document', '--no-cache', 'peak RSS (cold)'],
