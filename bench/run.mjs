@@ -2,15 +2,17 @@
 // process, prints their markdown sections, and writes them to BENCHMARKS.md with the machine
 // and commit they were measured on. Timings live here and only here, never in unit tests.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './lib.mjs';
 
 const only = process.argv.slice(2);
+/** Benches that run only when named: HALLMARK's replay takes minutes and has `pnpm bench:refs`. */
+const ON_DEMAND = new Set(['refs.bench.mjs']);
 const cases = readdirSync(join(ROOT, 'bench'))
   .filter((name) => name.endsWith('.bench.mjs'))
-  .filter((name) => only.length === 0 || only.some((wanted) => name.startsWith(wanted)))
+  .filter((name) => (only.length === 0 ? !ON_DEMAND.has(name) : only.some((wanted) => name.startsWith(wanted))))
   .sort();
 
 const commit = (() => {
@@ -48,5 +50,21 @@ for (const name of cases) {
   }
   process.stdout.write(`${result.stdout}\n`);
 }
-if (only.length === 0) writeFileSync(join(ROOT, 'BENCHMARKS.md'), `${header}\n${sections.join('\n\n')}\n`);
+/**
+ * Sections of BENCHMARKS.md that no bench writes (the hand-reviewed precision table of
+ * `pnpm realworld`, say) carry the marker below their heading; a full run keeps them, after its own.
+ */
+const KEPT = '<!-- kept by pnpm bench: not written by a bench -->';
+function keptSections() {
+  const file = join(ROOT, 'BENCHMARKS.md');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split(/^(?=## )/m)
+    .filter((section) => section.startsWith('## ') && section.includes(KEPT))
+    .map((section) => section.trim());
+}
+if (only.length === 0) {
+  const kept = keptSections();
+  writeFileSync(join(ROOT, 'BENCHMARKS.md'), `${header}\n${[...sections, ...kept].join('\n\n')}\n`);
+}
 process.exitCode = failed ? 1 : 0;
