@@ -14,6 +14,7 @@ import {
 import { toPosix } from './discover.ts';
 import { readRegularFile } from './fs.ts';
 import { gitListFiles } from './git-files.ts';
+import { fileMessages } from './messages.ts';
 
 /** The default corpus roots (SPEC §3.1): under the `.aiwg/` directory, and `docs/references`. */
 export const DEFAULT_AIWG_CORPUS_DIRS: readonly string[] = ['sources', 'findings', 'paper-analysis', 'corpus', 'knowledge'].map(
@@ -111,7 +112,7 @@ export async function loadBibliographies(
     try {
       text = readRegularFile(absolute).toString('utf8');
     } catch {
-      throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: cannot read the bibliography file`, { data: { path } });
+      throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${fileMessages.bibliographyUnreadable()}`, { data: { path } });
     }
     const result = /\.json$/i.test(path) ? parseCslJson(path, text) : await parseBibtex(path, text);
     if (!result.ok) throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${result.problem}`, { data: { path } });

@@ -2,6 +2,7 @@ import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'nod
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { gitListFiles, gitTopLevel } from './git-files.ts';
+import { fileMessages } from './messages.ts';
 
 /** Where a check runs. */
 export interface Workspace {
@@ -30,10 +31,10 @@ export function resolveWorkspace(cwd: string, rootOption: string | undefined): W
   try {
     stats = statSync(start);
   } catch {
-    throw new AiwgCiteError('INPUT_UNREADABLE', `${start}: the root directory does not exist`, { data: { path: start } });
+    throw new AiwgCiteError('INPUT_UNREADABLE', `${start}: ${fileMessages.rootMissing()}`, { data: { path: start } });
   }
   if (!stats.isDirectory()) {
-    throw new AiwgCiteError('INPUT_UNREADABLE', `${start}: the root is not a directory`, { data: { path: start } });
+    throw new AiwgCiteError('INPUT_UNREADABLE', `${start}: ${fileMessages.rootNotDirectory()}`, { data: { path: start } });
   }
   const top = gitTopLevel(start);
   if (rootOption !== undefined) return { root: toPosix(realpath(start)), isGit: top !== null };
@@ -87,12 +88,12 @@ function discover(workspace: Workspace, cwd: string, paths: readonly string[], u
       canonical = toPosix(realpath(absolute));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      const why = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file or directory' : `cannot be read (${reasonOf(error)})`;
+      const why = code === 'ENOENT' || code === 'ENOTDIR' ? fileMessages.noSuchPath() : fileMessages.unreadable(reasonOf(error));
       throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${why}`, { data: { path } });
     }
     const relativePath = toPosix(relative(workspace.root, canonical));
     if (relativePath.startsWith('..') || isAbsolute(relativePath)) {
-      throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', `${path}: outside the root ${workspace.root}`, { data: { path } });
+      throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', `${path}: ${fileMessages.outsideRoot(workspace.root)}`, { data: { path } });
     }
     if (stats.isDirectory()) {
       for (const file of listMarkdown(workspace, canonical, unreadable)) found.add(file);

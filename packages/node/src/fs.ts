@@ -13,6 +13,7 @@ import {
 } from 'node:fs';
 import { platform } from 'node:process';
 import { AiwgCiteError, type EntryKind, type FileSystem, type Sha256 } from '@aiwg-cite/core';
+import { fileMessages } from './messages.ts';
 
 /**
  * The core's {@link FileSystem} over node:fs. It uses the synchronous calls on purpose: for
@@ -89,7 +90,7 @@ export function describeFileType(stats: Stats): string {
 
 /** A FIFO, socket or device refused by {@link readRegularFile}: one line naming the file and what it is. */
 export function notRegularFile(path: string, type: string): AiwgCiteError {
-  return new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${type}, not a regular file; not read`, { data: { path, type } });
+  return new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${fileMessages.notRegular(type)}`, { data: { path, type } });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { type GitEnv, gitProbe } from './git-runner.ts';
+import { gitMessages } from './messages.ts';
 
 /** Runs git synchronously and returns stdout, or `null` when git fails or is absent. */
 export function runGit(cwd: string, args: readonly string[], env?: GitEnv): string | null {
@@ -36,7 +37,7 @@ export function gitListFiles(
             }
           },
         });
-  if (out === null) throw new AiwgCiteError('GIT_FAILED', `${directory}: git ls-files failed`, { data: { directory } });
+  if (out === null) throw new AiwgCiteError('GIT_FAILED', `${directory}: ${gitMessages.lsFilesFailed()}`, { data: { directory } });
   const seen = new Set<string>();
   for (const path of out.split('\0')) if (path !== '') seen.add(path);
   return [...seen];

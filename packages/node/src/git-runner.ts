@@ -1,6 +1,7 @@
 import { type ChildProcessByStdio, execFile, spawn, spawnSync } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { AiwgCiteError } from '@aiwg-cite/core';
+import { gitMessages } from './messages.ts';
 
 /** The environment of a git process. */
 export type GitEnv = Readonly<Record<string, string | undefined>>;
@@ -73,7 +74,7 @@ export function gitProcess(cwd: string, args: readonly string[], env?: GitEnv): 
 
 /** The error of a git process that could not start (`GIT_UNAVAILABLE`) or failed (`GIT_FAILED`). */
 export function gitFailure(cwd: string, args: readonly string[], detail: string, cause?: unknown): AiwgCiteError {
-  return new AiwgCiteError('GIT_FAILED', `\`git ${args[0] ?? ''}\` failed in ${cwd}${detail === '' ? '' : `: ${detail}`}`, {
+  return new AiwgCiteError('GIT_FAILED', gitMessages.failed(args[0] ?? '', cwd, detail), {
     ...(cause === undefined ? {} : { cause }),
     data: { cwd, args: [...args] },
   });
@@ -81,7 +82,7 @@ export function gitFailure(cwd: string, args: readonly string[], detail: string,
 
 function failure(cwd: string, args: readonly string[], error: Error | null, stderr: Buffer | string | null | undefined): AiwgCiteError {
   if (error !== null && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-    return new AiwgCiteError('GIT_UNAVAILABLE', 'git is not installed or not on PATH', { cause: error });
+    return new AiwgCiteError('GIT_UNAVAILABLE', gitMessages.unavailable(), { cause: error });
   }
   const text = stderr === null || stderr === undefined ? '' : typeof stderr === 'string' ? stderr : stderr.toString('utf8');
   const detail = text.trim().split('\n')[0] ?? '';

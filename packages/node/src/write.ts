@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chownSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
+import { fileMessages } from './messages.ts';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -31,14 +32,13 @@ export function writeFileAtomic(
   const path = lstatSync(requested, { throwIfNoEntry: false })?.isSymbolicLink() === true ? realpathSync(requested) : requested;
   const stats = statSync(path, { throwIfNoEntry: false });
   if (stats !== undefined && !stats.isFile()) {
-    throw new AiwgCiteError('INPUT_UNREADABLE', `${label}: not a regular file; not written`, { data: { path: label } });
+    throw new AiwgCiteError('INPUT_UNREADABLE', `${label}: ${fileMessages.notWritable()}`, { data: { path: label } });
   }
   if (stats !== undefined && (stats.mode & 0o222) === 0) {
-    throw new AiwgCiteError('INPUT_UNREADABLE', `${label}: read-only; not written (make it writable first)`, { data: { path: label } });
+    throw new AiwgCiteError('INPUT_UNREADABLE', `${label}: ${fileMessages.readOnly()}`, { data: { path: label } });
   }
   const current = stats === undefined ? null : readFileSync(path);
-  const conflict = () =>
-    new AiwgCiteError('WRITE_CONFLICT', `${label}: changed on disk since it was read; not written (run again)`, { data: { path: label } });
+  const conflict = () => new AiwgCiteError('WRITE_CONFLICT', `${label}: ${fileMessages.changedSinceRead()}`, { data: { path: label } });
   if (expected !== undefined && (current === null || !current.equals(expected))) throw conflict();
   const encoded = typeof contents === 'string' ? Buffer.from(contents, 'utf8') : Buffer.from(contents);
   const next = current === null ? encoded : keepUnchangedBytes(current, encoded);
@@ -60,7 +60,7 @@ export function writeFileAtomic(
   } catch (error) {
     rmSync(temporary, { force: true });
     if (error instanceof AiwgCiteError) throw error;
-    throw new AiwgCiteError('INPUT_UNREADABLE', `${label}: cannot write (${(error as Error).message})`, { cause: error });
+    throw new AiwgCiteError('INPUT_UNREADABLE', `${label}: ${fileMessages.cannotWrite((error as Error).message)}`, { cause: error });
   }
   return true;
 }
