@@ -3,6 +3,9 @@
  * list (a `References` / `Bibliography` section, numbered or bulleted), plus Pandoc / Manubot
  * citation keys (`[@smith2020]`, `@doi:10.…`) that resolve through a `.bib`.
  */
+
+import { parseMarkdown } from '../markdown/model.ts';
+import type { Region, RegionKind } from '../markdown/types.ts';
 import { findArxivIds, findDois } from '../scholarly/identifiers.ts';
 import type { BibEntry, PersonName } from './bibtex.ts';
 import type { CitedReference } from './judge.ts';
@@ -67,35 +70,43 @@ export function bibSites(file: string, entries: readonly BibEntry[]): ReferenceS
   return entries.map((entry) => ({ file, line: entry.line, cited: citedFromBib(entry), bib: entry }));
 }
 
-const HEADING = /^ {0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const SECTION = /^(references?|bibliography|works cited|literature( cited)?|cited works|sources)\b/i;
 const ITEM = /^ {0,3}(?:[-*+]|\d{1,4}[.)]|\[\d{1,4}\])\s+(.*)$/;
+
+/** The block regions a reader does not see as text: code blocks, HTML blocks, comments, front matter. */
+const HIDDEN_BLOCK = new Set<RegionKind>(['frontmatter', 'fenced-code', 'indented-code', 'html-block', 'comment']);
 
 /**
  * The items of the markdown reference lists in `text`: a heading named References, Bibliography,
  * Works Cited or Literature, then its list items (a line that continues an item is joined to it).
+ * Headings and hidden blocks (code, HTML, comments, front matter) come from the markdown model.
  */
 export function referenceListItems(text: string): { line: number; text: string }[] {
-  const lines = text.split(/\r\n|\r|\n/);
+  const model = parseMarkdown(text);
+  const lines = model.text.split(/\r\n|\r|\n/);
+  const lineOf = (offset: number) => lineIndex(model.lineStarts, offset);
+  const hidden = new Set<number>();
+  for (const region of model.regions) {
+    if (!HIDDEN_BLOCK.has(region.kind)) continue;
+    for (let line = lineOf(region.start); line <= lineOf(Math.max(region.start, region.end - 1)); line += 1) hidden.add(line);
+  }
+  const headings = new Map(model.headings.map((heading) => [lineOf(heading.start), heading]));
   const items: { line: number; text: string }[] = [];
   let level = 0;
-  let inFence = false;
   let current: { line: number; text: string } | null = null;
   const flush = () => {
     if (current !== null && current.text.trim() !== '') items.push(current);
     current = null;
   };
   lines.forEach((line, index) => {
-    if (/^ {0,3}(```|~~~)/.test(line)) inFence = !inFence;
-    if (inFence) return;
-    const heading = HEADING.exec(line);
-    if (heading !== null) {
-      const depth = (heading[1] as string).length;
-      if (level > 0 && depth <= level) {
+    if (hidden.has(index)) return;
+    const heading = headings.get(index);
+    if (heading !== undefined) {
+      if (level > 0 && heading.level <= level) {
         flush();
         level = 0;
       }
-      if (SECTION.test((heading[2] as string).replace(/[*_`]/g, '').trim())) level = depth;
+      if (SECTION.test(heading.title.replace(/[*_`]/g, '').trim())) level = heading.level;
       return;
     }
     if (level === 0) return;
@@ -110,19 +121,34 @@ export function referenceListItems(text: string): { line: number; text: string }
   return items;
 }
 
-/** The Pandoc / Manubot citation keys in markdown (`[@smith2020; @doi:10.1/x]`, `@smith2020`). */
+/**
+ * The Pandoc / Manubot citation keys in markdown (`[@smith2020; @doi:10.1/x]`, `@smith2020`), where a
+ * reader sees text: not in code, raw HTML, link destinations or autolinks (an e-mail address).
+ */
 export function pandocKeys(text: string): { key: string; line: number }[] {
+  const model = parseMarkdown(text);
   const out: { key: string; line: number }[] = [];
-  const lines = text.split(/\r\n|\r|\n/);
-  let inFence = false;
-  lines.forEach((line, index) => {
-    if (/^ {0,3}(```|~~~)/.test(line)) inFence = !inFence;
-    if (inFence) return;
-    for (const match of line.matchAll(/(?<![\w.@])-?@([A-Za-z0-9_][\w:.#$%&+?<>~/-]*[A-Za-z0-9_])/g)) {
-      out.push({ key: match[1] as string, line: index + 1 });
-    }
-  });
+  let region = 0;
+  for (const match of model.text.matchAll(/(?<![\w.@])-?@([A-Za-z0-9_][\w:.#$%&+?<>~/-]*[A-Za-z0-9_])/g)) {
+    const at = match.index;
+    while (region < model.regions.length && (model.regions[region] as Region).end <= at) region += 1;
+    const around = model.regions[region];
+    if (around !== undefined && around.start <= at && around.kind !== 'markup') continue;
+    out.push({ key: match[1] as string, line: lineIndex(model.lineStarts, at) + 1 });
+  }
   return out;
+}
+
+/** The 0-based line of an offset: the last line start at or before it. */
+function lineIndex(lineStarts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = lineStarts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((lineStarts[middle] as number) <= offset) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 const QUOTED = /[“"«]([^”"»]{8,}?)[”"»]/;

@@ -216,11 +216,33 @@ describe('refs: entries', () => {
     ]);
   });
 
+  it('reads headings and hidden blocks from the markdown model: setext headings count, code and comments do not', () => {
+    const markdown = [
+      'References',
+      '==========',
+      '',
+      '1. Keller, M. (2020). Sparse rewards in practice.',
+      '',
+      '<!--',
+      '2. A commented-out entry (2019).',
+      '-->',
+      '',
+      '    3. An indented code line (2018).',
+      '',
+      '- ```',
+      '  # Not a heading',
+      '  ```',
+      '4. Zhang, W. (2021). Dense rewards.',
+    ].join('\n');
+    expect(referenceListItems(markdown).map((item) => item.line)).toEqual([4, 15]);
+  });
+
   it('finds Pandoc and Manubot keys outside code', () => {
-    expect(pandocKeys('As shown [@keller2021; @doi:10.5555/x.1].\n```\n@notakey\n```\nMail me at a@b.test').map((key) => key.key)).toEqual([
-      'keller2021',
-      'doi:10.5555/x.1',
-    ]);
+    expect(
+      pandocKeys(
+        'As shown [@keller2021; @doi:10.5555/x.1].\n```\n@notakey\n```\nMail me at a@b.test, not `@code` or <!-- @hidden -->.',
+      ).map((key) => key.key),
+    ).toEqual(['keller2021', 'doi:10.5555/x.1']);
   });
 });
 
