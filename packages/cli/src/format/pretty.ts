@@ -1,5 +1,6 @@
 import { escapeControls, type Finding, type Report, RLM_LABELS, type Severity } from '@aiwg-cite/core';
 import type { Palette } from '../color.ts';
+import { prettyMessages } from '../messages.ts';
 
 /** Options of {@link formatPretty}. */
 export interface PrettyOptions {
@@ -63,13 +64,13 @@ function groupByRule(findings: readonly Finding[]): Finding[][] {
 function formatGroup(group: readonly Finding[], palette: Palette, verbose: boolean): string[] {
   if (verbose || group.length <= GROUP_FROM) return group.flatMap((finding) => formatFinding(finding, palette));
   const first = group[0] as Finding;
-  const out = [`${severityLabel(first, palette)}  ${palette.dim(first.rule)}  ${group.length} findings, the first:`];
+  const out = [`${severityLabel(first, palette)}  ${palette.dim(first.rule)}  ${prettyMessages.groupHeader(group.length)}`];
   out.push(...formatFinding(first, palette).map((line) => `  ${line}`));
-  out.push(`  ${palette.dim('also at:')}`);
+  out.push(`  ${palette.dim(prettyMessages.alsoAt())}`);
   for (const finding of group.slice(1, SHOWN_PER_RULE + 1))
     out.push(`    ${palette.bold(place(finding))}  ${statusLabel(finding)} ${finding.text}`);
   const more = group.length - 1 - SHOWN_PER_RULE;
-  if (more > 0) out.push(`    and ${count(more)} more (--verbose lists them)`);
+  if (more > 0) out.push(`    ${prettyMessages.andMore(more)}`);
   return out;
 }
 
@@ -120,7 +121,7 @@ export function formatSummary(report: Report, verbose = false): string[] {
     if (byRule.size === 0) continue;
     const total = [...byRule.values()].reduce((sum, value) => sum + value, 0);
     const parts = [...byRule].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([rule, value]) => `${rule} ${count(value)}`);
-    const tail = severity === 'info' && !verbose ? ' (--verbose lists them)' : '';
+    const tail = severity === 'info' && !verbose ? prettyMessages.infosListedWithVerbose() : '';
     out.push(`${PLURAL[severity][total === 1 ? 0 : 1]} ${count(total)}: ${parts.join(', ')}${tail}`);
   }
   return out;
@@ -135,10 +136,10 @@ export function formatCoverage(report: Report, verbose = true): string {
   const kinds = Object.entries(summary.kinds)
     .map(([kind, statuses]) => `${kind} ${count(Object.values(statuses).reduce((sum, value) => sum + value, 0))}`)
     .join(', ');
-  const parts = [`Checked ${summary.files} ${summary.files === 1 ? 'file' : 'files'}: ${kinds === '' ? 'no citations' : kinds}`];
-  if (summary.kinds.rlm !== undefined) parts.push('rlm = code citations pinned to a file, lines and a content hash');
-  if (coverage.skippedInCode > 0) parts.push(`${coverage.skippedInCode} in code skipped (--include-code checks them)`);
-  if (coverage.suppressed > 0) parts.push(`${coverage.suppressed} suppressed by aiwg-cite-disable-next-line`);
+  const parts = [prettyMessages.checked(summary.files, kinds)];
+  if (summary.kinds.rlm !== undefined) parts.push(prettyMessages.rlmExplained());
+  if (coverage.skippedInCode > 0) parts.push(prettyMessages.skippedInCode(coverage.skippedInCode));
+  if (coverage.suppressed > 0) parts.push(prettyMessages.suppressed(coverage.suppressed));
   parts.push(...(verbose ? coverage.notes : coverage.notes.filter((note) => !note.startsWith('corpus: '))));
   return `${parts.join('; ')}.`;
 }
@@ -147,17 +148,16 @@ export function formatCoverage(report: Report, verbose = true): string {
 function formatOneLine(report: Report, palette: Palette): string {
   const { summary, coverage } = report;
   const extra: string[] = [];
-  if (summary.infos > 0) extra.push(`${count(summary.infos)} ${summary.infos === 1 ? 'info' : 'infos'}`);
+  if (summary.infos > 0) extra.push(prettyMessages.infos(summary.infos));
   const held = coverage.notes.filter((note) => /not shown|skipped/.test(note)).length;
-  if (held > 0 || coverage.skippedInCode > 0) extra.push('some not checked');
-  const tail = extra.length === 0 ? '' : `; ${extra.join(', ')} (--verbose)`;
-  return `${palette.green(`PASS (${summary.errors} errors, ${summary.warnings} warnings)`)}: ${summary.files} ${summary.files === 1 ? 'file' : 'files'}, ${count(summary.citations)} ${summary.citations === 1 ? 'citation' : 'citations'}${tail}`;
+  if (held > 0 || coverage.skippedInCode > 0) extra.push(prettyMessages.someNotChecked());
+  return `${palette.green(prettyMessages.passCounts(summary.errors, summary.warnings))}: ${prettyMessages.passScope(summary.files, summary.citations)}${prettyMessages.seeVerbose(extra)}`;
 }
 
 function formatVerdict(report: Report, palette: Palette): string {
   const { errors, warnings } = report.summary;
-  const counts = `${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'}`;
-  return report.verdict === 'PASS' ? palette.green(`PASS (${counts})`) : palette.red(palette.bold(`FAIL (${counts})`));
+  const text = prettyMessages.verdict(report.verdict === 'PASS', errors, warnings);
+  return report.verdict === 'PASS' ? palette.green(text) : palette.red(palette.bold(text));
 }
 
 function count(value: number): string {
