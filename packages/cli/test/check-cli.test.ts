@@ -229,6 +229,35 @@ describe('aiwg-cite check: which documents', () => {
   });
 });
 
+describe('aiwg-cite check: path-only citations (the model and the grammar together)', () => {
+  it('makes an absolute path in brackets an outside-root error, and pricing and slash words no citation', () => {
+    const outside = tempDir();
+    writeTree(outside, { 'secret.txt': 'not to be read\n' });
+    const dir = tempDir();
+    const secret = join(outside, 'secret.txt');
+    writeTree(dir, {
+      'a.txt': HELLO,
+      'doc.md': [
+        `Pro costs $5[/mo] or $50[/yr]; the template writes $[/mo]; type [/help] in the chat.`,
+        `Rated [>4.0/5.0], owner [n/a], see [a.txt].`,
+        '',
+        '<<< @/a.txt#region [a.txt]',
+        '',
+        `Do not read [${secret}] or [/etc/hostname].`,
+        '',
+      ].join('\n'),
+    });
+    const run = runCli(['check', '--format', 'json'], { cwd: dir });
+    const report = json(run.stdout);
+    expect(report.citations.map((citation) => [citation.text, citation.status])).toEqual([
+      ['[a.txt]', 'unversioned'],
+      [`[${secret}]`, 'outside-root'],
+      ['[/etc/hostname]', 'outside-root'],
+    ]);
+    expect(run.code).toBe(1);
+  });
+});
+
 describe('the demo project', () => {
   it('shows every verdict', () => {
     // A clone, so the history lookups (and their cache under the git dir) never touch this project's .git.

@@ -201,6 +201,24 @@ describe('path-only citations: the model and the grammar together', () => {
     ]);
   });
 
+  it('does not take a slash word (`[/mo]`, `[/help]`) or a bare bracket glued to `$` or an ASCII word', () => {
+    const markdown = 'Plans: $5[/mo], $[/mo], $[/etc/hostname], 50 USD [/yr], type [/help], argv[docs/a.md], x[/etc/hostname].\n';
+    expect(ids(markdown)).toEqual([]);
+  });
+
+  it('still takes `[/etc/hostname]`, `[/.bashrc]` and `[~/notes]` after a space, and versioned or ranged forms glued to a word', () => {
+    const markdown =
+      'See [/etc/hostname], [/.bashrc], [~/notes] and 详见[docs/a.md]; code[src/a.ts, L1] and code[src/b.ts@0123456789abcdef].\n';
+    expect(ids(markdown)).toEqual([
+      '/etc/hostname|-|-',
+      '/.bashrc|-|-',
+      '~/notes|-|-',
+      'docs/a.md|-|-',
+      'src/a.ts|-|L1',
+      'src/b.ts|0123456789abcdef|-',
+    ]);
+  });
+
   it('does not take bracket text that is not path-shaped', () => {
     expect(ids('Rated [>4.0/5.0], status [a|b.md], range [>1/2, L3].\n')).toEqual([]);
   });

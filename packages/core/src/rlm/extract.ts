@@ -66,6 +66,7 @@ export function extractRlm(document: ScannedDocument): RlmExtraction {
     const { line, column } = positionOf(lineStarts, start);
     if (classification.type === 'citation') {
       const { id, hash, lines, form, needsExistingFile } = classification.citation;
+      if (form === 'bare' && isGluedToWord(text, start)) continue;
       citations.push({ text: match[0], offset: start, line, column, id, hash, lines, form, needsExistingFile });
     } else {
       const { defects, normalised } = classification.malformed;
@@ -120,6 +121,17 @@ function isSnippetInclude(text: string, lineStarts: readonly number[], offset: n
   let at = lineStarts[lineOf(lineStarts, offset) - 1] as number;
   while (at < offset && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at += 1;
   return text.startsWith('<<<', at) && at + 3 < offset;
+}
+
+/**
+ * A bracket right after `$` or an ASCII letter or digit: `$[/path]` is template or shell syntax,
+ * `$5[/mo]` a price, `argv[i]` an index. A reader sees no citation there, so a bare `[path]` (no
+ * hash, no line range) glued to such a character is not one. Other scripts write no spaces
+ * before a bracket (`详见[docs/a.md]`), so only ASCII counts.
+ */
+function isGluedToWord(text: string, start: number): boolean {
+  const before = text.charCodeAt(start - 1);
+  return before === 36 /* $ */ || (before < 128 && /[A-Za-z0-9]/.test(String.fromCharCode(before)));
 }
 
 function startsLine(text: string, offset: number): boolean {

@@ -46,8 +46,13 @@ const PATH_WITH_EXTENSION = /\/.*\.[A-Za-z0-9]{1,10}$/;
  * `.`, `_`, `-` and `+` joined by `/` or `\`. Text such as `>4.0/5.0` or `a|b` is not a path.
  */
 const PATH_SHAPED = /^(?:~(?=\/|$)|\.{1,2}(?=\/))?(?:[/\\]?[\p{L}\p{N}_.+-]+)+$/u;
-/** An absolute or home-relative path: always a citation, always `outside-root`, never read. */
+/** An absolute or home-relative path: a citation, always `outside-root`, never read. */
 const OUTSIDE_ROOT = /^(?:\/|~\/)/;
+/**
+ * One segment after `/`, with no extension: `[/mo]`, `[/help]`, `[/yr]` read as a unit or a slash
+ * command, not as a file at the root of the file system, so a bare one is not a citation.
+ */
+const SLASH_WORD = /^\/[^/\\.]+$/;
 const NEAR_MISS = /^([^\s@,]+)(?:@([0-9A-Fa-f]{6,}))?(?:(\s*,\s*)([Ll])(\s*)(\d+)(?:(\s*)([-–—])(\s*)([Ll]?)(\d+))?)?$/;
 const FOOTER_VERSIONED = /^(\S(?:[^@\n]*?\S)?)@([0-9a-f]{16})(?: \((L\d+(?:-\d+)?)\))?[ \t]*$/;
 const FOOTER_PATH_ONLY = /^([^\s@[\]]+)(?: \((L\d+(?:-\d+)?)\))? \[un-versioned\][ \t]*$/;
@@ -89,7 +94,7 @@ export function classifyInner(inner: string): RlmClassification {
     };
   }
   if (BARE.test(inner)) {
-    if (!PATH_SHAPED.test(inner)) return { type: 'none' };
+    if (!PATH_SHAPED.test(inner) || SLASH_WORD.test(inner)) return { type: 'none' };
     const needsExistingFile = !PATH_WITH_EXTENSION.test(inner) && !OUTSIDE_ROOT.test(inner);
     return { type: 'citation', citation: { id: inner, hash: null, lines: null, form: 'bare', needsExistingFile } };
   }
