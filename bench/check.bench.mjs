@@ -1,24 +1,10 @@
 // Issue 2: `aiwg-cite check` over 2,000 markdown files holding 50,000 RLM citations to 5,000
 // source files, as a whole process, beside a plain remark-parse pass over the same markdown and
 // a `sha256sum` of the same bytes (the floor).
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { generateRlmCorpus } from './corpus-gen.mjs';
-import { CLI, ms, ROOT, scratch, table, timeCommand } from './lib.mjs';
+import { CLI, ms, ROOT, rlmCorpus, table, timeCommand } from './lib.mjs';
 
-const dir = scratch('rlm-corpus');
-const stats = generateRlmCorpus(dir);
-
-function list(directory, suffix, out = []) {
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    const path = join(directory, entry.name);
-    if (entry.isDirectory() && entry.name !== '.git') list(path, suffix, out);
-    else if (entry.isFile() && path.endsWith(suffix)) out.push(path);
-  }
-  return out;
-}
-const markdown = list(dir, '.md');
-const everything = [...markdown, ...list(dir, '.ts')];
+const { dir, stats, markdown, sources } = rlmCorpus('rlm-corpus');
+const everything = [...markdown, ...sources];
 
 const remarkScript = `
 import { readFileSync } from 'node:fs';

@@ -1,8 +1,9 @@
 // Shared helpers for `pnpm bench`: whole-process timings, medians, and a markdown table.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateRlmCorpus } from './corpus-gen.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI = join(ROOT, 'packages/cli/dist/cli.js');
@@ -26,6 +27,26 @@ export function scratch(name) {
   return dir;
 }
 
+/** Files under `directory` whose names end in `suffix`, `.git` left out, in directory order. */
+export function listFiles(directory, suffix, out = []) {
+  for (const entry of readdirSync(directory, { withFileTypes: true })) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory() && entry.name !== '.git') listFiles(path, suffix, out);
+    else if (entry.isFile() && path.endsWith(suffix)) out.push(path);
+  }
+  return out;
+}
+
+/**
+ * The issue 2 corpus (2,000 markdown files, 50,000 RLM citations, 5,000 source files) in a fresh
+ * scratch directory: its statistics, and the markdown and source files it wrote.
+ */
+export function rlmCorpus(name) {
+  const dir = scratch(name);
+  const stats = generateRlmCorpus(dir);
+  return { dir, stats, markdown: listFiles(dir, '.md'), sources: listFiles(dir, '.ts') };
+}
+
 /** Runs a command `runs` times (after `warmup` untimed runs) and returns the timings in ms. */
 export function timeCommand(command, args, { cwd, env = {}, runs = 7, warmup = 1, input, okCodes = [0, 1] } = {}) {
   const samples = [];
@@ -45,6 +66,22 @@ export function timeCommand(command, args, { cwd, env = {}, runs = 7, warmup = 1
     if (run >= warmup) samples.push(elapsed);
   }
   return summarise(samples);
+}
+
+/**
+ * Times several commands in turns (one run of each, then the next round), so a machine whose load
+ * changes during the run weighs on every command alike: paired medians. `commands` maps a name to
+ * `[command, args, options]` as {@link timeCommand} takes them; one untimed warm-up round first.
+ */
+export function timeInterleaved(commands, runs = 5) {
+  const samples = Object.fromEntries(Object.keys(commands).map((name) => [name, []]));
+  for (let round = 0; round < 1 + runs; round += 1) {
+    for (const [name, [command, args, options]] of Object.entries(commands)) {
+      const timing = timeCommand(command, args, { ...options, runs: 1, warmup: 0 });
+      if (round > 0) samples[name].push(timing.median);
+    }
+  }
+  return Object.fromEntries(Object.entries(samples).map(([name, list]) => [name, summarise(list)]));
 }
 
 /** Median, p95, min and max of samples in ms. */

@@ -16,7 +16,7 @@ import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { paletteFor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
 import { formatGithub } from '../format/github.ts';
-import { formatJson } from '../format/json.ts';
+import { formatJson, writeJson } from '../format/json.ts';
 import { formatJunit } from '../format/junit.ts';
 import { formatPretty, type PrettyOptions } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
@@ -154,7 +154,8 @@ export const check: Command = {
     await cache?.finish(positionals.length === 0 && shard === undefined);
     scholarly.afterReport(report, documents);
 
-    context.stdout.write(render(report, format, context, prettyOptions(values)));
+    if (format === 'json') writeJson({ ...report, citations: withVerdicts(report.citations) }, (piece) => context.stdout.write(piece));
+    else context.stdout.write(render(report, format, context, prettyOptions(values)));
     return report.verdict === 'PASS' ? 0 : 1;
   },
 };

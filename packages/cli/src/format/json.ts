@@ -8,3 +8,37 @@ import type { Report } from '@aiwg-cite/core';
 export function formatJson(report: Report): string {
   return `${JSON.stringify(report)}\n`;
 }
+
+/** About how many UTF-16 units {@link writeJson} gathers before each write. */
+const PIECE = 64 * 1024;
+
+/**
+ * Writes exactly {@link formatJson}'s text in pieces of about 64 KB: the top-level arrays (the
+ * citations) are serialised element by element. A 50,000-citation report is 25 MB; as one string
+ * and one buffer it costs more than the whole check spends on parsing (bench/markdown.bench.mjs).
+ */
+export function writeJson(report: Report, write: (piece: string) => unknown): void {
+  let piece = '{';
+  let first = true;
+  for (const [key, value] of Object.entries(report) as [string, unknown][]) {
+    const json = Array.isArray(value) ? null : JSON.stringify(value);
+    if (!Array.isArray(value) && json === undefined) continue;
+    piece += `${first ? '' : ','}${JSON.stringify(key)}:`;
+    first = false;
+    if (!Array.isArray(value)) {
+      piece += json;
+      continue;
+    }
+    piece += '[';
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) piece += ',';
+      piece += JSON.stringify(value[index]) ?? 'null';
+      if (piece.length >= PIECE) {
+        write(piece);
+        piece = '';
+      }
+    }
+    piece += ']';
+  }
+  write(`${piece}}\n`);
+}

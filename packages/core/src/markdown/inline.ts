@@ -23,10 +23,40 @@ export interface InlineSink {
   escape(offset: number): void;
 }
 
-interface Opener {
-  readonly at: number;
-  readonly image: boolean;
-  active: boolean;
+/**
+ * The bracket stack of CommonMark's link algorithm, as flat arrays (a run of a million `[` is a
+ * million entries). A link deactivates every link opener below it; `floor` records that in O(1):
+ * link openers under it are inactive, image openers never are.
+ */
+class Openers {
+  readonly at: number[] = [];
+  readonly image: boolean[] = [];
+  floor = 0;
+
+  get length(): number {
+    return this.at.length;
+  }
+
+  push(at: number, image: boolean): void {
+    this.at.push(at);
+    this.image.push(image);
+  }
+
+  /** Pops the top opener: its offset and kind, and whether it is still active; null when empty. */
+  pop(): { at: number; image: boolean; active: boolean } | null {
+    const at = this.at.pop();
+    if (at === undefined) return null;
+    const image = this.image.pop() as boolean;
+    const index = this.at.length;
+    const active = image || index >= this.floor;
+    if (this.floor > index) this.floor = index;
+    return { at, image, active };
+  }
+
+  /** A link closed: every link opener still on the stack is inactive. */
+  deactivateLinks(): void {
+    this.floor = this.at.length;
+  }
 }
 
 /** Characters that can start an inline construct (autolink literals are handled apart). */
@@ -66,8 +96,9 @@ const LITERAL_HINT = /[wW]{3}\.|https?:\/\/|@/i;
 
 function scan(s: string, context: InlineContext, sink: InlineSink & { linkText(start: number, end: number): void }): void {
   const length = s.length;
-  const openers: Opener[] = [];
-  const hasAt = s.indexOf('@') !== -1;
+  const openers = new Openers();
+  // Every e-mail literal holds `@`, then a dot before an ASCII letter or digit (see emailLiteral).
+  const hasAt = EMAIL_HINT.test(s);
   const hasLiteralStart = hasAt || s.indexOf('://') !== -1 || WWW.test(s);
   trailCache.s = s;
   trailCache.failUntil = -1;
@@ -121,7 +152,7 @@ function scan(s: string, context: InlineContext, sink: InlineSink & { linkText(s
           }
         case 33 /* ! */:
           if (s.charCodeAt(at + 1) === 91) {
-            openers.push({ at, image: true, active: true });
+            openers.push(at, true);
             at += 2;
           } else {
             at += 1;
@@ -137,7 +168,7 @@ function scan(s: string, context: InlineContext, sink: InlineSink & { linkText(s
                 continue;
               }
             }
-            openers.push({ at, image: false, active: true });
+            openers.push(at, false);
             at += 1;
             continue;
           }
@@ -159,6 +190,7 @@ function scan(s: string, context: InlineContext, sink: InlineSink & { linkText(s
 }
 
 const WWW = /www\./i;
+const EMAIL_HINT = /@[\w-]*\.[\dA-Za-z]/;
 
 function isLiteralTrigger(code: number): boolean {
   return isAsciiAlphanumeric(code) || code === 43 || code === 45 || code === 46 || code === 95;
@@ -202,17 +234,18 @@ function indexRuns(s: string, char: number): RunIndex {
 function closeBracket(
   s: string,
   at: number,
-  openers: Opener[],
+  openers: Openers,
   context: InlineContext,
   sink: InlineSink & { linkText(start: number, end: number): void },
 ): number {
   const opener = openers.pop();
-  if (opener === undefined) return at + 1;
-  if (!opener.active) return at + 1;
+  if (opener === null || !opener.active) return at + 1;
   const textStart = opener.at + (opener.image ? 2 : 1);
-  const textLabel = s.slice(textStart, at);
-  const defined = () =>
-    textLabel.length <= 999 && context.definitions.has(normaliseLabel(textLabel)) && parseLabel(`[${textLabel}]`, 0) !== -1;
+  const defined = (): boolean => {
+    if (context.definitions.size === 0 || at - textStart > 999) return false;
+    const textLabel = s.slice(textStart, at);
+    return context.definitions.has(normaliseLabel(textLabel)) && parseLabel(`[${textLabel}]`, 0) !== -1;
+  };
   let end = -1;
   let kind: RegionKind = 'destination';
   const after = s.charCodeAt(at + 1);
@@ -220,7 +253,7 @@ function closeBracket(
   if (end === -1 && after === 91 /* [ */) {
     const labelEnd = parseLabel(s, at + 1);
     if (labelEnd !== -1) {
-      if (context.definitions.has(normaliseLabel(s.slice(at + 2, labelEnd - 1)))) {
+      if (context.definitions.size > 0 && context.definitions.has(normaliseLabel(s.slice(at + 2, labelEnd - 1)))) {
         end = labelEnd;
         kind = 'reference';
       }
@@ -243,7 +276,7 @@ function closeBracket(
     sink.region('markup', opener.at, opener.at + 1);
     if (at > opener.at + 1) sink.linkText(opener.at + 1, at);
     sink.region(kind, at, end);
-    for (const earlier of openers) if (!earlier.image) earlier.active = false;
+    openers.deactivateLinks();
   }
   return end;
 }
@@ -304,26 +337,46 @@ function angle(s: string, at: number): { kind: RegionKind; end: number } {
   if (isAsciiAlpha(next)) return { kind: 'html-inline', end: openTagEnd(s, at, s.length) };
   if (next === 47) return { kind: 'html-inline', end: closingTagEnd(s, at, s.length) };
   if (next === 63) {
-    const close = s.indexOf('?>', at + 2);
+    const close = nextIndexOf(s, '?>', at + 2);
     return { kind: 'html-inline', end: close === -1 ? -1 : close + 2 };
   }
   if (next === 33) {
     if (s.startsWith('<!--', at)) {
       if (s.startsWith('<!-->', at)) return { kind: 'comment', end: at + 5 };
       if (s.startsWith('<!--->', at)) return { kind: 'comment', end: at + 6 };
-      const close = s.indexOf('-->', at + 4);
+      const close = nextIndexOf(s, '-->', at + 4);
       return { kind: 'comment', end: close === -1 ? -1 : close + 3 };
     }
     if (s.startsWith('<![CDATA[', at)) {
-      const close = s.indexOf(']]>', at + 9);
+      const close = nextIndexOf(s, ']]>', at + 9);
       return { kind: 'html-inline', end: close === -1 ? -1 : close + 3 };
     }
     if (isAsciiAlpha(s.charCodeAt(at + 2))) {
-      const close = s.indexOf('>', at + 3);
+      const close = nextIndexOf(s, '>', at + 3);
       return { kind: 'html-inline', end: close === -1 ? -1 : close + 1 };
     }
   }
   return { kind: 'html-inline', end: -1 };
+}
+
+/** The last answer of {@link nextIndexOf} per needle, for the current leaf. */
+const indexCache = { s: '', found: new Map<string, { from: number; at: number }>() };
+
+/**
+ * `s.indexOf(needle, from)`, remembered: no occurrence starts between the `from` of an earlier
+ * search and what it found, so callers that ask with growing `from` (every `<` of a leaf looking
+ * for its `>`) read the leaf about once per needle instead of once per call.
+ */
+function nextIndexOf(s: string, needle: string, from: number): number {
+  if (indexCache.s !== s) {
+    indexCache.s = s;
+    indexCache.found.clear();
+  }
+  const known = indexCache.found.get(needle);
+  if (known !== undefined && known.from <= from && (known.at === -1 || known.at >= from)) return known.at;
+  const at = s.indexOf(needle, from);
+  indexCache.found.set(needle, { from, at });
+  return at;
 }
 
 function uriAutolink(s: string, at: number): number {
@@ -349,8 +402,11 @@ const EMAIL_LOCAL =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*>/;
 
 function emailAutolink(s: string, at: number): number {
-  const close = s.indexOf('>', at + 1);
-  if (close === -1 || s.indexOf('@', at + 1) === -1) return -1;
+  const close = nextIndexOf(s, '>', at + 1);
+  const sign = nextIndexOf(s, '@', at + 1);
+  // The address holds no `<`, so a `<` before the `>` ends the attempt without copying the text.
+  const next = nextIndexOf(s, '<', at + 1);
+  if (close === -1 || sign === -1 || sign > close || (next !== -1 && next < close)) return -1;
   const match = EMAIL_LOCAL.exec(s.slice(at + 1, close + 1));
   return match === null ? -1 : at + 1 + match[0].length;
 }
@@ -558,17 +614,24 @@ function literalAddresses(s: string, covered: readonly number[], escapes: readon
   let cursor = 0;
   const run = (from: number, to: number): void => {
     if (to <= from) return;
-    // The text node's value: escape backslashes dropped; `map` gives each value character's source offset.
-    let value = '';
-    const map: number[] = [];
-    for (let at = from; at < to; at += 1) {
-      if (s.charCodeAt(at) === 92 && escaped.has(at + 1)) continue;
-      value += s[at];
-      map.push(at);
+    // The text node's value: escape backslashes dropped; `map` gives each value character's source
+    // offset (none is built when the run holds no escape: then it is `from + index`).
+    let value = s.slice(from, to);
+    let map: number[] | null = null;
+    if (value.includes('\\') && hasEscapeIn(escapes, from + 1, to + 1)) {
+      value = '';
+      map = [];
+      for (let at = from; at < to; at += 1) {
+        if (s.charCodeAt(at) === 92 && escaped.has(at + 1)) continue;
+        value += s[at];
+        map.push(at);
+      }
+      map.push(to);
     }
-    map.push(to);
+    const source = (index: number): number => (map === null ? from + index : (map[index] as number));
     let pieces: [number, number][] = [[0, value.length]];
-    for (const [pattern, accept] of TRANSFORMS) {
+    for (const [pattern, accept, needle] of TRANSFORMS) {
+      if (!needle.test(value)) continue;
       const next: [number, number][] = [];
       for (const [start, end] of pieces) {
         const piece = value.slice(start, end);
@@ -581,7 +644,7 @@ function literalAddresses(s: string, covered: readonly number[], escapes: readon
             continue;
           }
           if (match.index > textStart) next.push([start + textStart, start + match.index]);
-          out.push([map[start + match.index] as number, (map[start + match.index + length - 1] as number) + 1]);
+          out.push([source(start + match.index), source(start + match.index + length - 1) + 1]);
           textStart = match.index + length;
           // The trailing part of a URL match stays text and merges with what follows.
           pattern.lastIndex = match.index + match[0].length;
@@ -600,6 +663,18 @@ function literalAddresses(s: string, covered: readonly number[], escapes: readon
   return out;
 }
 
+/** True when the ascending `escapes` hold an offset in `[from, to)`. */
+function hasEscapeIn(escapes: readonly number[], from: number, to: number): boolean {
+  let low = 0;
+  let high = escapes.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((escapes[mid] as number) < from) low = mid + 1;
+    else high = mid;
+  }
+  return low < escapes.length && (escapes[low] as number) < to;
+}
+
 function mergePieces(pieces: [number, number][]): [number, number][] {
   const merged: [number, number][] = [];
   for (const piece of pieces) {
@@ -612,11 +687,12 @@ function mergePieces(pieces: [number, number][]): [number, number][] {
 
 type Accept = (match: RegExpExecArray) => number;
 
-const TRANSFORMS: readonly (readonly [RegExp, Accept])[] = [
-  [URL_LITERAL, acceptUrl],
-  [XMPP_LITERAL, acceptXmpp],
-  [MAILTO_LITERAL, (match) => (LABEL_END.test(match[2] as string) ? -1 : match[0].length)],
-  [EMAIL_LITERAL, (match) => (LABEL_END.test(match[2] as string) ? -1 : match[0].length)],
+/** Each transform: its pattern, what it accepts, and text every match contains (a cheap test first). */
+const TRANSFORMS: readonly (readonly [RegExp, Accept, RegExp])[] = [
+  [URL_LITERAL, acceptUrl, /:\/\/|www\./i],
+  [XMPP_LITERAL, acceptXmpp, /xmpp:/],
+  [MAILTO_LITERAL, (match) => (LABEL_END.test(match[2] as string) ? -1 : match[0].length), /mailto:/],
+  [EMAIL_LITERAL, (match) => (LABEL_END.test(match[2] as string) ? -1 : match[0].length), /@[\w-]+\./],
 ];
 
 function acceptUrl(match: RegExpExecArray): number {

@@ -53,11 +53,12 @@ export function parseMarkdown(input: string): MarkdownModel {
   const escapes: number[] = [];
   const context = { definitions, footnotes };
 
+  const mayHoldInline = triggerSearch(text);
   for (const leaf of blocks.leaves) {
     const lines = leaf.lines;
     const first = lines[0] as number;
     const last = lines[lines.length - 1] as number;
-    if (!mayHoldInline(text, first, last)) continue;
+    if (!mayHoldInline(first, last)) continue;
     if (lines.length === 2) {
       parseInline(text.slice(first, last), context, {
         region: (kind, start, end) => regions.push({ kind, start: first + start, end: first + end }),
@@ -120,12 +121,30 @@ function headingTitle(text: string, start: number, end: number): string {
 }
 
 /** Characters that can start an inline construct or an autolink literal. */
-const INLINE_TRIGGER = /[\\`$<![\]]|www\.|:\/\/|@/i;
+const INLINE_TRIGGER = /[\\`$<![\]]|www\.|:\/\/|@/gi;
 
-/** A cheap pre-scan: a leaf with none of these characters is all prose. */
-function mayHoldInline(text: string, start: number, end: number): boolean {
-  INLINE_TRIGGER.lastIndex = 0;
-  return INLINE_TRIGGER.test(text.slice(start, end));
+/**
+ * A cheap pre-scan: a leaf `[start, end)` with no trigger is all prose. One search of the document
+ * answers every leaf up to the trigger it found (leaves come in document order), so the whole
+ * pre-scan reads the text about once and copies nothing.
+ */
+function triggerSearch(text: string): (start: number, end: number) => boolean {
+  let searchedFrom = -1;
+  let found = -1;
+  return (start, end) => {
+    if (start < searchedFrom) {
+      // Out of order: test this leaf alone, so no search runs twice over the same text.
+      INLINE_TRIGGER.lastIndex = 0;
+      return INLINE_TRIGGER.test(text.slice(start, end));
+    }
+    if (found < start) {
+      INLINE_TRIGGER.lastIndex = start;
+      const match = INLINE_TRIGGER.exec(text);
+      searchedFrom = start;
+      found = match === null ? Number.POSITIVE_INFINITY : match.index;
+    }
+    return found < end;
+  };
 }
 
 /** Sorts regions and drops those inside an earlier one (a code span inside an image). */

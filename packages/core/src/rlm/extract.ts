@@ -102,7 +102,7 @@ function isExcluded(text: string, start: number, end: number, inner: string, def
     const newline = text.indexOf('\n', end + 1);
     if (close !== -1 && (newline === -1 || close < newline)) {
       const label = text.slice(end + 1, close);
-      if (label === '' || definitions.has(normaliseLabel(label))) return true;
+      if (label === '' || (definitions.size > 0 && definitions.has(normaliseLabel(label)))) return true;
     }
   }
   if (after === 58 /* : */ && startsLine(text, start)) return true;
