@@ -16,11 +16,7 @@ import { generateRlmCorpus } from './corpus-gen.mjs';
 import { BENCH_GIT_ENV, CLI, ms, table } from './lib.mjs';
 
 // Read once, by destructuring: these switch the benchmark, they are no input of a turbo task.
-const {
-  AIWG_CITE_BENCH_SCALE: enabled,
-  AIWG_CITE_BENCH_SCALE_SIZES: namedSizes,
-  AIWG_CITE_BENCH_SCALE_RUNS: namedRuns,
-} = process.env;
+const { AIWG_CITE_BENCH_SCALE: enabled, AIWG_CITE_BENCH_SCALE_SIZES: namedSizes, AIWG_CITE_BENCH_SCALE_RUNS: namedRuns } = process.env;
 const HEADING = '## check at scale: 2,000 → 100,000 documents, 10 citations each (issue 18)';
 if (enabled !== '1') {
   console.log(`${HEADING}
