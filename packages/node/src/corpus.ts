@@ -1,4 +1,4 @@
-import { type Dirent, existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
   AiwgCiteError,
@@ -11,6 +11,7 @@ import {
   parseBibtex,
   parseCslJson,
 } from '@aiwg-cite/core';
+import { isInside, placePath, realLocation } from './confine.ts';
 import { toPosix } from './discover.ts';
 import { readRegularFile } from './fs.ts';
 import { gitListFiles } from './git-files.ts';
@@ -32,24 +33,76 @@ export interface LoadCorpusOptions {
   readonly dirs?: readonly string[];
   /** Bibliography files relative to the root. @default every `*.bib` and `*.csl.json` git does not ignore */
   readonly bibliography?: readonly string[];
+  /**
+   * Receives one line for each thing confinement decided: a directory or file refused because it
+   * leads outside the root, or an outside one read because the configuration names it.
+   */
+  readonly onNote?: (note: string) => void;
 }
+
+/** Where the `.aiwg/` directory is, and whether it may be read (see {@link locateAiwgDir}). */
+export interface AiwgDirectory {
+  /** Absolute, POSIX separators. */
+  readonly path: string;
+  /** Why it is not read: `.aiwg-location` or a symlink leads outside the root. `null` when it may be. */
+  readonly refused: string | null;
+  /** When the environment names a directory outside the root on purpose, a line that says so. */
+  readonly outside: string | null;
+}
+
+const AIWG_DIR_VARIABLES = ['AIWG_ARTIFACTS_PATH', 'AIWG_PROJECT_ARTIFACTS_PATH', 'AIWG_PROJECT_AIWG_DIR'] as const;
 
 /**
  * The `.aiwg/` directory (SPEC §2.3 item 4): the first of `AIWG_ARTIFACTS_PATH`,
  * `AIWG_PROJECT_ARTIFACTS_PATH`, `AIWG_PROJECT_AIWG_DIR`, the path in `.aiwg-location`, and
- * `<root>/.aiwg`. It may lie outside the root.
+ * `<root>/.aiwg`. Confined (issue 15 item 20): the environment is the user's and may name a
+ * directory outside the root (said in `outside`); `.aiwg-location` and `.aiwg` come with the
+ * repository, so one that leads outside the root (a path, or a symlink) is refused.
  */
-export function resolveAiwgDir(root: string, env: Readonly<Record<string, string | undefined>>): string {
-  for (const name of ['AIWG_ARTIFACTS_PATH', 'AIWG_PROJECT_ARTIFACTS_PATH', 'AIWG_PROJECT_AIWG_DIR']) {
-    const value = env[name];
-    if (value !== undefined && value.trim() !== '') return toPosix(resolve(root, value.trim()));
+export function locateAiwgDir(root: string, env: Readonly<Record<string, string | undefined>>): AiwgDirectory {
+  for (const name of AIWG_DIR_VARIABLES) {
+    const value = env[name]?.trim();
+    if (value === undefined || value === '') continue;
+    const path = toPosix(resolve(root, value));
+    const placement = placePath(root, path);
+    if (placement.kind === 'escapes')
+      return { path, refused: escapesNote(root, path, placement.real, 'the aiwg directory'), outside: null };
+    const outside = placement.kind === 'outside-named' ? `the aiwg directory ${path} is outside the root (named by ${name})` : null;
+    return { path, refused: null, outside };
   }
   const location = join(root, '.aiwg-location');
-  if (existsSync(location)) {
+  if (lstatSync(location, { throwIfNoEntry: false }) !== undefined) {
+    const placement = placePath(root, location);
+    if (placement.kind !== 'inside') {
+      return { path: `${root}/.aiwg`, refused: escapesNote(root, location, placement.real, '.aiwg-location'), outside: null };
+    }
     const value = readRegularFile(location).toString('utf8').trim();
-    if (value !== '') return toPosix(resolve(root, value));
+    if (value !== '') {
+      const path = toPosix(resolve(root, value));
+      const named = placePath(root, path);
+      if (named.kind !== 'inside') {
+        return {
+          path,
+          refused: `.aiwg-location names ${value}, which leads outside the root (to ${named.real}); not read (AIWG_PROJECT_AIWG_DIR may name an outside directory)`,
+          outside: null,
+        };
+      }
+      return { path, refused: null, outside: null };
+    }
   }
-  return `${root}/.aiwg`;
+  const path = `${root}/.aiwg`;
+  const placement = placePath(root, path);
+  return { path, refused: placement.kind === 'inside' ? null : escapesNote(root, path, placement.real, '.aiwg'), outside: null };
+}
+
+/** The `.aiwg/` directory's path ({@link locateAiwgDir}), whether or not it may be read. */
+export function resolveAiwgDir(root: string, env: Readonly<Record<string, string | undefined>>): string {
+  return locateAiwgDir(root, env).path;
+}
+
+function escapesNote(root: string, path: string, real: string, what: string): string {
+  const shown = toPosix(relative(root, path)) || '.';
+  return `${what.endsWith(shown) ? what : `${what} (${shown})`} leads outside the root through a symlink (to ${real}); not read`;
 }
 
 /** Maps a root-relative path to disk, sending `.aiwg/…` to the aiwg directory. */
@@ -60,23 +113,38 @@ function locate(root: string, aiwgDir: string, path: string): string {
   return toPosix(resolve(root, clean));
 }
 
-/** Reads the corpus, GRADE assessments and bibliographies once and indexes them. */
+/**
+ * Reads the corpus, GRADE assessments and bibliographies once and indexes them. Confined: a corpus
+ * root named inside the root must stay inside it; one named outside (an absolute or `..` path in
+ * the configuration) is read and noted; a file whose symlink leads out of its corpus root is not read.
+ */
 export async function loadCorpus(options: LoadCorpusOptions): Promise<CorpusIndex> {
   const { root, env } = options;
-  const aiwgDir = resolveAiwgDir(root, env);
+  const note = options.onNote ?? (() => undefined);
+  const aiwg = locateAiwgDir(root, env);
+  if (aiwg.refused !== null) note(aiwg.refused);
+  if (aiwg.outside !== null) note(aiwg.outside);
+  const aiwgBase = aiwg.refused === null ? realLocation(aiwg.path) : null;
   const dirs = options.dirs ?? [...DEFAULT_AIWG_CORPUS_DIRS, 'docs/references'];
   const roots: { path: string; exists: boolean }[] = [];
   const files: CorpusFile[] = [];
   const metadata: CorpusFile[] = [];
   const seen = new Set<string>();
+  let escaping = 0;
   for (const dir of dirs) {
-    const absolute = locate(root, aiwgDir, dir);
-    const exists = isDirectory(absolute);
-    roots.push({ path: dir.replace(/\/+$/, ''), exists });
-    if (!exists) continue;
+    const shown = dir.replace(/\/+$/, '');
+    const absolute = locate(root, aiwg.path, dir);
+    const base = corpusBase(root, aiwgBase, dir, absolute, note);
+    const exists = base !== null && isDirectory(absolute);
+    roots.push({ path: shown, exists });
+    if (!exists || base === null) continue;
     walk(absolute, (path) => {
       if (seen.has(path)) return;
       seen.add(path);
+      if (!isInside(base, realLocation(path))) {
+        escaping += 1;
+        return;
+      }
       const name = path.slice(path.lastIndexOf('/') + 1);
       const display = displayPath(root, path);
       if (/\.(md|markdown)$/i.test(name)) files.push({ path: display, text: readRegularFile(path).toString('utf8') });
@@ -84,18 +152,49 @@ export async function loadCorpus(options: LoadCorpusOptions): Promise<CorpusInde
     });
   }
   const assessments: CorpusFile[] = [];
-  const assessmentDir = `${aiwgDir}/research/quality-assessments`;
-  if (isDirectory(assessmentDir)) {
+  const assessmentDir = `${aiwg.path}/research/quality-assessments`;
+  if (aiwgBase !== null && isDirectory(assessmentDir) && isInside(aiwgBase, realLocation(assessmentDir))) {
     for (const name of readdirSync(assessmentDir).sort()) {
-      if (/\.ya?ml$/.test(name))
-        assessments.push({
-          path: displayPath(root, `${assessmentDir}/${name}`),
-          text: readRegularFile(`${assessmentDir}/${name}`).toString('utf8'),
-        });
+      if (!/\.ya?ml$/.test(name)) continue;
+      const path = `${assessmentDir}/${name}`;
+      if (!isInside(aiwgBase, realLocation(path))) {
+        escaping += 1;
+        continue;
+      }
+      assessments.push({ path: displayPath(root, path), text: readRegularFile(path).toString('utf8') });
     }
   }
-  const bibliography = await loadBibliographies(root, options.isGit, options.bibliography);
+  if (escaping > 0) {
+    note(
+      `${escaping} corpus ${escaping === 1 ? 'file leads' : 'files lead'} outside ${escaping === 1 ? 'its' : 'their'} corpus root through a symlink; not read`,
+    );
+  }
+  const bibliography = await loadBibliographies(root, options.isGit, options.bibliography, note);
   return new CorpusIndex({ roots, files, metadata, assessments, bibliography });
+}
+
+/**
+ * The directory a corpus root's files must stay in, or `null` when the root is refused: the root
+ * (or, for `.aiwg/…` roots, the aiwg directory) for a root named inside it; the named directory
+ * itself for one the configuration names outside.
+ */
+function corpusBase(root: string, aiwgBase: string | null, dir: string, absolute: string, note: (line: string) => void): string | null {
+  const clean = dir.replace(/^\.\/+/, '').replace(/\/+$/, '');
+  if (!isAbsolute(dir) && (clean === '.aiwg' || clean.startsWith('.aiwg/'))) {
+    if (aiwgBase === null) return null;
+    const real = realLocation(absolute);
+    if (isInside(aiwgBase, real)) return aiwgBase;
+    note(escapesNote(root, absolute, real, `the corpus root ${clean}`));
+    return null;
+  }
+  const placement = placePath(root, absolute);
+  if (placement.kind === 'inside') return root;
+  if (placement.kind === 'escapes') {
+    if (isDirectory(absolute)) note(escapesNote(root, absolute, placement.real, `the corpus root ${clean}`));
+    return null;
+  }
+  if (isDirectory(absolute)) note(`the corpus root ${absolute} is outside the root (named in the configuration)`);
+  return placement.real;
 }
 
 /** Reads bibliography files; a file that cannot be parsed is a usage error naming it. */
@@ -103,11 +202,20 @@ export async function loadBibliographies(
   root: string,
   isGit: boolean,
   explicit: readonly string[] | undefined,
+  onNote: (note: string) => void = () => undefined,
 ): Promise<BibliographyEntry[]> {
   const paths = explicit ?? discoverBibliographies(root, isGit);
   const entries: BibliographyEntry[] = [];
   for (const path of paths) {
     const absolute = resolve(root, path);
+    // Confined like the corpus: a file named inside the root must stay there; one the
+    // configuration names outside is read and noted.
+    const placement = placePath(root, absolute);
+    if (placement.kind === 'escapes') {
+      onNote(escapesNote(root, absolute, placement.real, `the bibliography ${path}`));
+      continue;
+    }
+    if (placement.kind === 'outside-named') onNote(`the bibliography ${path} is outside the root (named in the configuration)`);
     let text: string;
     try {
       text = readRegularFile(absolute).toString('utf8');
@@ -143,7 +251,9 @@ export function createMentionResolver(
   env: Readonly<Record<string, string | undefined>>,
   known: ReadonlySet<string> = new Set(),
 ): MentionResolver {
-  const aiwgDir = resolveAiwgDir(root, env);
+  const aiwg = locateAiwgDir(root, env);
+  const aiwgDir = aiwg.path;
+  const aiwgBase = aiwg.refused === null ? realLocation(aiwgDir) : null;
   const aiwgRoot = env.AIWG_ROOT?.trim();
   const cache = new Map<string, MentionResolution>();
   const aiwgDirExists = isDirectory(aiwgDir);
@@ -157,7 +267,7 @@ export function createMentionResolver(
     } else if (target.base === 'aiwg-root') {
       result = aiwgRoot === undefined || aiwgRoot === '' ? 'unavailable' : kindOf(resolve(aiwgRoot, target.path), null);
     } else if (target.path === '.aiwg' || target.path.startsWith('.aiwg/')) {
-      result = aiwgDirExists ? kindOf(aiwgDir + target.path.slice('.aiwg'.length), null) : 'unavailable';
+      result = aiwgDirExists && aiwgBase !== null ? kindOf(aiwgDir + target.path.slice('.aiwg'.length), aiwgBase) : 'unavailable';
     } else {
       result = kindOf(join(root, target.path), root);
     }

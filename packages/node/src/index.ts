@@ -1,7 +1,16 @@
 export type { AiwgCiteConfig, ConfigFileChoice } from './config.ts';
 export { CONFIG_FILE, compileGlobs, filterByGlobs, loadConfig, validateConfig } from './config.ts';
-export type { LoadCorpusOptions } from './corpus.ts';
-export { createMentionResolver, DEFAULT_AIWG_CORPUS_DIRS, loadBibliographies, loadCorpus, resolveAiwgDir } from './corpus.ts';
+export type { Placement } from './confine.ts';
+export { assertWriteConfined, confineExplicitFile, isInside, placePath, realLocation } from './confine.ts';
+export type { AiwgDirectory, LoadCorpusOptions } from './corpus.ts';
+export {
+  createMentionResolver,
+  DEFAULT_AIWG_CORPUS_DIRS,
+  loadBibliographies,
+  loadCorpus,
+  locateAiwgDir,
+  resolveAiwgDir,
+} from './corpus.ts';
 export type { DiscoveryNote, Workspace } from './discover.ts';
 export { discoverDocuments, isMarkdownPath, resolveWorkspace, toPosix, unreadableNote } from './discover.ts';
 export { createRunFileSystem, describeFileType, nodeFileSystem, nodeSha256, notRegularFile, readRegularFile } from './fs.ts';

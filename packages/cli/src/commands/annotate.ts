@@ -1,4 +1,3 @@
-import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import {
   AiwgCiteError,
@@ -11,7 +10,16 @@ import {
   runPipeline,
   validateAggregateOutput,
 } from '@aiwg-cite/core';
-import { discoverDocuments, nodeSha256, resolveWorkspace, toPosix, type Workspace, writeFileAtomic } from '@aiwg-cite/node';
+import {
+  confineExplicitFile,
+  discoverDocuments,
+  nodeSha256,
+  placePath,
+  realLocation,
+  resolveWorkspace,
+  type Workspace,
+  writeFileAtomic,
+} from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
@@ -75,6 +83,19 @@ export const annotate: Command = {
       throw usageError('annotate', 'standard input (-) works only with --no-findings and without --write');
     }
 
+    // The document is confined as check confines its paths (inside the root, symlinks resolved);
+    // the verdicts file may be named anywhere, but not reached through a symlink out of the root.
+    const workspace = file === '-' ? null : annotateWorkspace(context.cwd, file, values.root);
+    if (workspace !== null) confineExplicitFile(workspace.root, context.cwd, file);
+    if (workspace !== null && verdictsPath !== undefined && verdictsPath !== '-') {
+      const placement = placePath(workspace.root, resolve(context.cwd, verdictsPath));
+      if (placement.kind === 'escapes') {
+        throw new AiwgCiteError(
+          'INPUT_OUTSIDE_ROOT',
+          `${verdictsPath}: a symlink leads it outside the root (to ${placement.real}); not read`,
+        );
+      }
+    }
     const bytes = await readInput(file, context);
     const text = decodeExact(bytes, file);
     const marks: AnnotationMark[] = [];
@@ -85,8 +106,7 @@ export const annotate: Command = {
       }
       appendAll(marks, marksFromAggregate(text, aggregated.value));
     }
-    if (withFindings) {
-      const workspace = annotateWorkspace(context.cwd, file, values.root);
+    if (withFindings && workspace !== null) {
       const documents = discoverDocuments(workspace, context.cwd, [file]);
       appendAll(marks, marksFromFindings(text, await ownFindings(workspace, documents, context)));
     }
@@ -117,7 +137,7 @@ function annotateWorkspace(cwd: string, file: string, root: string | undefined):
   const own = resolveWorkspace(dirname(resolve(cwd, file)), undefined);
   if (own.isGit) return own;
   const here = resolveWorkspace(cwd, undefined);
-  const inside = relative(here.root, toPosix(realpathSync.native(resolve(cwd, file))));
+  const inside = relative(here.root, realLocation(resolve(cwd, file)));
   return inside.startsWith('..') || isAbsolute(inside) ? own : here;
 }
 

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import {
   AiwgCiteError,
   ArtifactCache,
@@ -11,6 +11,7 @@ import {
   type DocumentChecker,
   decideGate,
   decodeDocument,
+  escapeControls,
   type Finding,
   type ItemOutcome,
   matchInCorpus,
@@ -19,7 +20,17 @@ import {
   scanMarkdown,
   type UncheckedFootnote,
 } from '@aiwg-cite/core';
-import { createNodeReader, loadCorpus, nodeSha256, readRegularFile, resolveWorkspace, toPosix, writeFileAtomic } from '@aiwg-cite/node';
+import {
+  assertWriteConfined,
+  confineExplicitFile,
+  createNodeReader,
+  loadCorpus,
+  nodeSha256,
+  readRegularFile,
+  resolveWorkspace,
+  toPosix,
+  writeFileAtomic,
+} from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseCommandArgs } from '../args.ts';
 import { paletteFor } from '../color.ts';
@@ -99,9 +110,8 @@ export const certify: Command = {
     if (values['no-cache'] === true && values.online !== true)
       throw new AiwgCiteError('USAGE', 'certify: --no-cache only applies with --online');
     const workspace = resolveWorkspace(context.cwd, values.root);
-    const absolute = resolve(context.cwd, positionals[0] as string);
-    const inside = relative(workspace.root, absolute);
-    const documentPath = inside.startsWith('..') || isAbsolute(inside) ? toPosix(absolute) : toPosix(inside);
+    // Confined as check confines its paths: inside the root, symlinks resolved.
+    const { absolute, relative: documentPath } = confineExplicitFile(workspace.root, context.cwd, positionals[0] as string);
     let bytes: Uint8Array;
     try {
       bytes = readRegularFile(absolute);
@@ -123,6 +133,7 @@ export const certify: Command = {
 
     const config = loadRunConfig(workspace.root, context);
     const statePath = values.state === undefined ? null : resolve(context.cwd, values.state);
+    if (statePath !== null) assertWriteConfined(workspace.root, statePath, 'state file');
     const state = statePath === null ? null : loadState(statePath, documentPath, documentSha);
 
     const session = values.online === true ? await openCliOnlineSession(workspace.root, context, values['no-cache'] === true) : null;
@@ -134,6 +145,7 @@ export const certify: Command = {
           root: workspace.root,
           isGit: workspace.isGit,
           env: context.env,
+          onNote: (line) => context.stderr.write(`aiwg-cite certify: ${escapeControls(line)}\n`),
           ...(config.corpus === undefined ? {} : { dirs: config.corpus }),
           ...(config.bibliography === undefined ? {} : { bibliography: config.bibliography }),
         })
@@ -217,6 +229,7 @@ export const certify: Command = {
       sections: [...new Set(footnotes.map((footnote) => footnote.definition.section))],
     });
     const output = resolve(values.output === undefined ? resolve(workspace.root, CERTIFICATE_PATH) : resolve(context.cwd, values.output));
+    assertWriteConfined(workspace.root, output, 'certificate');
     mkdirSync(dirname(output), { recursive: true });
     writeFileAtomic(output, certificate);
 

@@ -1,5 +1,5 @@
 import { type CheckInput, type CheckOptions, type DocumentChecker, ResultCache } from '@aiwg-cite/core';
-import { FileResultStorage, loadUserCacheKey, nodeSha256, resultCacheDir, type Workspace } from '@aiwg-cite/node';
+import { FileResultStorage, loadUserCacheKey, nodeSha256, placePath, resultCacheDir, type Workspace } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { CliContext } from '../context.ts';
 import type { ScholarlyRun } from './check-scholarly.ts';
@@ -27,9 +27,16 @@ export function openResultCache(
   options: CheckOptions,
   checkers: readonly DocumentChecker[],
 ): ResultCacheRun | null {
+  const directory = resultCacheDir(workspace.root, workspace.isGit, context.env);
+  // A cache directory that a symlink in the repository (a committed node_modules) leads outside
+  // the root is not used: the run goes without the cache, and says so.
+  if (placePath(workspace.root, directory).kind === 'escapes') {
+    context.stderr.write(`aiwg-cite: ${directory}: the result cache directory leads outside the root through a symlink; not used\n`);
+    return null;
+  }
   let storage: FileResultStorage;
   try {
-    storage = new FileResultStorage(resultCacheDir(workspace.root, workspace.isGit, context.env), loadUserCacheKey(context.env));
+    storage = new FileResultStorage(directory, loadUserCacheKey(context.env));
   } catch {
     // No user cache directory to keep the signing key in: run without the cache.
     return null;

@@ -22,11 +22,12 @@ import {
 } from '@aiwg-cite/core';
 import {
   type AiwgCiteConfig,
+  assertWriteConfined,
   createMentionResolver,
   filterByGlobs,
   loadCorpus,
+  locateAiwgDir,
   readRegularFile,
-  resolveAiwgDir,
   runGit,
   toPosix,
   type Workspace,
@@ -115,7 +116,9 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
   const profile = parseChoice('check', 'profile', values.profile, PROFILES, 'recommended');
   const now = runDate(context);
   const runsScholarly = values.rlm !== true;
-  const corpus = runsScholarly ? await loadRunCorpus(values, workspace, context, config) : null;
+  // What confinement decided while reading the corpus (refused or named-outside paths): coverage notes.
+  const confinement: string[] = [];
+  const corpus = runsScholarly ? await loadRunCorpus(values, workspace, context, config, (note) => confinement.push(note)) : null;
   const checkers: DocumentChecker[] = [];
   if (values['corpus-only'] !== true) checkers.push(rlmChecker);
   let scholarly: ScholarlyChecker | null = null;
@@ -188,6 +191,8 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
           added.push(...runFindings(current, corpus, values['require-corpus'] === true, notes));
         }
         notes.push(...passOverNotes(scholarly, copies));
+        // What confinement decided while reading the corpus: refused or named-outside paths.
+        notes.push(...confinement);
         if (corpus?.exists) {
           notes.push(
             `corpus: ${corpus.sources.length} ${corpus.sources.length === 1 ? 'source' : 'sources'} in ${corpus.roots
@@ -205,10 +210,13 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
     afterReport(report, documents) {
       if (values.fix === true) applyFixes(report, workspace.root, read, stderr);
       if (values.report !== undefined) {
-        const path =
-          values.report === ''
-            ? `${resolveAiwgDir(workspace.root, context.env)}/reports/citation-verification.md`
-            : resolve(context.cwd, values.report);
+        const aiwg = locateAiwgDir(workspace.root, context.env);
+        if (values.report === '' && aiwg.refused !== null) {
+          throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', `--report: ${aiwg.refused}; name a report file with --report=PATH`);
+        }
+        const path = values.report === '' ? `${aiwg.path}/reports/citation-verification.md` : resolve(context.cwd, values.report);
+        // A report directory (or file) that a symlink in the repository leads outside the root is refused.
+        assertWriteConfined(workspace.root, path, 'report');
         mkdirSync(dirname(path), { recursive: true });
         writeFileAtomic(path, formatMarkdownReport(report, { documents, date: now.iso }));
       }
@@ -221,12 +229,14 @@ async function loadRunCorpus(
   workspace: Workspace,
   context: CliContext,
   config: AiwgCiteConfig,
+  onNote: (note: string) => void,
 ): Promise<CorpusIndex> {
   const dirs = values.corpus ?? config.corpus;
   const corpus = await loadCorpus({
     root: workspace.root,
     isGit: workspace.isGit,
     env: context.env,
+    onNote,
     ...(dirs === undefined ? {} : { dirs: dirs.map((dir) => toRootPath(workspace.root, context.cwd, dir, values.corpus !== undefined)) }),
     ...(config.bibliography === undefined ? {} : { bibliography: config.bibliography }),
   });
