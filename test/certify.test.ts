@@ -334,7 +334,7 @@ describe('certify', () => {
     expect(none.stderr).toContain('name exactly one markdown file');
     const missing = await runCliAsync(['certify', 'nope.md'], { cwd: dir });
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('nope.md: cannot read (ENOENT)');
+    expect(missing.stderr).toContain('nope.md: cannot read (no such file)');
     writeTree(dir, { 'state.json': '{"version": 7}' });
     const badState = await runCliAsync(['certify', 'memo.md', '--state', 'state.json'], { cwd: dir });
     expect(badState.code).toBe(2);

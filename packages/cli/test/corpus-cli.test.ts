@@ -22,6 +22,7 @@ interface Json {
   verdict: string;
   summary: { errors: number; warnings: number; infos: number; kinds: Record<string, Record<string, number>> };
   citations: { file: string; line: number; kind: string; status: string; severity: string; rule: string; text: string }[];
+  coverage: { notes: string[] };
 }
 
 function check(dir: string, args: string[] = [], env: Record<string, string> = {}) {
@@ -121,12 +122,24 @@ describe('aiwg-cite check: research corpus', () => {
       'ref:found:ok',
       'mention:found:ok',
     ]);
-    const byFile = project({ 'doc.md': doc, '.aiwg-location': `${elsewhere}\n` });
+    // .aiwg-location comes with the repository: it may name a directory inside the root only
+    // (issue 15 item 20); the environment names an outside one.
+    const inside = project({ 'doc.md': doc, '.aiwg-location': 'meta/aiwg\n' });
+    writeTree(inside, {
+      'meta/aiwg/research/findings/REF-050-agents.md': '# REF-050: Agents\n\n## Citation\n\nDoe, J. (2024). Agents.\n',
+      'meta/aiwg/research/quality-assessments/REF-050-assessment.yaml': 'reference_id: REF-050\nfinal_quality:\n  level: VERY LOW\n',
+    });
     expect(
-      check(byFile)
+      check(inside)
         .report?.citations.filter((finding) => finding.file === 'doc.md')
         .map((finding) => finding.status),
     ).toEqual(['overclaim', 'found', 'found']);
+    const byFile = check(project({ 'doc.md': doc, '.aiwg-location': `${elsewhere}\n` })).report;
+    expect(byFile?.citations.filter((finding) => finding.file === 'doc.md').map((finding) => finding.status)).toEqual([
+      'not-in-corpus',
+      'unresolvable',
+    ]);
+    expect(byFile?.coverage.notes).toContainEqual(expect.stringMatching(/^\.aiwg-location names .*; not read/));
     const without = project({ 'doc.md': doc });
     expect(
       check(without)

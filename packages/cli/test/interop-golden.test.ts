@@ -58,7 +58,8 @@ describe('chunk goldens (SPEC §8.1)', () => {
   });
 
   it.each(CHUNK_CASES)('the CLI prints the same chunks for %s.md', (name, maxTokens) => {
-    const run = runCli(['chunk', join(FIXTURES, `${name}.md`), '--max-tokens', String(maxTokens)], { cwd: tempDir() });
+    // chunk confines its file to the root as check does: the fixtures directory is the root here.
+    const run = runCli(['chunk', join(FIXTURES, `${name}.md`), '--max-tokens', String(maxTokens), '--root', FIXTURES], { cwd: tempDir() });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(fixture(`${name}.json`));
   });

@@ -73,8 +73,8 @@ export function confineExplicitFile(root: string, cwd: string, path: string): { 
     real = toPosix(realpathSync.native(absolute));
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const why = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file' : `cannot be read (${String(code ?? error)})`;
-    throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${why}`, { data: { path } });
+    const why = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file' : String(code ?? error);
+    throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: cannot read (${why})`, { data: { path } });
   }
   if (!isInside(root, real)) {
     const how = isInside(root, toPosix(absolute)) ? ' (a symlink leads there)' : '';
