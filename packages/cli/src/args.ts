@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { AiwgCiteError } from '@aiwg-cite/core';
+import { usageMessages } from './messages.ts';
 import { didYouMean } from './suggest.ts';
 
 /** Parses a command's arguments strictly: an unknown flag is a usage error (exit 2). */
@@ -14,14 +15,14 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options'
       ...(option.short === undefined ? [] : [`-${option.short}`]),
     ]);
     const hint = unknown === undefined ? '' : didYouMean(unknown.replace(/=.*$/, ''), names);
-    throw new AiwgCiteError('USAGE', `${command}: ${message}${hint}; run \`aiwg-cite ${command} --help\``, { cause: error });
+    throw new AiwgCiteError('USAGE', usageMessages.badArguments(command, message, hint), { cause: error });
   }
 }
 
 /** Reads a whole-number option, or throws a usage error naming it. */
 export function parseCount(command: string, flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new AiwgCiteError('USAGE', `${command}: --${flag} takes a whole number, not \`${value}\``);
+  if (!/^\d+$/.test(value)) throw new AiwgCiteError('USAGE', usageMessages.notWholeNumber(command, flag, value));
   return Number.parseInt(value, 10);
 }
 
@@ -35,5 +36,5 @@ export function parseChoice<const C extends string>(
 ): C {
   if (value === undefined) return fallback;
   if ((choices as readonly string[]).includes(value)) return value as C;
-  throw new AiwgCiteError('USAGE', `${command}: --${flag} must be one of ${choices.join(', ')}, not \`${value}\``);
+  throw new AiwgCiteError('USAGE', usageMessages.notAChoice(command, flag, choices, value));
 }

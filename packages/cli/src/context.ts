@@ -1,5 +1,6 @@
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { type AiwgCiteConfig, type ConfigFileChoice, loadConfig } from '@aiwg-cite/node';
+import { usageMessages } from './messages.ts';
 
 /** A writable text stream (stdout or stderr). */
 export interface Output {
@@ -67,7 +68,7 @@ export function runNow(context: Pick<CliContext, 'env' | 'clock'>): Date {
     const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(fixed);
     const date = match === null ? null : new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
     if (date === null || date.toISOString().slice(0, 10) !== fixed) {
-      throw new AiwgCiteError('USAGE', `AIWG_CITE_DATE: expected YYYY-MM-DD, not \`${fixed}\``);
+      throw new AiwgCiteError('USAGE', usageMessages.badDate(fixed));
     }
     return date;
   }

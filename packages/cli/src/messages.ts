@@ -37,3 +37,43 @@ export const prettyMessages = {
   verdict: (pass: boolean, errors: number, warnings: number) =>
     `${pass ? 'PASS' : 'FAIL'} (${errors} ${errors === 1 ? 'error' : 'errors'}, ${warnings} ${warnings === 1 ? 'warning' : 'warnings'})`,
 } as const;
+
+/** Usage errors of the commands' arguments; each names the command and, where it helps, the next step. */
+export const usageMessages = {
+  badArguments: (command: string, problem: string, hint: string) => `${command}: ${problem}${hint}; run \`aiwg-cite ${command} --help\``,
+  notWholeNumber: (command: string, flag: string, value: string) => `${command}: --${flag} takes a whole number, not \`${value}\``,
+  notAChoice: (command: string, flag: string, choices: readonly string[], value: string) =>
+    `${command}: --${flag} must be one of ${choices.join(', ')}, not \`${value}\``,
+  badDate: (value: string) => `AIWG_CITE_DATE: expected YYYY-MM-DD, not \`${value}\``,
+  reverseOnlyAlone: () => 'check: --reverse-only goes with --staged and no paths (it checks committed documents, not named ones)',
+  shardWithStaged: () => 'check: --shard splits a full run across machines; it does not combine with --staged',
+  fixWithStaged: () => 'check: --fix edits the work tree, not the index, so it does not combine with --staged; fix, then `git add`',
+  stagedNeedsTopLevel: (top: string | null) => `check: --staged reads the whole index, so --root must be the repository top level (${top})`,
+  onlineAndOffline: () => 'check: --online and --offline contradict each other',
+  onlineWithStaged: () => 'check: --online is not available with --staged; the commit hook stays offline',
+  refsNeedsFiles: () => 'refs: name at least one .bib or markdown file; run `aiwg-cite refs --help`',
+  refsFixNeedsOnline: () => 'refs: --fix needs --online (corrections come from the services)',
+  shardsOverlap: (uri: string, owner: string, name: string) =>
+    `merge: ${uri} has results in both ${owner} and ${name}; merge the shards of one \`--shard i/n\` split, each once`,
+  initArgument: (argument: string) => `init: unexpected argument \`${argument}\`; run \`aiwg-cite init --help\``,
+  initWith: (value: string) => `init: --with takes \`husky\`, not \`${value}\``,
+  initHuskyNeedsPackage: () => 'init: --with husky needs a package.json (husky is an npm package); run `npm init -y` first',
+} as const;
+
+/** Problems of files a command reads; the caller puts nothing in front (each names its file). */
+export const inputMessages = {
+  noStdin: () => '-: no standard input to read',
+  cannotRead: (path: string, reason: string) => `${path}: cannot read (${reason})`,
+  notUtf8: (path: string) => `${path}: not valid UTF-8`,
+  notJson: (path: string, reason: string) => `${path}: not valid JSON (${reason})`,
+  notJsonObject: (path: string) => `${path}: not a JSON object`,
+  notJsonReport: (name: string) => `${name}: not an aiwg-cite JSON report (\`check --format json\`, version 1)`,
+  notSarifLog: (name: string) => `${name}: not an aiwg-cite SARIF log (one run with results)`,
+  sourcesNotDirectory: (label: string) => `${label}: --sources must name a directory of source texts`,
+  notARepositoryForInit: (cwd: string) => `${cwd}: init needs a git repository (run \`git init\` first)`,
+  hooksPathOutside: (hooksPath: string) =>
+    `core.hooksPath ${hooksPath} lies outside the repository; add the hook there by hand (see hooks/pre-commit)`,
+  lintStagedNotObject: (file: string) => `${file}: the lint-staged configuration is not an object`,
+  lintStagedEntry: (file: string, command: string) =>
+    `${file}: the lint-staged "*.md" entry is neither a command nor a list of commands; add "${command}" by hand`,
+} as const;

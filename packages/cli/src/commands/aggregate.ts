@@ -12,6 +12,7 @@ import {
 import { readRegularFile } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
+import { inputMessages } from '../messages.ts';
 import { parseJsonInput, readInput, usageError } from './interop-io.ts';
 
 const HELP = `Usage: aiwg-cite aggregate FILE.json [options]
@@ -104,7 +105,7 @@ function openSources(path: string, label: string): string {
     if (!statSync(path).isDirectory()) throw new Error('not a directory');
     return realpathSync.native(path);
   } catch (error) {
-    throw new AiwgCiteError('INPUT_UNREADABLE', `${label}: --sources must name a directory of source texts`, { cause: error });
+    throw new AiwgCiteError('INPUT_UNREADABLE', inputMessages.sourcesNotDirectory(label), { cause: error });
   }
 }
 

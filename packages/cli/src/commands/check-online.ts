@@ -1,6 +1,7 @@
 import { AiwgCiteError, type DocumentChecker, type RunStage } from '@aiwg-cite/core';
 import packageJson from '../../package.json' with { type: 'json' };
 import { type CliContext, loadRunConfig } from '../context.ts';
+import { usageMessages } from '../messages.ts';
 
 /** The flags `check` takes for the online checks (SPEC §6). */
 export const ONLINE_FLAGS = {
@@ -36,13 +37,11 @@ export async function prepareOnline(
   root: string,
   context: CliContext,
 ): Promise<OnlineStep> {
-  if (values.online === true && values.offline === true)
-    throw new AiwgCiteError('USAGE', 'check: --online and --offline contradict each other');
+  if (values.online === true && values.offline === true) throw new AiwgCiteError('USAGE', usageMessages.onlineAndOffline());
   if (values.online !== true) {
     return PASS_THROUGH;
   }
-  if (values.staged === true)
-    throw new AiwgCiteError('USAGE', 'check: --online is not available with --staged; the commit hook stays offline');
+  if (values.staged === true) throw new AiwgCiteError('USAGE', usageMessages.onlineWithStaged());
   const online = await import('@aiwg-cite/online');
   const session = await openCliOnlineSession(root, context, values['no-cache'] === true);
   // Reference lists (References / Bibliography sections) are verified as `aiwg-cite refs` does;

@@ -21,6 +21,7 @@ import { formatJunit } from '../format/junit.ts';
 import { formatPretty, type PrettyOptions } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
+import { usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { openResultCache } from './check-cache.ts';
 import { ONLINE_FLAGS, ONLINE_HELP, prepareOnline } from './check-online.ts';
@@ -92,20 +93,14 @@ export const check: Command = {
     const workspace = resolveWorkspace(context.cwd, values.root);
     const online = await prepareOnline(values, workspace.root, context);
     if (values['reverse-only'] === true && (values.staged !== true || positionals.length > 0)) {
-      throw new AiwgCiteError(
-        'USAGE',
-        'check: --reverse-only goes with --staged and no paths (it checks committed documents, not named ones)',
-      );
+      throw new AiwgCiteError('USAGE', usageMessages.reverseOnlyAlone());
     }
     if (values.staged === true) {
       if (shard !== undefined) {
-        throw new AiwgCiteError('USAGE', 'check: --shard splits a full run across machines; it does not combine with --staged');
+        throw new AiwgCiteError('USAGE', usageMessages.shardWithStaged());
       }
       if (values.fix === true) {
-        throw new AiwgCiteError(
-          'USAGE',
-          'check: --fix edits the work tree, not the index, so it does not combine with --staged; fix, then `git add`',
-        );
+        throw new AiwgCiteError('USAGE', usageMessages.fixWithStaged());
       }
       return runStaged(
         workspace,
@@ -207,7 +202,7 @@ async function runStaged(
   // Without --root the workspace root is the top level already; with it, it must be.
   const top = flags.hasRootOption ? gitTopLevel(workspace.root) : workspace.root;
   if (top === null || toPosix(realpathSync.native(top)) !== workspace.root) {
-    throw new AiwgCiteError('USAGE', `check: --staged reads the whole index, so --root must be the repository top level (${top})`);
+    throw new AiwgCiteError('USAGE', usageMessages.stagedNeedsTopLevel(top));
   }
   const files = positionals.map((path) => git.toRootRelative(workspace.root, context.cwd, path));
   const runOptions = scholarly.withOptions(options);

@@ -17,6 +17,7 @@ import {
 } from 'jsonc-parser';
 import { parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
+import { inputMessages, usageMessages } from '../messages.ts';
 
 const HELP = `Usage: aiwg-cite init [--dry-run] [--with husky]
 
@@ -129,10 +130,10 @@ export const init: Command = {
       return 0;
     }
     if (positionals.length > 0) {
-      throw new AiwgCiteError('USAGE', `init: unexpected argument \`${positionals[0]}\`; run \`aiwg-cite init --help\``);
+      throw new AiwgCiteError('USAGE', usageMessages.initArgument(positionals[0] as string));
     }
     if (values.with !== undefined && values.with !== 'husky') {
-      throw new AiwgCiteError('USAGE', `init: --with takes \`husky\`, not \`${values.with}\``);
+      throw new AiwgCiteError('USAGE', usageMessages.initWith(values.with));
     }
     const setup = detectSetup(context.cwd, { withHusky: values.with === 'husky' });
     const changes = planChanges(setup);
@@ -173,7 +174,7 @@ export const init: Command = {
 /** Works out how the repository at `cwd` runs its hooks. */
 export function detectSetup(cwd: string, options: { readonly withHusky?: boolean } = {}): HookSetup {
   const top = gitTopLevel(cwd);
-  if (top === null) throw new AiwgCiteError('NOT_A_REPOSITORY', `${cwd}: init needs a git repository (run \`git init\` first)`);
+  if (top === null) throw new AiwgCiteError('NOT_A_REPOSITORY', inputMessages.notARepositoryForInit(cwd));
   const root = toPosix(top);
   const notes: string[] = [];
   const packageText = readText(join(root, 'package.json'));
@@ -181,7 +182,7 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
   if (packageText !== null) {
     const value = parseJsonFile(packageText, 'package.json');
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      throw new AiwgCiteError('CONFIG_INVALID', 'package.json: not a JSON object');
+      throw new AiwgCiteError('CONFIG_INVALID', inputMessages.notJsonObject('package.json'));
     }
     packageJson = value as Record<string, unknown>;
   }
@@ -191,7 +192,7 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
   const hooksPath = runGit(root, ['config', '--get', 'core.hooksPath'])?.trim() ?? '';
   const hasHusky = existsSync(join(root, '.husky')) || dependsOn('husky') || hooksPath.startsWith('.husky');
   if (options.withHusky === true && packageJson === null) {
-    throw new AiwgCiteError('USAGE', 'init: --with husky needs a package.json (husky is an npm package); run `npm init -y` first');
+    throw new AiwgCiteError('USAGE', usageMessages.initHuskyNeedsPackage());
   }
   const addHusky = options.withHusky === true && !hasHusky;
   const isHusky = hasHusky || options.withHusky === true;
@@ -214,10 +215,7 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
     );
   }
   if (hookPath.startsWith('..')) {
-    throw new AiwgCiteError(
-      'CONFIG_INVALID',
-      `core.hooksPath ${hooksPath} lies outside the repository; add the hook there by hand (see hooks/pre-commit)`,
-    );
+    throw new AiwgCiteError('CONFIG_INVALID', inputMessages.hooksPathOutside(hooksPath));
   }
   let lintStaged: HookSetup['lintStaged'] = null;
   const rcFile = ['.lintstagedrc.json', '.lintstagedrc'].find((name) => existsSync(join(root, name)));
@@ -347,7 +345,7 @@ export function parseJsonFile(text: string, file: string): unknown {
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
   if (first !== undefined) {
-    throw new AiwgCiteError('CONFIG_INVALID', `${file}: not valid JSON (${printParseErrorCode(first.error)} at offset ${first.offset})`);
+    throw new AiwgCiteError('CONFIG_INVALID', inputMessages.notJson(file, `${printParseErrorCode(first.error)} at offset ${first.offset}`));
   }
   return value;
 }
@@ -438,7 +436,7 @@ export function addLintStagedEntry(text: string, path: readonly string[], file: 
   const tree = parseTree(text);
   const config = tree === undefined ? undefined : path.length === 0 ? tree : findNodeAtLocation(tree, [...path]);
   if (config === undefined || config.type !== 'object') {
-    throw new AiwgCiteError('CONFIG_INVALID', `${file}: the lint-staged configuration is not an object`);
+    throw new AiwgCiteError('CONFIG_INVALID', inputMessages.lintStagedNotObject(file));
   }
   const existing = findNodeAtLocation(config, ['*.md']);
   if (existing === undefined) return setJson(text, [...path, '*.md'], LINT_STAGED_COMMAND);
@@ -451,17 +449,14 @@ export function addLintStagedEntry(text: string, path: readonly string[], file: 
     if (value.some((item) => typeof item === 'string' && item.includes('aiwg-cite'))) return text;
     return setJson(text, [...path, '*.md', value.length], LINT_STAGED_COMMAND, { arrayInsertion: true });
   }
-  throw new AiwgCiteError(
-    'CONFIG_INVALID',
-    `${file}: the lint-staged "*.md" entry is neither a command nor a list of commands; add "${LINT_STAGED_COMMAND}" by hand`,
-  );
+  throw new AiwgCiteError('CONFIG_INVALID', inputMessages.lintStagedEntry(file, LINT_STAGED_COMMAND));
 }
 
 /** Adds the entry under package.json's `lint-staged` key, creating the key when it is absent. */
 export function addLintStagedToPackageJson(text: string, file: string): string {
   const value = parseJsonFile(text, file);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new AiwgCiteError('CONFIG_INVALID', `${file}: not a JSON object`);
+    throw new AiwgCiteError('CONFIG_INVALID', inputMessages.notJsonObject(file));
   }
   if ('lint-staged' in value) return addLintStagedEntry(text, ['lint-staged'], file);
   return setJson(text, ['lint-staged'], { '*.md': LINT_STAGED_COMMAND });
@@ -474,7 +469,7 @@ export const HUSKY_RANGE = '^9.1.7';
 export function addHuskyToPackageJson(text: string, file: string): string {
   const value = parseJsonFile(text, file);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new AiwgCiteError('CONFIG_INVALID', `${file}: not a JSON object`);
+    throw new AiwgCiteError('CONFIG_INVALID', inputMessages.notJsonObject(file));
   }
   const manifest = value as {
     devDependencies?: Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { AiwgCiteError, type Finding, mergeReports, type NamedReport, type Report, RUN_LEVEL_RULES } from '@aiwg-cite/core';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
+import { inputMessages, usageMessages } from '../messages.ts';
 import { CHECK_FORMATS, render } from './check.ts';
 import { HELD_NOTE, heldNote } from './check-scholarly.ts';
 import { parseJsonInput, readInput, usageError } from './interop-io.ts';
@@ -100,7 +101,7 @@ function asReport(value: unknown, name: string): Report {
     typeof record.coverage.suppressed === 'number' &&
     Array.isArray(record.coverage.notes) &&
     record.citations.every(isFinding);
-  if (!ok) throw new AiwgCiteError('INPUT_UNREADABLE', `${name}: not an aiwg-cite JSON report (\`check --format json\`, version 1)`);
+  if (!ok) throw new AiwgCiteError('INPUT_UNREADABLE', inputMessages.notJsonReport(name));
   return record as Report;
 }
 
@@ -154,7 +155,7 @@ function mergeSarif(inputs: readonly { name: string; log: SarifLog }[]): { log: 
   for (const { name, log } of inputs) {
     const run = log.runs[0];
     if (log.runs.length !== 1 || run === undefined || !Array.isArray(run.results)) {
-      throw new AiwgCiteError('INPUT_UNREADABLE', `${name}: not an aiwg-cite SARIF log (one run with results)`);
+      throw new AiwgCiteError('INPUT_UNREADABLE', inputMessages.notSarifLog(name));
     }
     for (const rule of run.tool.driver.rules ?? []) if (!rules.has(rule.id)) rules.set(rule.id, rule);
     for (const result of run.results) {
@@ -168,10 +169,7 @@ function mergeSarif(inputs: readonly { name: string; log: SarifLog }[]): { log: 
       if (group === undefined) byFile.set(uri, { owner: name, results: [result] });
       else if (group.owner === name) group.results.push(result);
       else {
-        throw new AiwgCiteError(
-          'USAGE',
-          `merge: ${decodeUri(uri)} has results in both ${group.owner} and ${name}; merge the shards of one \`--shard i/n\` split, each once`,
-        );
+        throw new AiwgCiteError('USAGE', usageMessages.shardsOverlap(decodeUri(uri), group.owner, name));
       }
     }
   }

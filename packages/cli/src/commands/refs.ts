@@ -23,6 +23,7 @@ import { type CliContext, type Command, loadRunConfig } from '../context.ts';
 import { formatGithub } from '../format/github.ts';
 import { correctedEntry, formatRefsPretty, type RefOutcome } from '../format/refs.ts';
 import { formatSarif } from '../format/sarif.ts';
+import { inputMessages, usageMessages } from '../messages.ts';
 import { applyCorrections } from './refs-fix.ts';
 
 const FORMATS = ['pretty', 'json', 'sarif', 'github'] as const;
@@ -72,7 +73,7 @@ async function collectSites(
     } catch (error) {
       throw new AiwgCiteError(
         'INPUT_UNREADABLE',
-        `${display(path)}: cannot read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+        inputMessages.cannotRead(display(path), (error as NodeJS.ErrnoException).code ?? (error as Error).message),
       );
     }
   };
@@ -165,10 +166,8 @@ export const refs: Command = {
       context.stdout.write(HELP);
       return 0;
     }
-    if (positionals.length === 0)
-      throw new AiwgCiteError('USAGE', 'refs: name at least one .bib or markdown file; run `aiwg-cite refs --help`');
-    if (values.fix === true && values.online !== true)
-      throw new AiwgCiteError('USAGE', 'refs: --fix needs --online (corrections come from the services)');
+    if (positionals.length === 0) throw new AiwgCiteError('USAGE', usageMessages.refsNeedsFiles());
+    if (values.fix === true && values.online !== true) throw new AiwgCiteError('USAGE', usageMessages.refsFixNeedsOnline());
     const format = parseChoice('refs', 'format', values.format, FORMATS, 'pretty');
     const { sites, bibTexts } = await collectSites(positionals, values.bib ?? [], context.cwd);
     const strict = values.strict === true;
