@@ -165,6 +165,19 @@ describe('aiwg-cite check: research corpus', () => {
       '10.5555/hidden:unverified',
     ]);
     repo.write({ 'refs.bib': '@article{a, title = {unclosed\n' });
+    // Found in the tree, a broken bibliography is left out with a note; the documents are still checked.
+    const found = check(repo.dir, ['--profile', 'research']);
+    expect(found.code).toBe(0);
+    expect(found.report?.coverage.notes.join('\n')).toMatch(
+      /the bibliography refs\.bib, found in the tree, was skipped: Unterminated brace-value "unclosed[^"]*" at line \d+/,
+    );
+    expect(found.report?.citations.map((finding) => `${finding.text}:${finding.status}`)).toEqual([
+      '10.5555/attention:unverified',
+      '10.5555/other:verified',
+      '10.5555/hidden:unverified',
+    ]);
+    // Named in the configuration, it is a usage error naming the file.
+    repo.write({ 'aiwg-cite.config.json': JSON.stringify({ bibliography: ['refs.bib'] }) });
     const broken = runCli(['check'], { cwd: repo.dir });
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(

@@ -197,7 +197,11 @@ function corpusBase(root: string, aiwgBase: string | null, dir: string, absolute
   return placement.real;
 }
 
-/** Reads bibliography files; a file that cannot be parsed is a usage error naming it. */
+/**
+ * Reads bibliography files. One the configuration names that cannot be read or parsed is a usage
+ * error naming it; one found in the tree (a test fixture, a vendored package's) is left out with a
+ * note, so a stray broken `.bib` never stops the check of the documents.
+ */
 export async function loadBibliographies(
   root: string,
   isGit: boolean,
@@ -216,14 +220,22 @@ export async function loadBibliographies(
       continue;
     }
     if (placement.kind === 'outside-named') onNote(`the bibliography ${path} is outside the root (named in the configuration)`);
+    const refuse = (problem: string) => {
+      if (explicit !== undefined) throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${problem}`, { data: { path } });
+      onNote(fileMessages.bibliographySkipped(path, problem));
+    };
     let text: string;
     try {
       text = readRegularFile(absolute).toString('utf8');
     } catch {
-      throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${fileMessages.bibliographyUnreadable()}`, { data: { path } });
+      refuse(fileMessages.bibliographyUnreadable());
+      continue;
     }
     const result = /\.json$/i.test(path) ? parseCslJson(path, text) : await parseBibtex(path, text);
-    if (!result.ok) throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${result.problem}`, { data: { path } });
+    if (!result.ok) {
+      refuse(result.problem);
+      continue;
+    }
     appendAll(entries, result.entries);
   }
   return entries;

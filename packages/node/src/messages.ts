@@ -27,6 +27,8 @@ export const fileMessages = {
   changedSinceRead: () => 'changed on disk since it was read; not written (run again)',
   cannotWrite: (reason: string) => `cannot write (${reason})`,
   bibliographyUnreadable: () => 'cannot read the bibliography file',
+  bibliographySkipped: (path: string, problem: string) =>
+    `the bibliography ${path}, found in the tree, was skipped: ${problem} (name bibliographies in the configuration to make this an error)`,
 } as const;
 
 /** Problems running git. */
