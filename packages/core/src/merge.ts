@@ -1,4 +1,5 @@
 import { AiwgCiteError } from './errors.ts';
+import { shardMessages } from './messages.ts';
 import { buildReport, type Coverage, compareFindings, type Finding, type Report, type VerdictOptions } from './report.ts';
 
 /** One shard's report and the name it was read from (for messages). */
@@ -42,10 +43,7 @@ export function mergeReports(inputs: readonly NamedReport[], options: VerdictOpt
       if (!seenHere.has(finding.file)) {
         const earlier = owner.get(finding.file);
         if (earlier !== undefined) {
-          throw new AiwgCiteError(
-            'USAGE',
-            `merge: ${finding.file} has findings in both ${earlier} and ${name}; merge the shards of one \`--shard i/n\` split, each once`,
-          );
+          throw new AiwgCiteError('USAGE', shardMessages.overlap(finding.file, earlier, name));
         }
         owner.set(finding.file, name);
         seenHere.add(finding.file);

@@ -63,6 +63,13 @@ export const stagedChangeMessages = {
   missingFix: (artifact: string) => `update the citing document, or keep the file (\`git restore --staged ${artifact}\`)`,
 } as const;
 
+/** Usage errors the core raises for a run split into shards (`--shard`, `merge`). */
+export const shardMessages = {
+  badShard: (text: string) => `--shard takes i/n with 1 ≤ i ≤ n (for example 2/4), not \`${text}\``,
+  overlap: (file: string, earlier: string, name: string) =>
+    `merge: ${file} has findings in both ${earlier} and ${name}; merge the shards of one \`--shard i/n\` split, each once`,
+} as const;
+
 /** The display labels of RLM statuses in the pretty report (SPEC §1.1). */
 export const RLM_LABELS: Readonly<Record<string, string>> = {
   fresh: 'FRESH',

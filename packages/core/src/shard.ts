@@ -1,4 +1,5 @@
 import { AiwgCiteError } from './errors.ts';
+import { shardMessages } from './messages.ts';
 
 /** One slice of a run split across machines: shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -12,7 +13,7 @@ export function parseShard(text: string): Shard {
   const index = match === null ? Number.NaN : Number.parseInt(match[1] as string, 10);
   const count = match === null ? Number.NaN : Number.parseInt(match[2] as string, 10);
   if (!(count >= 1 && index >= 1 && index <= count)) {
-    throw new AiwgCiteError('USAGE', `--shard takes i/n with 1 ≤ i ≤ n (for example 2/4), not \`${text}\``);
+    throw new AiwgCiteError('USAGE', shardMessages.badShard(text));
   }
   return { index, count };
 }

@@ -3,6 +3,7 @@
  * backticks; the fix names the next step.
  */
 export const onlineMessages = {
+  notHttpUrl: (source: string, value: string) => `${source}: \`${value}\` is not an http or https URL`,
   verified: (what: string, source: string, title: string | null) => `${what} exists (${source})${title === null ? '' : `: "${title}"`}`,
   verifiedNoMetadata: (what: string) => `${what} exists (doi.org), but no metadata could be fetched, so authors and year were not compared`,
   fabricatedDoi: (doi: string, detail: string) => `\`${doi}\` does not exist: ${detail}`,

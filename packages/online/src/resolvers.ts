@@ -10,6 +10,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { WorkMetadata } from './attribution.ts';
 import type { CacheEntry, ResultCache } from './cache.ts';
 import type { HttpClient, HttpResult } from './http.ts';
+import { onlineMessages } from './messages.ts';
 
 /** Base URLs of the services; each replaces the scheme, host and path prefix of that API. */
 export interface ServiceUrls {
@@ -64,7 +65,7 @@ export function resolveServiceUrls(
       parsed = null;
     }
     if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-      throw new AiwgCiteError('CONFIG_INVALID', `${source}: \`${value}\` is not an http or https URL`);
+      throw new AiwgCiteError('CONFIG_INVALID', onlineMessages.notHttpUrl(source, value));
     }
     out[name] = value.replace(/\/+$/, '');
   }
