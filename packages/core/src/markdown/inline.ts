@@ -24,38 +24,44 @@ export interface InlineSink {
 }
 
 /**
- * The bracket stack of CommonMark's link algorithm, as flat arrays (a run of a million `[` is a
+ * The bracket stack of CommonMark's link algorithm, in typed arrays (a run of a million `[` is a
  * million entries). A link deactivates every link opener below it; `floor` records that in O(1):
  * link openers under it are inactive, image openers never are.
  */
 class Openers {
-  readonly at: number[] = [];
-  readonly image: boolean[] = [];
+  #at = new Int32Array(16);
+  #image = new Uint8Array(16);
+  length = 0;
   floor = 0;
 
-  get length(): number {
-    return this.at.length;
-  }
-
   push(at: number, image: boolean): void {
-    this.at.push(at);
-    this.image.push(image);
+    if (this.length === this.#at.length) {
+      const at2 = new Int32Array(this.length * 2);
+      at2.set(this.#at);
+      this.#at = at2;
+      const image2 = new Uint8Array(this.length * 2);
+      image2.set(this.#image);
+      this.#image = image2;
+    }
+    this.#at[this.length] = at;
+    this.#image[this.length] = image ? 1 : 0;
+    this.length += 1;
   }
 
   /** Pops the top opener: its offset and kind, and whether it is still active; null when empty. */
   pop(): { at: number; image: boolean; active: boolean } | null {
-    const at = this.at.pop();
-    if (at === undefined) return null;
-    const image = this.image.pop() as boolean;
-    const index = this.at.length;
+    if (this.length === 0) return null;
+    this.length -= 1;
+    const index = this.length;
+    const image = this.#image[index] === 1;
     const active = image || index >= this.floor;
     if (this.floor > index) this.floor = index;
-    return { at, image, active };
+    return { at: this.#at[index] as number, image, active };
   }
 
   /** A link closed: every link opener still on the stack is inactive. */
   deactivateLinks(): void {
-    this.floor = this.at.length;
+    this.floor = this.length;
   }
 }
 
