@@ -523,7 +523,11 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
           if (sentence.kind !== 'prose' || citedParagraphs.has(sentence.paragraph) || citedParagraphs.has(headingParagraph)) continue;
           const slice = view.citable.slice(sentence.start, sentence.end);
           if (REQUIREMENT.test(slice)) continue;
-          const match = firstStatistic(slice.replace(ATTRIBUTES, (attributes) => ' '.repeat(attributes.length)));
+          const match = firstStatistic(
+            slice.replace(ATTRIBUTES, (attributes) => ' '.repeat(attributes.length)),
+            // A quotation can close after the sentence's full stop: `"… on these tasks."`.
+            view.citable.slice(sentence.end, sentence.end + QUOTE_WINDOW),
+          );
           if (match === null) continue;
           make(
             sentence.start + match.index,
@@ -643,7 +647,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
  * decided`), not a weight or restatement in parentheses (`(30%)`, `fifty percent (50%)`), not part
  * of a version (`1.2.3`).
  */
-function firstStatistic(slice: string): { index: number; 0: string } | null {
+function firstStatistic(slice: string, following = ''): { index: number; 0: string } | null {
   const all = new RegExp(STATISTIC.source, 'gi');
   for (let match = all.exec(slice); match !== null; match = all.exec(slice)) {
     const text = match[0];
@@ -652,7 +656,11 @@ function firstStatistic(slice: string): { index: number; 0: string } | null {
     const after = slice.slice(match.index + text.length);
     if (BARE_PERCENT_IN_PARENS.test(`${/\(\s*$/.exec(before)?.[0] ?? ''}${text}${/^\s*\)/.exec(after)?.[0] ?? ''}`)) continue;
     if (/\bv?\d+\.\d+\.\d+/.test(slice.slice(Math.max(0, match.index - 2), match.index + text.length + 4))) continue;
-    const near = { before: slice.slice(Math.max(0, match.index - QUOTE_WINDOW), match.index), after: after.slice(0, QUOTE_WINDOW) };
+    const rest = slice.slice(match.index + text.length, match.index + text.length + QUOTE_WINDOW);
+    const near = {
+      before: slice.slice(Math.max(0, match.index - QUOTE_WINDOW), match.index),
+      after: rest.length < QUOTE_WINDOW ? rest + following.slice(0, QUOTE_WINDOW - rest.length) : rest,
+    };
     if (ARROW_BEFORE.test(near.before.trimEnd()) || ARROW_AFTER.test(near.after) || insideQuotation(near.before, near.after)) continue;
     return { index: match.index, 0: text };
   }
