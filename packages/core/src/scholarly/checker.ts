@@ -52,7 +52,7 @@ const STATISTIC =
 const ARXIV_SHAPED = /^\d{4}\.\d+(?:v\d+)?$|^[a-z-]+(?:\.[A-Z]{2})?\/\d{5,}(?:v\d+)?$/i;
 /** Targets, thresholds and requirements are not empirical claims that need a source. */
 const REQUIREMENT =
-  /\b(?:targets?|thresholds?|SHALL|MUST|must|should|minimum|maximum|at least|at most|no more than|goals?|budgets?|default|limits?|coverage|weights?|weighted|uptime|availability|SLA|SLAs|SLO|SLOs|SLI|p\d{2}|percentile|discount|commission|royalt(?:y|ies)|tax|fees?|interest rate|APR|APY|equity|vesting|ownership|stake|margin|split|allocation|quota)\b|[<>≤≥~±]=?\s*\d|=\s*\d|\b\d+\s*\/\s*\d+\b/i;
+  /\b(?:targets?|thresholds?|SHALL|MUST|must|should|minimum|maximum|at least|at most|no more than|goals?|budgets?|defaults?|limits?|coverage|weights?|weighted|uptime|availability|SLA|SLAs|SLO|SLOs|SLI|p\d{2}|percentile|discount|commission|royalt(?:y|ies)|tax|fees?|interest rate|APR|APY|equity|vesting|ownership|stake|margin|split|allocation|quota)\b|[<>≤≥~±]=?\s*\d|=\s*\d|\b\d+\s*\/\s*\d+\b/i;
 /** `REF-001 ... REF-999`, `REF-001 to REF-010`: the bounds of a range of ids are not citations. */
 const RANGE_END = /REF-\d+\s*,?\s*(?:\.\.\.|…|–|—|-|to|through|thru)\s*$/;
 const RANGE_START = /^\s*,?\s*(?:\.\.\.|…|–|—|-|to|through|thru)\s*REF-\d+/;

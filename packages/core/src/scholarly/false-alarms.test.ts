@@ -85,6 +85,8 @@ describe('statistics: only empirical numbers without a source', () => {
         '',
         'Uptime is 99.9% per calendar month.',
         '',
+        'Jitter defaults to 20% of the delay.',
+        '',
         'Each reviewer scores security (30%) and clarity.',
         '',
         'The buyer pays fifty percent (50%) of the price on signing.',
@@ -93,7 +95,7 @@ describe('statistics: only empirical numbers without a source', () => {
         '',
       ].join('\n'),
     );
-    expect(rules(findings)).toEqual(['9:statistic/unsourced:35%']);
+    expect(rules(findings)).toEqual(['11:statistic/unsourced:35%']);
   });
 });
 
