@@ -5,6 +5,7 @@
  * starts (offset and line), so reports can point at it and `--fix` can replace it byte-exactly.
  */
 import type { Creator, parse as ParseBibLibrary } from '@retorquere/bibtex-parser';
+import { lineOf } from '../markdown/scan.ts';
 
 /**
  * The library's parser, loaded on the first BibTeX read: it is about a megabyte of code with
@@ -163,15 +164,4 @@ function lineStartsOf(text: string): number[] {
   const starts = [0];
   for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) starts.push(index + 1);
   return starts;
-}
-
-function lineOf(starts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if ((starts[mid] as number) <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low + 1;
 }

@@ -5,6 +5,7 @@
  */
 
 import { parseMarkdown } from '../markdown/model.ts';
+import { lineOf } from '../markdown/scan.ts';
 import type { Region, RegionKind } from '../markdown/types.ts';
 import { findArxivIds, findDois } from '../scholarly/identifiers.ts';
 import type { BibEntry, PersonName } from './bibtex.ts';
@@ -84,13 +85,13 @@ const HIDDEN_BLOCK = new Set<RegionKind>(['frontmatter', 'fenced-code', 'indente
 export function referenceListItems(text: string): { line: number; text: string }[] {
   const model = parseMarkdown(text);
   const lines = model.text.split(/\r\n|\r|\n/);
-  const lineOf = (offset: number) => lineIndex(model.lineStarts, offset);
+  const lineIndex = (offset: number) => lineOf(model.lineStarts, offset) - 1;
   const hidden = new Set<number>();
   for (const region of model.regions) {
     if (!HIDDEN_BLOCK.has(region.kind)) continue;
-    for (let line = lineOf(region.start); line <= lineOf(Math.max(region.start, region.end - 1)); line += 1) hidden.add(line);
+    for (let line = lineIndex(region.start); line <= lineIndex(Math.max(region.start, region.end - 1)); line += 1) hidden.add(line);
   }
-  const headings = new Map(model.headings.map((heading) => [lineOf(heading.start), heading]));
+  const headings = new Map(model.headings.map((heading) => [lineIndex(heading.start), heading]));
   const items: { line: number; text: string }[] = [];
   let level = 0;
   let current: { line: number; text: string } | null = null;
@@ -134,21 +135,9 @@ export function pandocKeys(text: string): { key: string; line: number }[] {
     while (region < model.regions.length && (model.regions[region] as Region).end <= at) region += 1;
     const around = model.regions[region];
     if (around !== undefined && around.start <= at && around.kind !== 'markup') continue;
-    out.push({ key: match[1] as string, line: lineIndex(model.lineStarts, at) + 1 });
+    out.push({ key: match[1] as string, line: lineOf(model.lineStarts, at) });
   }
   return out;
-}
-
-/** The 0-based line of an offset: the last line start at or before it. */
-function lineIndex(lineStarts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = lineStarts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if ((lineStarts[middle] as number) <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return low;
 }
 
 const QUOTED = /[“"«]([^”"»]{8,}?)[”"»]/;
