@@ -1,8 +1,14 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { GIT_ENV, runCli, sharedCorpus, tempDir } from '@aiwg-cite/test-utils';
+import { promisify } from 'node:util';
+import { GIT_ENV, sharedCorpus, tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
+import { runCliAsync } from './online-helpers.ts';
+
+// Every process runs asynchronously: a `--fix` over a large snapshot takes tens of seconds, and a
+// synchronous spawn that long blocks the test worker's event loop (vitest then times out its RPC).
+const run = promisify(execFile);
 
 // Issue 14 item 4: on every real snapshot, `check --fix` removes no word but the citation token
 // it replaces, and a second run changes nothing.
@@ -15,39 +21,40 @@ function isCitationToken(word: string): boolean {
   return /@[0-9a-f]{16}/.test(word) || /^[^\w[]*\[[\w./-]*[./][\w./-]*(?:,|\]|$)/.test(word);
 }
 
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8', maxBuffer: 1 << 28 });
+async function git(dir: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8', maxBuffer: 1 << 28 });
+  return stdout;
 }
 
 describe.skipIf(realworld === undefined)('check --fix on the realworld snapshots', () => {
   it.each(names)(
     '%s: removes no word but a replaced citation token, and a second run changes nothing',
-    (archive) => {
+    async (archive) => {
       const dir = join(tempDir(), archive.replace(/\.tar\.xz$/, ''));
       mkdirSync(dir, { recursive: true });
-      execFileSync('tar', ['-xJf', join(realworld as string, archive), '-C', dir]);
-      git(dir, 'init', '-q');
-      git(dir, 'add', '-A', '-f');
-      git(dir, 'commit', '-qm', 'snapshot', '--no-verify');
+      await run('tar', ['-xJf', join(realworld as string, archive), '-C', dir]);
+      await git(dir, 'init', '-q');
+      await git(dir, 'add', '-A', '-f');
+      await git(dir, 'commit', '-qm', 'snapshot', '--no-verify');
 
-      const first = runCli(['check', '--fix'], { cwd: dir, env: { AIWG_CITE_DATE: '2026-11-25' } });
+      const first = await runCliAsync(['check', '--fix'], { cwd: dir, env: { AIWG_CITE_DATE: '2026-11-25' } });
       expect(first.code === 0 || first.code === 1, first.stderr).toBe(true);
-      const removed = git(dir, 'diff', '--word-diff=porcelain', '--unified=0')
+      const removed = (await git(dir, 'diff', '--word-diff=porcelain', '--unified=0'))
         .split('\n')
         .filter((line) => line.startsWith('-') && !line.startsWith('---'))
         .map((line) => line.slice(1));
       const meaning = removed.flatMap((chunk) => chunk.split(/\s+/)).filter((word) => word !== '' && !isCitationToken(word));
       expect(meaning).toEqual([]);
       expect(
-        git(dir, 'diff', '--numstat')
+        (await git(dir, 'diff', '--numstat'))
           .split('\n')
           .filter(Boolean)
           .every((line) => /^(\d+)\t\1\t/.test(line)),
       ).toBe(true);
 
-      const before = git(dir, 'diff');
-      runCli(['check', '--fix'], { cwd: dir, env: { AIWG_CITE_DATE: '2026-11-25' } });
-      expect(git(dir, 'diff')).toBe(before);
+      const before = await git(dir, 'diff');
+      await runCliAsync(['check', '--fix'], { cwd: dir, env: { AIWG_CITE_DATE: '2026-11-25' } });
+      expect(await git(dir, 'diff')).toBe(before);
     },
     300_000,
   );
