@@ -19,8 +19,9 @@ const LEVELS = ['none', 'note', 'warning', 'error'];
 /**
  * The SARIF 2.1.0 requirements this log must meet, checked by hand (no network to fetch the OASIS
  * schema): the required properties of sarifLog, run, tool, toolComponent, reportingDescriptor,
- * multiformatMessageString, result, message, location and region, their types and enums, and the
- * absolute `helpUri`. Returns the problems; empty means valid.
+ * multiformatMessageString, result, message, location and region, their types and enums, and an
+ * absolute `helpUri` where there is one (it is left out when package.json names no homepage or
+ * repository to point at). Returns the problems; empty means valid.
  */
 function sarifProblems(log: unknown): string[] {
   const problems: string[] = [];
@@ -47,7 +48,10 @@ function sarifProblems(log: unknown): string[] {
       need(text(rule.shortDescription), `${rule.id}: shortDescription.text`);
       need(text(rule.fullDescription), `${rule.id}: fullDescription.text`);
       need(text(rule.help), `${rule.id}: help.text`);
-      need(typeof rule.helpUri === 'string' && /^https:\/\/[^\s#]+#rule-[a-z0-9-]+$/.test(rule.helpUri), `${rule.id}: helpUri is absolute`);
+      need(
+        rule.helpUri === undefined || (typeof rule.helpUri === 'string' && /^https:\/\/[^\s#]+#rule-[a-z0-9-]+$/.test(rule.helpUri)),
+        `${rule.id}: helpUri is absolute`,
+      );
       need(
         isObject(rule.defaultConfiguration) && LEVELS.includes(rule.defaultConfiguration.level as string),
         `${rule.id}: defaultConfiguration.level`,
@@ -106,7 +110,9 @@ describe('check --online --format sarif', () => {
   it('the validator catches a descriptor without help', () => {
     const log = {
       version: '2.1.0',
-      runs: [{ tool: { driver: { name: 'x', rules: [{ id: 'a/b', shortDescription: { text: 's' } }] } }, results: [] }],
+      runs: [
+        { tool: { driver: { name: 'x', rules: [{ id: 'a/b', shortDescription: { text: 's' }, helpUri: 'README.md#b' }] } }, results: [] },
+      ],
     };
     expect(sarifProblems(log)).toEqual([
       'a/b: fullDescription.text',

@@ -10,6 +10,9 @@ export const cliMessages = {
   unknownRule: (name: string, suggestion: string | null) =>
     `explain: unknown rule \`${name}\`${suggestion === null ? '' : `; did you mean \`${suggestion}\`?`} (run \`aiwg-cite rules\` for the list)`,
   deprecatedRule: (name: string, note: string) => `aiwg-cite: \`${name}\` is deprecated: ${note}`,
+  /** Where `explain` sends the reader: the published URL, or the README anchor when package.json names none. */
+  ruleDocs: (url: string | null, anchor: string) =>
+    url === null ? `Docs: the rule table of the aiwg-cite repository's README, at #${anchor}` : `Docs: ${url}`,
 } as const;
 
 /** `1 file`, `2 files`, with the number as the report prints it (`1,234`). */

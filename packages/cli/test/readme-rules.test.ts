@@ -1,9 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RULE_LIST } from '@aiwg-cite/core';
+import { RULE_LIST, ruleAnchor } from '@aiwg-cite/core';
 import { PROJECT_ROOT } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 import { formatRulesMarkdown } from '../src/commands/rules.ts';
+import { ruleDescriptor } from '../src/format/sarif.ts';
+import { ruleDocsUrl } from '../src/rule-docs.ts';
 
 const README = join(PROJECT_ROOT, 'README.md');
 const START = '<!-- rules:start (generated from the rule registry; UPDATE=1 pnpm vitest run packages/cli/test/readme-rules.test.ts) -->';
@@ -22,8 +24,20 @@ describe('the README rule table', () => {
     expect(current.slice(current.indexOf(START), current.indexOf(END) + END.length)).toBe(expected);
   });
 
-  it('has one anchor per rule, the one SARIF helpUri and explain point at', () => {
+  it('has one anchor per rule in the generated table, the one SARIF helpUri and explain point at', () => {
     const text = readFileSync(README, 'utf8');
-    for (const rule of RULE_LIST) expect(text, rule.id).toContain(`<a id="rule-${rule.id.replace(/[^a-z0-9]+/g, '-')}"></a>`);
+    const table = text.slice(text.indexOf(START), text.indexOf(END));
+    const anchors = [...table.matchAll(/<a id="([^"]+)"><\/a>/g)].map((match) => match[1]);
+    expect(anchors).toEqual(RULE_LIST.map((rule) => ruleAnchor(rule.id)));
+    const published = { repository: 'git+https://example.org/owner/aiwg-cite.git' };
+    for (const rule of RULE_LIST) {
+      const url = ruleDocsUrl(rule.id, published) as string;
+      expect(url, rule.id).toBe(`https://example.org/owner/aiwg-cite#${ruleAnchor(rule.id)}`);
+      expect(anchors, rule.id).toContain(url.slice(url.indexOf('#') + 1));
+      // SARIF carries the same URL, or none when package.json does not say where the README is.
+      const helpUri = ruleDescriptor(rule).helpUri;
+      expect(helpUri === undefined || helpUri === ruleDocsUrl(rule.id), rule.id).toBe(true);
+      if (helpUri !== undefined) expect(anchors).toContain(String(helpUri).slice(String(helpUri).indexOf('#') + 1));
+    }
   });
 });

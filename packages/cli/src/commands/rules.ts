@@ -1,8 +1,8 @@
 import { AiwgCiteError, nearestName, RULE_ALIASES, RULE_LIST, type Rule, resolveRuleId, ruleAnchor } from '@aiwg-cite/core';
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
-import { RULE_DOCS_URL } from '../format/sarif.ts';
 import { cliMessages } from '../messages.ts';
+import { ruleDocsUrl } from '../rule-docs.ts';
 
 const RULES_HELP = `Usage: aiwg-cite rules [--format table|json]
 
@@ -39,8 +39,14 @@ export function ruleJson(rule: Rule): Record<string, unknown> {
     profiles: rule.profiles,
     description: rule.description,
     aliases: rule.aliases.map((alias) => alias.id),
-    docs: `${RULE_DOCS_URL}#${ruleAnchor(rule.id)}`,
+    ...docs(rule.id),
   };
+}
+
+/** `docs`: the rule's anchor in the published README, when package.json says where that is. */
+function docs(id: string): { docs?: string } {
+  const url = ruleDocsUrl(id);
+  return url === null ? {} : { docs: url };
 }
 
 /** The `rules` table: one line per rule, columns padded to the longest value. */
@@ -78,7 +84,13 @@ export function formatExplanation(rule: Rule): string {
   if (rule.aliases.length > 0) out.push(`  formerly    ${rule.aliases.map((alias) => alias.id).join(', ')}`);
   out.push('', wrap(rule.help, 96), '');
   if (rule.bad !== '') out.push('Raises it:', '', indent(rule.bad), '');
-  out.push(rule.bad === '' ? 'Example:' : 'Passes:', '', indent(rule.good), '', `Docs: ${RULE_DOCS_URL}#${ruleAnchor(rule.id)}`);
+  out.push(
+    rule.bad === '' ? 'Example:' : 'Passes:',
+    '',
+    indent(rule.good),
+    '',
+    cliMessages.ruleDocs(ruleDocsUrl(rule.id), ruleAnchor(rule.id)),
+  );
   return `${out.join('\n')}\n`;
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Finding, findRule, type Report, RULE_LIST, type Rule, ruleAnchor, type Severity } from '@aiwg-cite/core';
+import { type Finding, findRule, type Report, RULE_LIST, type Rule, type Severity } from '@aiwg-cite/core';
+import { readmeUrl, ruleDocsUrl } from '../rule-docs.ts';
 
 /** The SARIF `level` of a severity (SPEC §13): error → error, warning → warning, info → note. */
 export function sarifLevel(severity: Severity): 'error' | 'warning' | 'note' | 'none' {
@@ -21,9 +22,6 @@ export interface SarifOptions {
   readonly version: string;
 }
 
-/** Where the rule documentation lives: the README, whose rule table has one anchor per rule. */
-export const RULE_DOCS_URL = 'https://github.com/jmagly/aiwg-cite/blob/main/README.md';
-
 /** The SARIF `reportingDescriptor` of a registered rule (SARIF 2.1.0 §3.49). */
 export function ruleDescriptor(rule: Rule): Record<string, unknown> {
   const examples = [rule.bad === '' ? null : `Raises it:\n\n    ${rule.bad}`, `Passes:\n\n    ${rule.good}`].filter(
@@ -35,7 +33,7 @@ export function ruleDescriptor(rule: Rule): Record<string, unknown> {
     shortDescription: { text: sentence(rule.description) },
     fullDescription: { text: rule.help },
     help: { text: `${rule.help}\n\n${examples.join('\n\n')}`, markdown: `${rule.help}\n\n${examples.join('\n\n')}` },
-    helpUri: `${RULE_DOCS_URL}#${ruleAnchor(rule.id)}`,
+    ...helpUri(rule.id),
     defaultConfiguration: { level: sarifLevel(rule.severity), enabled: true },
     properties: {
       confidence: rule.confidence,
@@ -45,6 +43,18 @@ export function ruleDescriptor(rule: Rule): Record<string, unknown> {
       requires: rule.requires,
     },
   };
+}
+
+/** `informationUri`: the published README, when package.json says where that is. */
+function informationUri(): { informationUri?: string } {
+  const url = readmeUrl();
+  return url === null ? {} : { informationUri: url };
+}
+
+/** `helpUri` (the rule's anchor in the published README) when package.json says where that is. */
+function helpUri(id: string): { helpUri?: string } {
+  const url = ruleDocsUrl(id);
+  return url === null ? {} : { helpUri: url };
 }
 
 function sentence(text: string): string {
@@ -101,7 +111,7 @@ export function formatSarif(report: Report, options: SarifOptions): string {
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: 'aiwg-cite', version: options.version, informationUri: 'https://github.com/jmagly/aiwg', rules } },
+        tool: { driver: { name: 'aiwg-cite', version: options.version, ...informationUri(), rules } },
         columnKind: 'utf16CodeUnits',
         originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The project root (the git top level or --root).' } } },
         results,
