@@ -1,3 +1,5 @@
+import { formatCount } from './count-format.ts';
+
 /**
  * The CLI's own sentences (STYLE §3, "Messages live in one place"): plain text, the offending
  * value in backticks, "did you mean" for near matches. Commands add only colour and layout.
@@ -17,14 +19,14 @@ export const cliMessages = {
 
 /** `1 file`, `2 files`, with the number as the report prints it (`1,234`). */
 function counted(value: number, one: string, many: string): string {
-  return `${value.toLocaleString('en-US')} ${value === 1 ? one : many}`;
+  return `${formatCount(value)} ${value === 1 ? one : many}`;
 }
 
 /** The sentences of the human report (format/pretty.ts); it adds only colour and layout. */
 export const prettyMessages = {
   groupHeader: (findings: number) => `${findings} findings, the first:`,
   alsoAt: () => 'also at:',
-  andMore: (more: number) => `and ${more.toLocaleString('en-US')} more (--verbose lists them)`,
+  andMore: (more: number) => `and ${formatCount(more)} more (--verbose lists them)`,
   infosListedWithVerbose: () => ' (--verbose lists them)',
   checked: (files: number, kinds: string) => `Checked ${files} ${files === 1 ? 'file' : 'files'}: ${kinds === '' ? 'no citations' : kinds}`,
   rlmExplained: () => 'rlm = code citations pinned to a file, lines and a content hash',

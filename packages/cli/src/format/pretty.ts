@@ -1,5 +1,6 @@
 import { escapeControls, type Finding, type Report, RLM_LABELS, type Severity } from '@aiwg-cite/core';
 import type { Palette } from '../color.ts';
+import { formatCount } from '../count-format.ts';
 import { prettyMessages } from '../messages.ts';
 
 /** Options of {@link formatPretty}. */
@@ -161,7 +162,7 @@ function formatVerdict(report: Report, palette: Palette): string {
 }
 
 function count(value: number): string {
-  return value.toLocaleString('en-US');
+  return formatCount(value);
 }
 
 /**
