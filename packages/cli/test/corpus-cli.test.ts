@@ -65,6 +65,21 @@ describe('aiwg-cite check: research corpus', () => {
     expect(both.report?.summary.kinds.ref).toEqual({ found: 4 });
   });
 
+  it('says which corpus file has invalid frontmatter YAML, in the JSON notes and the pretty report', () => {
+    const dir = project({
+      'docs/references/REF-021-broken.md': '---\nref_id: REF-021\nauthors: [Smith\n---\n# REF-021: Broken\n',
+      'doc.md': 'Per REF-018 and REF-021, agents act.\n',
+    });
+    const note =
+      'docs/references/REF-021-broken.md: the frontmatter is not valid YAML (line 3: Flow sequence in block collection must be sufficiently indented and end with a ]); its fields may be misread until it is fixed';
+    const json = check(dir);
+    expect(json.code).toBe(0);
+    expect(json.report?.coverage.notes).toContain(note);
+    // In the coverage line, as the other corpus notes; a one-line PASS shows it with --verbose.
+    const pretty = runCli(['check', '--no-color', '--verbose'], { cwd: dir, env: ENV });
+    expect(pretty.stdout).toContain(`; ${note}`);
+  });
+
   it('--corpus naming a directory that does not exist is exit 2', () => {
     const dir = project({ 'doc.md': 'REF-018.\n' });
     const run = runCli(['check', '--corpus', 'docs/referencez'], { cwd: dir });

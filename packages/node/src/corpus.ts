@@ -34,8 +34,9 @@ export interface LoadCorpusOptions {
   /** Bibliography files relative to the root. @default every `*.bib` and `*.csl.json` git does not ignore */
   readonly bibliography?: readonly string[];
   /**
-   * Receives one line for each thing confinement decided: a directory or file refused because it
-   * leads outside the root, or an outside one read because the configuration names it.
+   * Receives one line for each thing confinement decided (a directory or file refused because it
+   * leads outside the root, or an outside one read because the configuration names it) and for
+   * each corpus file whose YAML is not valid, naming the file and the problem.
    */
   readonly onNote?: (note: string) => void;
 }
@@ -170,7 +171,10 @@ export async function loadCorpus(options: LoadCorpusOptions): Promise<CorpusInde
     );
   }
   const bibliography = await loadBibliographies(root, options.isGit, options.bibliography, note);
-  return new CorpusIndex({ roots, files, metadata, assessments, bibliography });
+  const index = new CorpusIndex({ roots, files, metadata, assessments, bibliography });
+  // Files read but not as written (YAML the parser had to recover from) are noted, not silent.
+  for (const problem of index.problems) note(problem);
+  return index;
 }
 
 /**

@@ -116,9 +116,9 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
   const profile = parseChoice('check', 'profile', values.profile, PROFILES, 'recommended');
   const now = runDate(context);
   const runsScholarly = values.rlm !== true;
-  // What confinement decided while reading the corpus (refused or named-outside paths): coverage notes.
-  const confinement: string[] = [];
-  const corpus = runsScholarly ? await loadRunCorpus(values, workspace, context, config, (note) => confinement.push(note)) : null;
+  // What reading the corpus noted (refused or named-outside paths, invalid YAML): coverage notes.
+  const corpusNotes: string[] = [];
+  const corpus = runsScholarly ? await loadRunCorpus(values, workspace, context, config, (note) => corpusNotes.push(note)) : null;
   const checkers: DocumentChecker[] = [];
   if (values['corpus-only'] !== true) checkers.push(rlmChecker);
   let scholarly: ScholarlyChecker | null = null;
@@ -191,8 +191,8 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
           added.push(...runFindings(current, corpus, values['require-corpus'] === true, notes));
         }
         notes.push(...passOverNotes(scholarly, copies));
-        // What confinement decided while reading the corpus: refused or named-outside paths.
-        notes.push(...confinement);
+        // What reading the corpus noted: refused or named-outside paths, files with invalid YAML.
+        notes.push(...corpusNotes);
         if (corpus?.exists) {
           notes.push(
             `corpus: ${corpus.sources.length} ${corpus.sources.length === 1 ? 'source' : 'sources'} in ${corpus.roots

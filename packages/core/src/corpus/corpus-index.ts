@@ -1,3 +1,4 @@
+import { corpusMessages } from '../scholarly/messages.ts';
 import { type BibliographyEntry, entrySurnames } from './bibliography.ts';
 import { type GradeLevel, parseGradeLevel } from './grade.ts';
 import { idsFromBasename, refStem } from './ref-ids.ts';
@@ -42,15 +43,19 @@ export class CorpusIndex {
   readonly #hasBibliography: boolean;
   readonly #surnameKeys = new Map<string, string>();
   readonly #normalisedText = new Map<CorpusSource, string>();
+  /** One line per corpus file that could not be read as written (frontmatter or assessment YAML), naming the file. */
+  readonly problems: readonly string[];
 
   constructor(input: CorpusInput) {
     this.input = input;
     this.roots = input.roots;
+    const problems: string[] = [];
+    const onProblem = (problem: string) => problems.push(problem);
     const metadata = readMetadataFiles(input.metadata ?? []);
-    const grades = readAssessments(input.assessments ?? []);
+    const grades = readAssessments(input.assessments ?? [], onProblem);
     const sources: CorpusSource[] = [];
     for (const file of input.files) {
-      let source = parseCorpusSource(file);
+      let source = parseCorpusSource(file, onProblem);
       if (source === null) continue;
       const extra = source.ids.map((id) => metadata.get(id)).find((entry) => entry !== undefined);
       if (extra !== undefined) source = mergeMetadata(source, extra);
@@ -59,6 +64,7 @@ export class CorpusIndex {
       sources.push(source);
     }
     this.sources = sources;
+    this.problems = problems;
     for (const source of sources) this.#byPath.set(source.path, source);
     for (const source of sources) {
       for (const id of source.ids) push(this.#byId, id, source);
@@ -206,10 +212,14 @@ function mergeMetadata(source: CorpusSource, extra: Metadata): CorpusSource {
   };
 }
 
-function readAssessments(files: readonly CorpusFile[]): Map<string, { level: GradeLevel; origin: string }> {
+function readAssessments(
+  files: readonly CorpusFile[],
+  onProblem: (problem: string) => void,
+): Map<string, { level: GradeLevel; origin: string }> {
   const out = new Map<string, { level: GradeLevel; origin: string }>();
   for (const file of files) {
-    const data = parseYaml(file.text).value;
+    const { value: data, problem } = parseYaml(file.text);
+    if (problem !== null) onProblem(corpusMessages.assessmentNotYaml(file.path, problem));
     let level: GradeLevel | null = null;
     for (const key of ['final_quality.level', 'final_grade', 'citation_guidance.quality_level']) {
       level = parseGradeLevel(yamlPath(data, key));

@@ -256,6 +256,25 @@ describe('YAML through the yaml package (issue 12 item 5)', () => {
     expect(parseCorpusSource({ path: 'sources/REF-303.md', text: '---\ntitle: [unclosed\n---\n# Heading\n' })?.ids).toEqual(['REF-303']);
   });
 
+  it('reports invalid frontmatter and assessment YAML as one line naming the file and the line of the file', () => {
+    const index = new CorpusIndex({
+      roots: [{ path: 'sources', exists: true }],
+      files: [
+        { path: 'sources/REF-304.md', text: '---\ntitle: ok\nauthors: [Smith\n---\n# REF-304: Broken\n' },
+        { path: 'sources/notes.md', text: '---\nref_id: REF-305\n  bad: indent\n---\n' },
+        { path: 'sources/REF-306.md', text: '---\ntitle: fine\n---\n' },
+      ],
+      assessments: [{ path: '.aiwg/research/quality-assessments/REF-304.yaml', text: 'final_grade: "HIGH\n' }],
+    });
+    expect(index.problems).toEqual([
+      '.aiwg/research/quality-assessments/REF-304.yaml: not valid YAML (line 2: Missing closing "quote); its grade may be misread until it is fixed',
+      'sources/REF-304.md: the frontmatter is not valid YAML (line 3: Flow sequence in block collection must be sufficiently indented and end with a ]); its fields may be misread until it is fixed',
+      'sources/notes.md: the frontmatter is not valid YAML (line 2: Nested mappings are not allowed in compact mappings); its fields may be misread until it is fixed',
+    ]);
+    // Still read as far as the parser recovered it.
+    expect(index.sources.map((source) => source.path)).toEqual(['sources/REF-304.md', 'sources/REF-306.md']);
+  });
+
   it('stops an alias bomb instead of expanding it', () => {
     const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
     for (let level = 1; level < 9; level += 1)

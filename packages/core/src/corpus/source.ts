@@ -1,4 +1,5 @@
 import { findArxivIds, findDois } from '../scholarly/identifiers.ts';
+import { corpusMessages } from '../scholarly/messages.ts';
 import { findGradeMarker, type GradeLevel, parseGradeLevel } from './grade.ts';
 import { idsFromBasename } from './ref-ids.ts';
 import { parseYaml, type YamlValue, yamlPath } from './yaml.ts';
@@ -41,11 +42,16 @@ export function normaliseSurname(name: string): string {
 
 const FIELD = /\*\*([A-Za-z][A-Za-z ]{0,30}?)(?::\*\*|\*\*:)[ \t]*(.*?)(?=[ \t]*\|[ \t]*\*\*|[ \t]*$)/gm;
 
-/** Parses one corpus markdown file into a source, or returns `null` when it answers to no REF id. */
-export function parseCorpusSource(file: CorpusFile): CorpusSource | null {
+/**
+ * Parses one corpus markdown file into a source, or returns `null` when it answers to no REF id.
+ * Frontmatter that is not valid YAML is read as far as the parser recovers it and reported to
+ * `onProblem` as one line naming the file, whether or not the file answers to a REF id.
+ */
+export function parseCorpusSource(file: CorpusFile, onProblem?: (problem: string) => void): CorpusSource | null {
   const text = file.text.charCodeAt(0) === 0xfeff ? file.text.slice(1) : file.text;
   const basename = file.path.slice(file.path.lastIndexOf('/') + 1);
   const frontmatter = readFrontmatter(text);
+  if (frontmatter?.problem != null) onProblem?.(corpusMessages.frontmatterNotYaml(file.path, frontmatter.problem));
   const body = frontmatter === null ? text : text.slice(frontmatter.end);
   const data = frontmatter?.data;
 
@@ -131,14 +137,19 @@ export function parseCorpusSource(file: CorpusFile): CorpusSource | null {
   };
 }
 
-/** YAML frontmatter at the very start of a file (`---` … `---`). */
-export function readFrontmatter(text: string): { data: YamlValue; end: number } | null {
+/**
+ * YAML frontmatter at the very start of a file (`---` … `---`), with the parser's first problem
+ * (`line N: …`, counting the file's lines) or `null` when it is valid YAML.
+ */
+export function readFrontmatter(text: string): { data: YamlValue; end: number; problem: string | null } | null {
   if (!/^---[ \t]*\r?\n/.test(text)) return null;
   const close = /\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/g;
   close.lastIndex = 3;
   const match = close.exec(text);
   if (match === null) return null;
-  return { data: parseYaml(text.slice(text.indexOf('\n') + 1, match.index)).value, end: match.index + match[0].length };
+  // The YAML starts on the file's second line, after the opening `---`.
+  const parsed = parseYaml(text.slice(text.indexOf('\n') + 1, match.index), 2);
+  return { data: parsed.value, end: match.index + match[0].length, problem: parsed.problem };
 }
 
 function readBoldFields(body: string): Map<string, string> {

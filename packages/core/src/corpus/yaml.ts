@@ -22,14 +22,18 @@ export interface YamlParse {
 /** Aliases beyond this many are a problem, not an expansion (the "billion laughs" document). */
 const MAX_ALIASES = 100;
 
-/** Parses the first YAML document of `source` into plain values, with its first problem. */
-export function parseYaml(source: string): YamlParse {
+/**
+ * Parses the first YAML document of `source` into plain values, with its first problem.
+ * `firstLine` is the line of the file `source` starts on, so problems name lines of the file.
+ * @default firstLine 1
+ */
+export function parseYaml(source: string, firstLine = 1): YamlParse {
   const documents = parseAllDocuments(source, { uniqueKeys: false, prettyErrors: false, strict: false });
   const first = Array.isArray(documents) ? documents[0] : undefined;
   if (first === undefined) return { value: null, problem: null };
   const error = first.errors[0];
   let value: YamlValue = null;
-  let problem = error === undefined ? null : describe(error.message, lineAt(source, error.pos[0]));
+  let problem = error === undefined ? null : describe(error.message, lineAt(source, error.pos[0]) + firstLine - 1);
   try {
     value = toYamlValue(first.toJS({ maxAliasCount: MAX_ALIASES }));
   } catch (thrown) {

@@ -79,3 +79,10 @@ export const scholarlyMessages = {
   gradeMismatch: (id: string, written: string, stored: string) => `the text says ${id} is ${written}, but its assessment is ${stored}`,
   gradeMismatchFix: (stored: string) => `write GRADE: ${stored}`,
 } as const;
+
+/** Problems of corpus files, noted in the report's coverage; each names its file. */
+export const corpusMessages = {
+  frontmatterNotYaml: (path: string, problem: string) =>
+    `${path}: the frontmatter is not valid YAML (${problem}); its fields may be misread until it is fixed`,
+  assessmentNotYaml: (path: string, problem: string) => `${path}: not valid YAML (${problem}); its grade may be misread until it is fixed`,
+} as const;
