@@ -23,28 +23,37 @@ interface Pending {
  * Inherits the environment, so `GIT_INDEX_FILE` set by `git commit -a` is honoured.
  */
 export class CatFileBatch {
-  readonly #process: ChildProcessByStdio<Writable, Readable, Readable>;
+  readonly #cwd: string;
+  readonly #env: NodeJS.ProcessEnv;
+  #process: ChildProcessByStdio<Writable, Readable, Readable> | null = null;
   readonly #queue: Pending[] = [];
   #buffer: Buffer = Buffer.alloc(0);
   #failure: Error | null = null;
   #closed = false;
 
+  /** The process starts with the first read: a commit that stages nothing to check never starts it. */
   constructor(cwd: string, env: NodeJS.ProcessEnv = process.env) {
-    this.#process = gitProcess(cwd, ['cat-file', '--batch'], env);
+    this.#cwd = cwd;
+    this.#env = env;
+  }
+
+  #start(): ChildProcessByStdio<Writable, Readable, Readable> {
+    if (this.#process !== null) return this.#process;
+    const child = gitProcess(this.#cwd, ['cat-file', '--batch'], this.#env);
+    this.#process = child;
     let stderr = '';
-    this.#process.stderr.on('data', (chunk: Buffer) => {
+    child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
     });
-    this.#process.stdout.on('data', (chunk: Buffer) => this.#receive(chunk));
-    this.#process.on('error', (error) =>
-      this.#fail(new AiwgCiteError('GIT_UNAVAILABLE', `git cat-file: ${error.message}`, { cause: error })),
-    );
-    this.#process.on('close', (code) => {
+    child.stdout.on('data', (chunk: Buffer) => this.#receive(chunk));
+    child.on('error', (error) => this.#fail(new AiwgCiteError('GIT_UNAVAILABLE', `git cat-file: ${error.message}`, { cause: error })));
+    child.on('close', (code) => {
       if (!this.#closed || this.#queue.length > 0) {
         this.#fail(new AiwgCiteError('GIT_FAILED', `git cat-file exited with ${code}: ${stderr.trim()}`));
       }
     });
-    this.#process.stdin.on('error', () => {});
+    child.stdin.on('error', () => {});
+    return child;
   }
 
   /** Reads an object, or `null` when it does not exist. */
@@ -52,9 +61,10 @@ export class CatFileBatch {
     if (object.includes('\n')) return Promise.reject(new AiwgCiteError('GIT_FAILED', `cannot read an object name containing a newline`));
     if (this.#failure !== null) return Promise.reject(this.#failure);
     if (this.#closed) return Promise.reject(new AiwgCiteError('GIT_FAILED', 'git cat-file is closed'));
+    const child = this.#start();
     return new Promise((resolve, reject) => {
       this.#queue.push({ request: object, resolve, reject });
-      this.#process.stdin.write(`${object}\n`);
+      child.stdin.write(`${object}\n`);
     });
   }
 
@@ -62,13 +72,14 @@ export class CatFileBatch {
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
+    const child = this.#process;
     return new Promise((resolve) => {
-      if (this.#process.exitCode !== null) {
+      if (child === null || child.exitCode !== null) {
         resolve();
         return;
       }
-      this.#process.once('close', () => resolve());
-      this.#process.stdin.end();
+      child.once('close', () => resolve());
+      child.stdin.end();
     });
   }
 

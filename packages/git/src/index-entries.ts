@@ -1,4 +1,6 @@
+import { join, resolve } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
+import { readIndexFile } from './index-file.ts';
 import { runGitAsync, splitNul } from './run-git.ts';
 
 /** One stage-0 entry of the git index. */
@@ -80,8 +82,17 @@ export function parseRawDiff(output: Buffer): StagedChange[] {
   return changes;
 }
 
-/** Reads the stage-0 index entries (honours `GIT_INDEX_FILE`). */
-export async function readIndex(root: string, env?: NodeJS.ProcessEnv): Promise<IndexSnapshot> {
+/**
+ * Reads the stage-0 index entries (honours `GIT_INDEX_FILE`): from the index file itself when
+ * {@link readIndexFile} can vouch for it, else through `git ls-files -s -z`. `gitDir` names the
+ * git directory, where the index is when `GIT_INDEX_FILE` is not set (a relative one is relative
+ * to the top level, where git runs); without either, git is asked.
+ */
+export async function readIndex(root: string, env?: NodeJS.ProcessEnv, gitDir?: () => Promise<string>): Promise<IndexSnapshot> {
+  const named = (env ?? process.env).GIT_INDEX_FILE;
+  const file = named !== undefined && named !== '' ? resolve(root, named) : gitDir === undefined ? null : join(await gitDir(), 'index');
+  const direct = file === null ? null : readIndexFile(file);
+  if (direct !== null) return direct;
   return parseLsFilesStage(await runGitAsync(root, ['ls-files', '-s', '-z'], env === undefined ? {} : { env }));
 }
 

@@ -67,6 +67,11 @@ export interface StagedCheckInput {
   readonly reverseOnly?: boolean;
   /** The pipeline's corpus stage, when the command runs the corpus checks. */
   readonly corpus?: RunStage;
+  /**
+   * The absolute git directory, when the caller knows it (from the `git rev-parse` that found the
+   * root): where the index file and the citation index are. @default asked of git when needed
+   */
+  readonly gitDir?: string;
 }
 
 /** The outcome of {@link checkStaged}. */
@@ -88,8 +93,14 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
   const { root, env } = input;
   const options = input.options ?? {};
   const explicit = input.files !== undefined && input.files.length > 0;
+  // The git dir: where the citation index is kept, and the index file when GIT_INDEX_FILE is unset.
+  const gitDir = once(async () =>
+    input.gitDir !== undefined
+      ? input.gitDir
+      : (await runGitAsync(root, ['rev-parse', '--absolute-git-dir'], env === undefined ? {} : { env })).toString('utf8').trim(),
+  );
   const [snapshot, changes] = await Promise.all([
-    readIndex(root, env),
+    readIndex(root, env, gitDir),
     explicit ? Promise.resolve<StagedChange[]>([]) : readStagedChanges(root, env),
   ]);
   if (snapshot.unmerged.length > 0) {
@@ -140,6 +151,7 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
                   snapshot,
                   changes,
                   batch,
+                  gitDir,
                   sha256: input.sha256,
                   options,
                   documents: new Set(staged),
@@ -236,6 +248,7 @@ interface StagedChangeInput {
   readonly snapshot: IndexSnapshot;
   readonly changes: readonly StagedChange[];
   readonly batch: CatFileBatch;
+  readonly gitDir: () => Promise<string>;
   readonly sha256: Sha256;
   readonly options: CheckOptions;
   /** Staged documents: checked from the index (or excluded by configuration), never reported twice. */
@@ -263,10 +276,7 @@ async function stagedChangeFacts(input: StagedChangeInput): Promise<StagedChange
     }
   }
   if (changes.size === 0) return { citing: [], changes };
-  // Only now is the git dir needed: a commit that changes no tracked file pays nothing for it.
-  const gitDir = (await runGitAsync(input.root, ['rev-parse', '--absolute-git-dir'], input.env === undefined ? {} : { env: input.env }))
-    .toString('utf8')
-    .trim();
+  const gitDir = await input.gitDir();
   const citing = await findCitingEntries(
     {
       file: citationIndexPath(gitDir),

@@ -7,10 +7,39 @@ export function runGit(cwd: string, args: readonly string[], env?: GitEnv): stri
   return gitProbe(cwd, args, env === undefined ? {} : { env });
 }
 
-/** The git top level that contains `directory`, or `null` outside a repository. */
+/** The git directories found by {@link gitTopLevel}, by top level and the environment that locates them. */
+const gitDirectories = new Map<string, string>();
+
+/** The variables that move a repository's git directory (git(1), "ENVIRONMENT VARIABLES"). */
+const LOCATING_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM'];
+
+function directoryKey(top: string, env: GitEnv | undefined): string {
+  const source = env ?? process.env;
+  return [top, ...LOCATING_VARIABLES.map((name) => source[name] ?? '')].join('\0');
+}
+
+/**
+ * The git top level that contains `directory`, or `null` outside a repository. The same
+ * `git rev-parse` also names the git directory, kept for {@link knownGitDirectory}: the commit
+ * hook needs both, and each git process costs it milliseconds.
+ */
 export function gitTopLevel(directory: string, env?: GitEnv): string | null {
-  const out = runGit(directory, ['rev-parse', '--show-toplevel'], env);
-  return out === null ? null : out.trim();
+  const out = runGit(directory, ['rev-parse', '--show-toplevel', '--absolute-git-dir'], env);
+  if (out === null) return null;
+  const lines = out.replace(/\n$/, '').split('\n');
+  // A path with a newline in it makes the two lines ambiguous: ask for the top level alone.
+  if (lines.length !== 2) return runGit(directory, ['rev-parse', '--show-toplevel'], env)?.trim() ?? null;
+  const [top, gitDir] = lines as [string, string];
+  gitDirectories.set(directoryKey(top, env), gitDir);
+  return top;
+}
+
+/**
+ * The absolute git directory of the repository whose top level is `top`, as an earlier
+ * {@link gitTopLevel} under the same locating environment found it; `undefined` when none did.
+ */
+export function knownGitDirectory(top: string, env?: GitEnv): string | undefined {
+  return gitDirectories.get(directoryKey(top, env));
 }
 
 /**

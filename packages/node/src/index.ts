@@ -14,7 +14,7 @@ export {
 export type { DiscoveryNote, Workspace } from './discover.ts';
 export { discoverDocuments, isMarkdownPath, resolveWorkspace, toPosix, unreadableNote } from './discover.ts';
 export { createRunFileSystem, describeFileType, nodeFileSystem, nodeSha256, notRegularFile, readRegularFile } from './fs.ts';
-export { gitListFiles, gitTopLevel, runGit } from './git-files.ts';
+export { gitListFiles, gitTopLevel, knownGitDirectory, runGit } from './git-files.ts';
 export type { GitEnv, GitRunOptions } from './git-runner.ts';
 export { gitAsync, gitFailure, gitProbe, gitProcess, gitSync } from './git-runner.ts';
 export type { NodeReaderOptions } from './reader.ts';

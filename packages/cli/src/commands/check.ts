@@ -5,6 +5,7 @@ import {
   createNodeReader,
   discoverDocuments,
   gitTopLevel,
+  knownGitDirectory,
   nodeSha256,
   resolveWorkspace,
   toPosix,
@@ -224,6 +225,7 @@ async function runStaged(
     },
     ...(cache === null ? {} : { results: cache.results }),
     corpus: scholarly.corpusStage,
+    ...optional('gitDir', knownGitDirectory(workspace.root, context.env)),
   });
   await cache?.finish(false);
   // The pipeline built the report once, corpus stage included; --fix is refused with --staged.
