@@ -2,6 +2,7 @@ import type { ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { gitProcess } from '@aiwg-cite/node';
+import { gitMessages } from './messages.ts';
 
 /** An object read through `git cat-file --batch`. */
 export interface GitObject {
@@ -46,10 +47,12 @@ export class CatFileBatch {
       stderr += chunk.toString('utf8');
     });
     child.stdout.on('data', (chunk: Buffer) => this.#receive(chunk));
-    child.on('error', (error) => this.#fail(new AiwgCiteError('GIT_UNAVAILABLE', `git cat-file: ${error.message}`, { cause: error })));
+    child.on('error', (error) =>
+      this.#fail(new AiwgCiteError('GIT_UNAVAILABLE', gitMessages.catFileUnavailable(error.message), { cause: error })),
+    );
     child.on('close', (code) => {
       if (!this.#closed || this.#queue.length > 0) {
-        this.#fail(new AiwgCiteError('GIT_FAILED', `git cat-file exited with ${code}: ${stderr.trim()}`));
+        this.#fail(new AiwgCiteError('GIT_FAILED', gitMessages.catFileExited(code, stderr.trim())));
       }
     });
     child.stdin.on('error', () => {});
@@ -58,9 +61,9 @@ export class CatFileBatch {
 
   /** Reads an object, or `null` when it does not exist. */
   read(object: string): Promise<GitObject | null> {
-    if (object.includes('\n')) return Promise.reject(new AiwgCiteError('GIT_FAILED', `cannot read an object name containing a newline`));
+    if (object.includes('\n')) return Promise.reject(new AiwgCiteError('GIT_FAILED', gitMessages.objectNameNewline()));
     if (this.#failure !== null) return Promise.reject(this.#failure);
-    if (this.#closed) return Promise.reject(new AiwgCiteError('GIT_FAILED', 'git cat-file is closed'));
+    if (this.#closed) return Promise.reject(new AiwgCiteError('GIT_FAILED', gitMessages.catFileClosed()));
     const child = this.#start();
     return new Promise((resolve, reject) => {
       this.#queue.push({ request: object, resolve, reject });
@@ -99,7 +102,7 @@ export class CatFileBatch {
       const [oid, type, sizeText] = header.split(' ');
       const size = Number.parseInt(sizeText ?? '', 10);
       if (oid === undefined || type === undefined || Number.isNaN(size)) {
-        this.#fail(new AiwgCiteError('GIT_FAILED', `git cat-file: unexpected header \`${header}\``));
+        this.#fail(new AiwgCiteError('GIT_FAILED', gitMessages.catFileHeader(header)));
         return;
       }
       if (this.#buffer.length < newline + 1 + size + 1) return;

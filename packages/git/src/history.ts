@@ -5,6 +5,7 @@ import { gitSync } from '@aiwg-cite/node';
 import { BlobHashCache, type BlobHashes } from './blob-hash-cache.ts';
 import { CatFileBatch, type GitObject } from './cat-file.ts';
 import { PathWalk } from './history-walk.ts';
+import { gitMessages } from './messages.ts';
 
 /** A commit as blame reports it. */
 export interface CommitInfo {
@@ -82,7 +83,7 @@ export class GitHistory {
       out = gitSync(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--is-shallow-repository'], { env }).toString('utf8');
     } catch (error) {
       if (isAiwgCiteError(error) && error.code === 'GIT_UNAVAILABLE') {
-        throw new AiwgCiteError('GIT_UNAVAILABLE', `git cannot be run (${error.message}); install git or pass --no-history`, {
+        throw new AiwgCiteError('GIT_UNAVAILABLE', gitMessages.cannotRun(error.message), {
           cause: error,
         });
       }

@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { readIndexFile } from './index-file.ts';
+import { gitMessages } from './messages.ts';
 import { runGitAsync, splitNul } from './run-git.ts';
 
 /** One stage-0 entry of the git index. */
@@ -48,7 +49,7 @@ export function parseLsFilesStage(output: Buffer): IndexSnapshot {
     const secondSpace = text.indexOf(' ', firstSpace + 1);
     const tab = text.indexOf('\t', secondSpace + 1);
     if (firstSpace === -1 || secondSpace === -1 || tab === -1 || tab > end) {
-      throw new AiwgCiteError('GIT_FAILED', `git ls-files: unexpected entry \`${text.slice(at, end)}\``);
+      throw new AiwgCiteError('GIT_FAILED', gitMessages.lsFilesEntry(text.slice(at, end)));
     }
     const path = text.slice(tab + 1, end);
     if (tab - secondSpace === 2 && text.charCodeAt(secondSpace + 1) === 48) {
@@ -69,13 +70,13 @@ export function parseRawDiff(output: Buffer): StagedChange[] {
     const header = fields[at] as string;
     const [oldMode, newMode, oldOid, newOid, status] = header.replace(/^:/, '').split(' ');
     if (oldMode === undefined || newMode === undefined || oldOid === undefined || newOid === undefined || status === undefined) {
-      throw new AiwgCiteError('GIT_FAILED', `git diff: unexpected record \`${header}\``);
+      throw new AiwgCiteError('GIT_FAILED', gitMessages.diffRecord(header));
     }
     const letter = status.charAt(0);
     // Renames and copies carry two paths; the second is where the content now lives.
     const twoPaths = letter === 'R' || letter === 'C';
     const path = fields[at + (twoPaths ? 2 : 1)];
-    if (path === undefined) throw new AiwgCiteError('GIT_FAILED', `git diff: record \`${header}\` has no path`);
+    if (path === undefined) throw new AiwgCiteError('GIT_FAILED', gitMessages.diffRecordNoPath(header));
     changes.push({ status: letter, path, oldMode, newMode, oldOid, newOid });
     at += twoPaths ? 3 : 2;
   }

@@ -1,6 +1,7 @@
 import { type ArtifactReader, normaliseArtifactPath, type ReadResult } from '@aiwg-cite/core';
 import type { CatFileBatch } from './cat-file.ts';
 import { type IndexSnapshot, isRegularFileMode } from './index-entries.ts';
+import { readReasons } from './messages.ts';
 
 /** Symlink hops followed before giving up (SPEC §2.3 item 6). */
 export const MAX_SYMLINK_HOPS = 8;
@@ -79,13 +80,13 @@ export function createIndexReader(options: IndexReaderOptions): ArtifactReader {
     if (entry !== undefined) {
       if (isRegularFileMode(entry.mode)) {
         const bytes = await readBlob(entry.oid);
-        return bytes === null ? { kind: 'unreadable', reason: `blob ${entry.oid} is not in the object store` } : { kind: 'file', bytes };
+        return bytes === null ? { kind: 'unreadable', reason: readReasons.blobMissing(entry.oid) } : { kind: 'file', bytes };
       }
       if (entry.mode === SUBMODULE_MODE) return { kind: 'directory' };
-      if (entry.mode !== SYMLINK_MODE) return { kind: 'unreadable', reason: `unsupported index mode ${entry.mode}` };
-      if (hops >= MAX_SYMLINK_HOPS) return { kind: 'unreadable', reason: `more than ${MAX_SYMLINK_HOPS} symlink hops` };
+      if (entry.mode !== SYMLINK_MODE) return { kind: 'unreadable', reason: readReasons.unsupportedMode(entry.mode) };
+      if (hops >= MAX_SYMLINK_HOPS) return { kind: 'unreadable', reason: readReasons.tooManySymlinkHops(MAX_SYMLINK_HOPS) };
       const next = await followLink(path, entry.oid);
-      if (next === 'unreadable') return { kind: 'unreadable', reason: `blob ${entry.oid} is not in the object store` };
+      if (next === 'unreadable') return { kind: 'unreadable', reason: readReasons.blobMissing(entry.oid) };
       return next === null ? { kind: 'outside-root' } : resolve(next, hops + 1);
     }
     // A symlinked leading directory: `link/file.ts` where `link` is a staged symlink.
@@ -95,12 +96,14 @@ export function createIndexReader(options: IndexReaderOptions): ArtifactReader {
       if (prefix.mode === SUBMODULE_MODE) {
         const name = path.slice(0, slash);
         const inner = path.slice(slash + 1);
-        return submodule === undefined ? { kind: 'unchecked', reason: `inside submodule \`${name}\`` } : submodule(name, prefix.oid, inner);
+        return submodule === undefined
+          ? { kind: 'unchecked', reason: readReasons.insideSubmodule(name) }
+          : submodule(name, prefix.oid, inner);
       }
       if (prefix.mode !== SYMLINK_MODE) break;
-      if (hops >= MAX_SYMLINK_HOPS) return { kind: 'unreadable', reason: `more than ${MAX_SYMLINK_HOPS} symlink hops` };
+      if (hops >= MAX_SYMLINK_HOPS) return { kind: 'unreadable', reason: readReasons.tooManySymlinkHops(MAX_SYMLINK_HOPS) };
       const next = await followLink(path.slice(0, slash), prefix.oid);
-      if (next === 'unreadable') return { kind: 'unreadable', reason: `blob ${prefix.oid} is not in the object store` };
+      if (next === 'unreadable') return { kind: 'unreadable', reason: readReasons.blobMissing(prefix.oid) };
       if (next === null) return { kind: 'outside-root' };
       const rest = normaliseArtifactPath(`${next}/${path.slice(slash + 1)}`);
       return rest.ok ? resolve(rest.path, hops + 1) : { kind: 'outside-root' };

@@ -23,6 +23,7 @@ import { findCitingEntries, isMarkdownName } from './citation-index.ts';
 import { createHistoryFacts } from './history-facts.ts';
 import { type IndexSnapshot, isRegularFileMode, readIndex, readStagedChanges, type StagedChange } from './index-entries.ts';
 import { createIndexReader } from './index-reader.ts';
+import { readReasons } from './messages.ts';
 import { runGitAsync } from './run-git.ts';
 import { stagedMessages } from './staged-messages.ts';
 import { createWorktreeReader } from './worktree-reader.ts';
@@ -194,14 +195,14 @@ class SubmoduleReaders {
       batch = existsSync(join(directory, '.git')) ? new CatFileBatch(directory, this.#env) : null;
       this.#batches.set(submodule, batch);
     }
-    if (batch === null) return { kind: 'unchecked', reason: `inside submodule \`${submodule}\`, which is not checked out` };
+    if (batch === null) return { kind: 'unchecked', reason: readReasons.submoduleNotCheckedOut(submodule) };
     const object = await batch.read(`${commit}:${path}`);
     if (object?.type === 'blob') return { kind: 'file', bytes: object.bytes };
     if (object?.type === 'tree') return { kind: 'directory' };
     if (object === null && (await batch.read(`${commit}^{commit}`)) === null) {
       return {
         kind: 'unchecked',
-        reason: `inside submodule \`${submodule}\`, whose recorded commit ${commit.slice(0, 12)} is not fetched`,
+        reason: readReasons.submoduleCommitNotFetched(submodule, commit),
       };
     }
     return { kind: 'missing' };

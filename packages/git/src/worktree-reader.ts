@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ArtifactReader, ReadResult } from '@aiwg-cite/core';
 import { type GitEnv, gitAsync } from '@aiwg-cite/node';
+import { readReasons } from './messages.ts';
 
 /** Options of {@link createWorktreeReader}. */
 export interface WorktreeReaderOptions {
@@ -89,7 +90,7 @@ export function createWorktreeReader(inner: ArtifactReader, options: WorktreeRea
       const read = await inner.read(path);
       if (read.kind === 'missing') {
         const submodule = submoduleOf(path);
-        return submodule === null ? read : { kind: 'unchecked', reason: `inside submodule \`${submodule}\`, which is not checked out` };
+        return submodule === null ? read : { kind: 'unchecked', reason: readReasons.submoduleNotCheckedOut(submodule) };
       }
       if (read.kind !== 'file' || !read.bytes.includes(13)) return read;
       return { kind: 'file', bytes: await cleaned(path, read.bytes) };

@@ -2,6 +2,7 @@ import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { toPosix } from './discover.ts';
+import { fileMessages } from './messages.ts';
 
 /**
  * Confinement (issue 15 item 20). One rule for every path aiwg-cite reads or writes besides the
@@ -73,12 +74,12 @@ export function confineExplicitFile(root: string, cwd: string, path: string): { 
     real = toPosix(realpathSync.native(absolute));
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    const why = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file' : String(code ?? error);
-    throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: cannot read (${why})`, { data: { path } });
+    const why = code === 'ENOENT' || code === 'ENOTDIR' ? fileMessages.noSuchFile() : String(code ?? error);
+    throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${fileMessages.cannotRead(why)}`, { data: { path } });
   }
   if (!isInside(root, real)) {
-    const how = isInside(root, toPosix(absolute)) ? ' (a symlink leads there)' : '';
-    throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', `${path}: outside the root ${root}${how}; not read`, { data: { path } });
+    const throughSymlink = isInside(root, toPosix(absolute));
+    throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', `${path}: ${fileMessages.outsideRootNotRead(root, throughSymlink)}`, { data: { path } });
   }
   return { absolute: real, relative: toPosix(relative(root, real)) };
 }
@@ -92,7 +93,7 @@ export function assertWriteConfined(root: string, path: string, what: string): v
   if (placement.kind !== 'escapes') return;
   throw new AiwgCiteError(
     'INPUT_OUTSIDE_ROOT',
-    `${toPosix(relative(root, resolve(path)))}: the ${what} leads outside the root through a symlink (to ${placement.real}); not written`,
+    `${toPosix(relative(root, resolve(path)))}: ${fileMessages.writeEscapes(what, placement.real)}`,
     { data: { path } },
   );
 }

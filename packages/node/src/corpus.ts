@@ -15,7 +15,7 @@ import { isInside, placePath, realLocation } from './confine.ts';
 import { toPosix } from './discover.ts';
 import { readRegularFile } from './fs.ts';
 import { gitListFiles } from './git-files.ts';
-import { fileMessages } from './messages.ts';
+import { fileMessages, noteMessages } from './messages.ts';
 
 /** The default corpus roots (SPEC §3.1): under the `.aiwg/` directory, and `docs/references`. */
 export const DEFAULT_AIWG_CORPUS_DIRS: readonly string[] = ['sources', 'findings', 'paper-analysis', 'corpus', 'knowledge'].map(
@@ -67,8 +67,8 @@ export function locateAiwgDir(root: string, env: Readonly<Record<string, string 
     const path = toPosix(resolve(root, value));
     const placement = placePath(root, path);
     if (placement.kind === 'escapes')
-      return { path, refused: escapesNote(root, path, placement.real, 'the aiwg directory'), outside: null };
-    const outside = placement.kind === 'outside-named' ? `the aiwg directory ${path} is outside the root (named by ${name})` : null;
+      return { path, refused: escapesNote(root, path, placement.real, noteMessages.aiwgDirectory()), outside: null };
+    const outside = placement.kind === 'outside-named' ? noteMessages.aiwgDirOutside(path, name) : null;
     return { path, refused: null, outside };
   }
   const location = join(root, '.aiwg-location');
@@ -84,7 +84,7 @@ export function locateAiwgDir(root: string, env: Readonly<Record<string, string 
       if (named.kind !== 'inside') {
         return {
           path,
-          refused: `.aiwg-location names ${value}, which leads outside the root (to ${named.real}); not read (AIWG_PROJECT_AIWG_DIR may name an outside directory)`,
+          refused: noteMessages.aiwgLocationEscapes(value, named.real),
           outside: null,
         };
       }
@@ -102,8 +102,7 @@ export function resolveAiwgDir(root: string, env: Readonly<Record<string, string
 }
 
 function escapesNote(root: string, path: string, real: string, what: string): string {
-  const shown = toPosix(relative(root, path)) || '.';
-  return `${what.endsWith(shown) ? what : `${what} (${shown})`} leads outside the root through a symlink (to ${real}); not read`;
+  return noteMessages.escapesRoot(what, toPosix(relative(root, path)) || '.', real);
 }
 
 /** Maps a root-relative path to disk, sending `.aiwg/…` to the aiwg directory. */
@@ -166,9 +165,7 @@ export async function loadCorpus(options: LoadCorpusOptions): Promise<CorpusInde
     }
   }
   if (escaping > 0) {
-    note(
-      `${escaping} corpus ${escaping === 1 ? 'file leads' : 'files lead'} outside ${escaping === 1 ? 'its' : 'their'} corpus root through a symlink; not read`,
-    );
+    note(noteMessages.corpusFilesEscape(escaping));
   }
   const bibliography = await loadBibliographies(root, options.isGit, options.bibliography, note);
   const index = new CorpusIndex({ roots, files, metadata, assessments, bibliography });
@@ -188,16 +185,16 @@ function corpusBase(root: string, aiwgBase: string | null, dir: string, absolute
     if (aiwgBase === null) return null;
     const real = realLocation(absolute);
     if (isInside(aiwgBase, real)) return aiwgBase;
-    note(escapesNote(root, absolute, real, `the corpus root ${clean}`));
+    note(escapesNote(root, absolute, real, noteMessages.corpusRoot(clean)));
     return null;
   }
   const placement = placePath(root, absolute);
   if (placement.kind === 'inside') return root;
   if (placement.kind === 'escapes') {
-    if (isDirectory(absolute)) note(escapesNote(root, absolute, placement.real, `the corpus root ${clean}`));
+    if (isDirectory(absolute)) note(escapesNote(root, absolute, placement.real, noteMessages.corpusRoot(clean)));
     return null;
   }
-  if (isDirectory(absolute)) note(`the corpus root ${absolute} is outside the root (named in the configuration)`);
+  if (isDirectory(absolute)) note(noteMessages.corpusRootOutside(absolute));
   return placement.real;
 }
 
@@ -220,10 +217,10 @@ export async function loadBibliographies(
     // configuration names outside is read and noted.
     const placement = placePath(root, absolute);
     if (placement.kind === 'escapes') {
-      onNote(escapesNote(root, absolute, placement.real, `the bibliography ${path}`));
+      onNote(escapesNote(root, absolute, placement.real, noteMessages.bibliography(path)));
       continue;
     }
-    if (placement.kind === 'outside-named') onNote(`the bibliography ${path} is outside the root (named in the configuration)`);
+    if (placement.kind === 'outside-named') onNote(noteMessages.bibliographyOutside(path));
     const refuse = (problem: string) => {
       if (explicit !== undefined) throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${problem}`, { data: { path } });
       onNote(fileMessages.bibliographySkipped(path, problem));

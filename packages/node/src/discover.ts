@@ -2,7 +2,7 @@ import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'nod
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { gitListFiles, gitTopLevel } from './git-files.ts';
-import { fileMessages } from './messages.ts';
+import { fileMessages, listReasons, noteMessages } from './messages.ts';
 
 /** Where a check runs. */
 export interface Workspace {
@@ -71,9 +71,7 @@ interface Unreadable {
 /** The one line for every directory a discovery skipped, naming the first few. */
 export function unreadableNote(unreadable: readonly { readonly path: string; readonly reason: string }[]): string {
   const shown = unreadable.slice(0, 3).map((entry) => `${entry.path} (${entry.reason})`);
-  const more = unreadable.length > shown.length ? `, and ${unreadable.length - shown.length} more` : '';
-  const count = unreadable.length === 1 ? '1 directory' : `${unreadable.length} directories`;
-  return `${count} could not be read and ${unreadable.length === 1 ? 'was' : 'were'} skipped: ${shown.join(', ')}${more}`;
+  return noteMessages.unreadableDirectories(shown, unreadable.length);
 }
 
 function discover(workspace: Workspace, cwd: string, paths: readonly string[], unreadable: Unreadable[]): string[] {
@@ -167,13 +165,13 @@ function reasonOf(error: unknown): string {
   switch (code) {
     case 'EACCES':
     case 'EPERM':
-      return 'permission denied';
+      return listReasons.permissionDenied();
     case 'ENOENT':
-      return 'vanished while listing';
+      return listReasons.vanished();
     case 'ELOOP':
-      return 'too many symlinks';
+      return listReasons.tooManySymlinks();
     case 'EIO':
-      return 'input/output error';
+      return listReasons.ioError();
     default:
       return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
   }

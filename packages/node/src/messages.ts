@@ -26,9 +26,44 @@ export const fileMessages = {
   readOnly: () => 'read-only; not written (make it writable first)',
   changedSinceRead: () => 'changed on disk since it was read; not written (run again)',
   cannotWrite: (reason: string) => `cannot write (${reason})`,
+  cannotRead: (reason: string) => `cannot read (${reason})`,
+  noSuchFile: () => 'no such file',
+  outsideRootNotRead: (root: string, throughSymlink: boolean) =>
+    `outside the root ${root}${throughSymlink ? ' (a symlink leads there)' : ''}; not read`,
+  writeEscapes: (what: string, real: string) => `the ${what} leads outside the root through a symlink (to ${real}); not written`,
   bibliographyUnreadable: () => 'cannot read the bibliography file',
   bibliographySkipped: (path: string, problem: string) =>
     `the bibliography ${path}, found in the tree, was skipped: ${problem} (name bibliographies in the configuration to make this an error)`,
+} as const;
+
+/** Why a directory could not be listed: the system's words for the common error codes. */
+export const listReasons = {
+  permissionDenied: () => 'permission denied',
+  vanished: () => 'vanished while listing',
+  tooManySymlinks: () => 'too many symlinks',
+  ioError: () => 'input/output error',
+} as const;
+
+/** Notes of a discovery or a corpus load: what was skipped, refused or read from outside the root. */
+export const noteMessages = {
+  unreadableDirectories: (shown: readonly string[], total: number) => {
+    const more = total > shown.length ? `, and ${total - shown.length} more` : '';
+    const count = total === 1 ? '1 directory' : `${total} directories`;
+    return `${count} could not be read and ${total === 1 ? 'was' : 'were'} skipped: ${shown.join(', ')}${more}`;
+  },
+  /** `what` names the thing (`the corpus root docs/refs`); `shown` is its root-relative path, added when `what` lacks it. */
+  escapesRoot: (what: string, shown: string, real: string) =>
+    `${what.endsWith(shown) ? what : `${what} (${shown})`} leads outside the root through a symlink (to ${real}); not read`,
+  aiwgDirectory: () => 'the aiwg directory',
+  aiwgDirOutside: (path: string, variable: string) => `the aiwg directory ${path} is outside the root (named by ${variable})`,
+  aiwgLocationEscapes: (value: string, real: string) =>
+    `.aiwg-location names ${value}, which leads outside the root (to ${real}); not read (AIWG_PROJECT_AIWG_DIR may name an outside directory)`,
+  corpusRoot: (path: string) => `the corpus root ${path}`,
+  corpusRootOutside: (path: string) => `the corpus root ${path} is outside the root (named in the configuration)`,
+  bibliography: (path: string) => `the bibliography ${path}`,
+  bibliographyOutside: (path: string) => `the bibliography ${path} is outside the root (named in the configuration)`,
+  corpusFilesEscape: (count: number) =>
+    `${count} corpus ${count === 1 ? 'file leads' : 'files lead'} outside ${count === 1 ? 'its' : 'their'} corpus root through a symlink; not read`,
 } as const;
 
 /** Problems running git. */

@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { onTestFinished } from 'vitest';
 
 /** The repository this test suite belongs to; no test may write inside it. */
@@ -140,4 +141,54 @@ export function runCli(
 /** sha256 of bytes, first 16 hex: the RLM content hash, computed independently of the core. */
 export function sha16(contents: string | Uint8Array): string {
   return execFileSync('sha256sum', { input: contents }).toString().slice(0, 16);
+}
+
+/**
+ * Every `new AiwgCiteError(code, message)` in the `.ts`/`.tsx` files under `dir` (tests left out)
+ * whose message is a sentence written in place: a string or template literal with a word outside
+ * its `${…}` (either branch of a `?:`, either side of a `+`). STYLE §3 keeps sentences in the
+ * package's messages module; `${path}: ${messages.x()}` passes. Each as `file:line: message`.
+ */
+export function inlineErrorSentences(dir: string): string[] {
+  const found: string[] = [];
+  for (const file of sourceFiles(dir)) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isNewExpression(node) && node.expression.getText(source) === 'AiwgCiteError') {
+        const message = node.arguments?.[1];
+        if (message !== undefined && hasInlineWords(message)) {
+          const { line } = source.getLineAndCharacterOfPosition(message.getStart(source));
+          found.push(`${relative(dir, file)}:${line + 1}: ${message.getText(source)}`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
+
+function hasInlineWords(node: ts.Expression): boolean {
+  if (ts.isParenthesizedExpression(node)) return hasInlineWords(node.expression);
+  if (ts.isConditionalExpression(node)) return hasInlineWords(node.whenTrue) || hasInlineWords(node.whenFalse);
+  if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    return hasInlineWords(node.left) || hasInlineWords(node.right);
+  }
+  const text =
+    ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)
+      ? node.text
+      : ts.isTemplateExpression(node)
+        ? [node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join(' ')
+        : '';
+  return /[A-Za-z]{2,}/.test(text);
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(path));
+    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) out.push(path);
+  }
+  return out.sort();
 }
