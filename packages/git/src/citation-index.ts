@@ -96,7 +96,11 @@ export async function findCitingEntries(
   // paths is among them (a commit of documents only, say), the full index is never read.
   const summary = loadSummary(summaryPath(options.file), options.includeCode);
   if (summary !== null) {
-    const unseen = [...wanted].filter((oid) => !summary.oids.has(oid));
+    // A blob only excluded documents hold (the staged documents themselves, checked from the
+    // index) can add no citing entry: it is not read for this question.
+    const counted = new Set<string>();
+    for (const [path, oid] of documents) if (!excludeDocuments.has(path)) counted.add(oid);
+    const unseen = [...counted].filter((oid) => !summary.oids.has(oid));
     if (unseen.length <= MAX_UNSEEN_FOR_SUMMARY) {
       await extract(unseen);
       const cited = (artifact: string) =>

@@ -279,6 +279,22 @@ describe('the reverse direction: committed documents the staged change breaks', 
     expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
   });
 
+  it('answers from the summary when only a staged document cites the changed path: it is checked from the index, not looked up', async () => {
+    const repo = setup();
+    repo.write({ 'src/c.ts': CODE });
+    repo.commit('uncited file');
+    repo.write({ 'src/a.ts': 'x\n' });
+    repo.git('add', 'src/a.ts');
+    await run(repo);
+    repo.git('reset', '-q');
+    const file = citationIndexPath(join(repo.dir, '.git'));
+    writeFileSync(file, 'corrupt on purpose: the fast path must not need it');
+    repo.write({ 'src/c.ts': `${CODE}four\n`, 'docs/four.md': `[src/c.ts@${sha16(CODE)}, L1]\n` });
+    repo.git('add', 'src/c.ts', 'docs/four.md');
+    expect(brief((await run(repo)).report.citations)).toEqual(['docs/four.md:1 stale']);
+    expect(readFileSync(file, 'utf8')).toBe('corrupt on purpose: the fast path must not need it');
+  });
+
   it('finds citations in documents changed since the index was built', async () => {
     const repo = setup();
     repo.write({ 'src/a.ts': 'x\n' });
