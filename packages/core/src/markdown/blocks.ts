@@ -60,6 +60,8 @@ interface Block {
   columns: number;
   /** A paragraph that is the first content of a list item (it may open with a task marker). */
   firstInItem: boolean;
+  /** A paragraph whose last line was indented 4+ columns (such a line cannot head a table). */
+  lastIndented: boolean;
 }
 
 function newBlock(type: BlockType, start: number): Block {
@@ -83,6 +85,7 @@ function newBlock(type: BlockType, start: number): Block {
     htmlType: 0,
     columns: 0,
     firstInItem: false,
+    lastIndented: false,
   };
 }
 
@@ -270,6 +273,7 @@ export function parseBlocks(text: string, from: number, definitions: DefinitionS
     }
     tip.lines.push(offset, lineEnd);
     tip.end = lineEnd;
+    tip.lastIndented = indented;
   };
 
   /** Continuation of an open block: 0 matched, 1 not matched, 2 matched and the line is done. */
@@ -576,7 +580,7 @@ export function parseBlocks(text: string, from: number, definitions: DefinitionS
         } else if (type === 'heading' || type === 'break') {
           // single line, already recorded
         } else if (type === 'paragraph') {
-          if (container.lines.length === 2 && !blank && tryTable(container)) {
+          if (!blank && !container.lastIndented && tryTable(container)) {
             // became a table
           } else if (!blank) {
             addLine();
@@ -602,19 +606,30 @@ export function parseBlocks(text: string, from: number, definitions: DefinitionS
     addLine();
   }
 
-  /** A one-line paragraph followed by a delimiter row with as many cells becomes a table. */
+  /**
+   * A paragraph line followed by a delimiter row with as many cells heads a table. The head may be
+   * a paragraph's last line: micromark lets a table interrupt a paragraph there, and the lines
+   * before it stay a paragraph (a line indented 4+ columns continues the paragraph instead).
+   */
   function tryTable(paragraph: Block): boolean {
-    const headStart = paragraph.lines[0] as number;
-    const headEnd = paragraph.lines[1] as number;
+    const lines = paragraph.lines;
+    const count = lines.length;
+    const headStart = lines[count - 2] as number;
+    const headEnd = lines[count - 1] as number;
     const rowStart = nextNonspace;
     if (indented) return false;
     const delimiterCells = delimiterRow(text, rowStart, lineEnd);
     if (delimiterCells === 0) return false;
     const headCells = splitCells(text, headStart, headEnd);
     if (headCells.length / 2 !== delimiterCells) return false;
-    paragraph.open = false;
-    paragraph.lines = [];
-    tip = paragraph.parent as Block;
+    if (count > 2) {
+      paragraph.lines = lines.slice(0, count - 2);
+      finalize(paragraph);
+    } else {
+      paragraph.open = false;
+      paragraph.lines = [];
+      tip = paragraph.parent as Block;
+    }
     const table = addChild('table', headStart);
     table.columns = delimiterCells;
     for (let index = 0; index < headCells.length; index += 2) {
