@@ -7,6 +7,7 @@
  */
 import { closingTagEnd, isAsciiAlpha, isAsciiAlphanumeric, openTagEnd } from './blocks.ts';
 import { normaliseLabel, parseLabel } from './definitions.ts';
+import { type DelimiterScope, usedDelimiters } from './emphasis.ts';
 import { isAsciiPunctuation, parseDestination, parseTitle, skipWhitespace } from './link-syntax.ts';
 import type { RegionKind } from './types.ts';
 
@@ -69,13 +70,20 @@ class Openers {
 const SPECIAL = new Uint8Array(128);
 for (const char of '\\`$<![]') SPECIAL[char.charCodeAt(0)] = 1;
 
+/** What the scan reports beyond the sink's regions: link texts and image descriptions. */
+interface ScanSink extends InlineSink {
+  linkText(start: number, end: number): void;
+  imageText(start: number, end: number): void;
+}
+
 /** Parses the inline content `s` of one leaf. */
 export function parseInline(s: string, context: InlineContext, out: InlineSink): void {
   const found: number[] = [];
   const kinds: RegionKind[] = [];
   const escapes: number[] = [];
   const linkTexts: number[] = [];
-  const sink: InlineSink & { linkText(start: number, end: number): void } = {
+  const imageTexts: number[] = [];
+  const sink: ScanSink = {
     region(kind, start, end) {
       kinds.push(kind);
       found.push(start, end);
@@ -87,20 +95,54 @@ export function parseInline(s: string, context: InlineContext, out: InlineSink):
     linkText(start, end) {
       linkTexts.push(start, end);
     },
+    imageText(start, end) {
+      imageTexts.push(start, end);
+    },
   };
   scan(s, context, sink);
   for (let index = 0; index < kinds.length; index += 1) {
     out.region(kinds[index] as RegionKind, found[index * 2] as number, found[index * 2 + 1] as number);
   }
   if (LITERAL_HINT.test(s)) {
-    // Link text is prose, but the address transform leaves it alone.
-    for (const [start, end] of literalAddresses(s, found.concat(linkTexts), escapes)) out.region('autolink', start, end);
+    // Link text is prose, but the address transform leaves it alone; emphasis and strikethrough
+    // markers end the text nodes it reads.
+    const markers = (): number[] =>
+      DELIMITER.test(s) ? usedDelimiters(s, delimiterScope(found, kinds, linkTexts, imageTexts, escapes)) : [];
+    for (const [start, end] of literalAddresses(s, found.concat(linkTexts), escapes, markers)) out.region('autolink', start, end);
   }
+}
+
+const DELIMITER = /[*_~]/;
+
+/** Where delimiters can stand: not in code, HTML, destinations or autolinks; image descriptions are spans. */
+function delimiterScope(
+  found: readonly number[],
+  kinds: readonly RegionKind[],
+  linkTexts: readonly number[],
+  imageTexts: readonly number[],
+  escapes: readonly number[],
+): DelimiterScope {
+  const blocked: number[] = [];
+  let image = 0;
+  for (let index = 0; index < kinds.length; index += 1) {
+    const start = found[index * 2] as number;
+    const end = found[index * 2 + 1] as number;
+    if (kinds[index] !== 'image') {
+      blocked.push(start, end);
+      continue;
+    }
+    // An image's description holds delimiters of its own; its `![`, `](…)` or `[…]` do not.
+    while (image < imageTexts.length && (imageTexts[image] as number) < start) image += 2;
+    const textStart = imageTexts[image] as number;
+    const textEnd = imageTexts[image + 1] as number;
+    blocked.push(start, textStart, textEnd, end);
+  }
+  return { blocked, escapes: new Set(escapes), spans: linkTexts.concat(imageTexts) };
 }
 
 const LITERAL_HINT = /[wW]{3}\.|https?:\/\/|@/i;
 
-function scan(s: string, context: InlineContext, sink: InlineSink & { linkText(start: number, end: number): void }): void {
+function scan(s: string, context: InlineContext, sink: ScanSink): void {
   const length = s.length;
   const openers = new Openers();
   // Every e-mail literal holds `@`, then a dot before an ASCII letter or digit (see emailLiteral).
@@ -237,13 +279,7 @@ function indexRuns(s: string, char: number): RunIndex {
 }
 
 /** A `]` at `at`: closes a link or image when the bracket algorithm says so (CommonMark §6.3). */
-function closeBracket(
-  s: string,
-  at: number,
-  openers: Openers,
-  context: InlineContext,
-  sink: InlineSink & { linkText(start: number, end: number): void },
-): number {
+function closeBracket(s: string, at: number, openers: Openers, context: InlineContext, sink: ScanSink): number {
   const opener = openers.pop();
   if (opener === null || !opener.active) return at + 1;
   const textStart = opener.at + (opener.image ? 2 : 1);
@@ -278,6 +314,7 @@ function closeBracket(
   if (end < 0) return at + 1;
   if (opener.image) {
     sink.region('image', opener.at, end);
+    sink.imageText(opener.at + 2, at);
   } else {
     sink.region('markup', opener.at, opener.at + 1);
     if (at > opener.at + 1) sink.linkText(opener.at + 1, at);
@@ -611,7 +648,21 @@ const EMAIL_LITERAL = /(?<![\w+\-.]|(?:^|[^\d@A-Za-z])(?:mailto|xmpp):)([\w+\-.]
 const LABEL_END = /[\d\-_]$/;
 
 /** Source ranges of the addresses the transform links, in the text runs between `covered` ranges. */
-function literalAddresses(s: string, covered: readonly number[], escapes: readonly number[]): [number, number][] {
+function literalAddresses(
+  s: string,
+  covered: readonly number[],
+  escapes: readonly number[],
+  markers: () => readonly number[],
+): [number, number][] {
+  // Only where a transform could match do the text nodes' ends matter: then split at the used markers.
+  let mayMatch = false;
+  for (const transform of TRANSFORMS) if (transform[2].test(s)) mayMatch = true;
+  if (!mayMatch) return [];
+  const extra = markers();
+  return literalAddressesBetween(s, extra.length === 0 ? covered : covered.concat(extra), escapes);
+}
+
+function literalAddressesBetween(s: string, covered: readonly number[], escapes: readonly number[]): [number, number][] {
   const ranges: [number, number][] = [];
   for (let index = 0; index < covered.length; index += 2) ranges.push([covered[index] as number, covered[index + 1] as number]);
   ranges.sort((a, b) => a[0] - b[0]);
