@@ -7,10 +7,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { htmlBlockStart } from '../../packages/core/src/markdown/blocks.ts';
 import { isProse, parseMarkdown } from '../../packages/core/src/markdown/model.ts';
-import { allExamples, commonMarkExamples, compareDocument, type Disagreement, PROBES, runDifferential } from './differential.ts';
+import {
+  commonMarkExamples,
+  type Disagreement,
+  fragmentLines,
+  opensUnclosedFrontmatter,
+  randomDocumentProperty,
+  runDifferentialYielding,
+} from './differential.ts';
 import { GFM_EXAMPLES } from './gfm-examples.ts';
+import { referenceSaysProse } from './reference.ts';
+import { REGRESSION_EXAMPLES } from './regressions.ts';
 
 const model = (text: string) => {
   const document = parseMarkdown(text);
@@ -25,55 +33,59 @@ const show = (found: readonly Disagreement[]) =>
         `${item.source}: reference says ${item.reference ? 'prose' : 'not prose'} at ${item.offset} in ${JSON.stringify(item.text)}`,
     );
 
-function opensHtmlBlockOfType7(line: string): boolean {
-  const start = line.length - line.trimStart().length;
-  return start < 4 && htmlBlockStart(line, start, line.length) === 7;
-}
-
 describe('the markdown model agrees with the reference parser', () => {
-  it('at every placement in the CommonMark 0.31.2 spec examples', { timeout: 600_000 }, () => {
+  it('at every placement in the CommonMark 0.31.2 spec examples', { timeout: 600_000 }, async () => {
     const examples = commonMarkExamples();
     expect(examples.length).toBe(652);
-    const result = runDifferential(examples, model);
+    const result = await runDifferentialYielding(examples, model);
     expect(result.placements).toBeGreaterThan(19_000);
     expect(show(result.disagreements)).toEqual([]);
     expect(result.agreeing).toBe(result.placements);
   });
 
-  it('at every placement in the GFM, frontmatter and math examples', { timeout: 120_000 }, () => {
-    const result = runDifferential(GFM_EXAMPLES, model);
+  it('at every placement in the GFM, frontmatter and math examples', { timeout: 120_000 }, async () => {
+    const result = await runDifferentialYielding(GFM_EXAMPLES, model, 5);
     expect(result.placements).toBeGreaterThan(2_000);
     expect(show(result.disagreements)).toEqual([]);
   });
 
-  it('on random documents made of spec fragments', { timeout: 300_000 }, () => {
-    // Fragments: whole lines of the examples, so containers, fences and inline constructs mix.
-    // Lines that open an HTML block of type 7 are left out: on a lazy line micromark lets such a
-    // block interrupt the paragraph and puts it inside the container (`- bim\n<a href="x">\nfoo`),
-    // where CommonMark (§4.6: type 7 cannot interrupt a paragraph; §5.1 laziness) and cmark-gfm keep
-    // paragraph text, as the model does. The spec examples above still cover type 7 everywhere.
-    const lines = [...new Set(allExamples().flatMap((example) => example.markdown.split('\n')))].filter(
-      (line) => line.length < 80 && !opensHtmlBlockOfType7(line),
-    );
-    const found: Disagreement[] = [];
-    fc.assert(
-      fc.property(
-        fc.array(fc.constantFrom(...lines), { minLength: 1, maxLength: 8 }),
-        fc.nat(),
-        fc.constantFrom(...PROBES),
-        (picked, seed, probe) => {
-          const document = `${picked.join('\n')}\n`;
-          const at = seed % (document.length + 1);
-          const text = document.slice(0, at) + probe + document.slice(at);
-          return compareDocument('random', text, at, at + probe.length, model, found);
-        },
-      ),
-      // The fuzz suite's seed (AIWG_CITE_FUZZ_SEED, default 15), so CI is repeatable; another seed
-      // explores. A known disagreement other seeds reach: a line indented 4+ columns after a GFM
-      // table is a table row to the model (and to cmark-gfm, GitHub's renderer) but indented code
-      // to micromark (`a\n| - |\n\tfoo`); not yet decided which to follow.
-      { numRuns: 1500, seed: Number(process.env.AIWG_CITE_FUZZ_SEED ?? 15) },
-    );
-    expect(show(found)).toEqual([]);
+  it('at every placement in the documents of past disagreements', async () => {
+    const result = await runDifferentialYielding(REGRESSION_EXAMPLES, model, 4, true);
+    expect(result.placements).toBeGreaterThan(500);
+    expect(show(result.disagreements)).toEqual([]);
+  });
+
+  it('keeps the containers after an unclosed frontmatter fence, where the reference drops them', () => {
+    // Seed -100137140. micromark's frontmatter construct swallows the container prefixes while it
+    // looks for the closing fence (see opensUnclosedFrontmatter): the list item's indented code is
+    // paragraph text there. The model reads a list, as CommonMark and GitHub do. When this
+    // expectation on the reference fails, the reference is fixed: drop the exclusion.
+    const text = '+++\n-     [src/a.ts@0123456789abcdef, L1-2]\n\tfoo\n';
+    const start = text.indexOf('[');
+    const end = text.indexOf(']') + 1;
+    expect(opensUnclosedFrontmatter(text)).toBe(true);
+    expect(model(text)(start, end)).toBe(false);
+    expect(referenceSaysProse(text, start, end)).toBe(true);
+    expect(model(`a\n${text.slice(4)}`)(start - 2, end - 2)).toBe(false);
+  });
+
+  it('on random documents made of spec fragments', { timeout: 600_000 }, async () => {
+    // The fuzz suite's seed (AIWG_CITE_FUZZ_SEED, default 15), so CI is repeatable;
+    // AIWG_CITE_MODEL_SEEDS=n adds n random seeds (each named on failure) and
+    // AIWG_CITE_MODEL_RUNS sets the runs per seed (default 1500).
+    const seeds = [Number(process.env.AIWG_CITE_FUZZ_SEED ?? 15)];
+    for (let extra = Number(process.env.AIWG_CITE_MODEL_SEEDS ?? 0); extra > 0; extra -= 1) {
+      seeds.push(Math.floor(Math.random() * 2 ** 32) - 2 ** 31);
+    }
+    const numRuns = Number(process.env.AIWG_CITE_MODEL_RUNS ?? 1500);
+    const lines = fragmentLines();
+    const failed: string[] = [];
+    for (const seed of seeds) {
+      const found: Disagreement[] = [];
+      const result = fc.check(randomDocumentProperty(model, found, lines), { numRuns, seed });
+      if (result.failed) failed.push(`seed ${seed}: ${show(found.slice(-1))[0] ?? String(result.errorInstance)}`);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    expect(failed).toEqual([]);
   });
 });
