@@ -12,7 +12,7 @@ import {
 import { readRegularFile } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
-import { inputMessages } from '../messages.ts';
+import { inputMessages, usageMessages } from '../messages.ts';
 import { parseJsonInput, readInput, usageError } from './interop-io.ts';
 
 const HELP = `Usage: aiwg-cite aggregate FILE.json [options]
@@ -61,7 +61,7 @@ export const aggregate: Command = {
       return 0;
     }
     const [file, ...extra] = positionals;
-    if (file === undefined || extra.length > 0) throw usageError('aggregate', 'takes exactly one JSON file (or - for stdin)');
+    if (file === undefined || extra.length > 0) throw usageError('aggregate', usageMessages.aggregateOneFile());
     const policy: AggregatePolicy = parseChoice('aggregate', 'aggregate', values.aggregate, POLICIES, 'authority');
     const sourcesDir = values.sources === undefined ? undefined : openSources(resolve(context.cwd, values.sources), values.sources);
 

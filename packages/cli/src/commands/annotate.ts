@@ -22,6 +22,7 @@ import {
 } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
+import { inputMessages, usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { prepareScholarly } from './check-scholarly.ts';
 import { decodeExact, parseJsonInput, readInput, usageError } from './interop-io.ts';
@@ -73,14 +74,14 @@ export const annotate: Command = {
     // `annotate FILE AGG.json` reads like citation-auditor's `render FILE AGG.json`.
     const [file, second, ...extra] = positionals;
     if (file === undefined || extra.length > 0 || (second !== undefined && values.verdicts !== undefined)) {
-      throw usageError('annotate', 'takes one markdown file, and optionally the verdicts file in place of --verdicts');
+      throw usageError('annotate', usageMessages.annotateFiles());
     }
     const verdictsPath = values.verdicts ?? second;
     const mode = parseChoice('annotate', 'mode', values.mode, MODES, 'inline');
     const withFindings = values['no-findings'] !== true;
-    if (!withFindings && verdictsPath === undefined) throw usageError('annotate', '--no-findings needs --verdicts');
+    if (!withFindings && verdictsPath === undefined) throw usageError('annotate', usageMessages.noFindingsNeedsVerdicts());
     if (file === '-' && (withFindings || values.write === true)) {
-      throw usageError('annotate', 'standard input (-) works only with --no-findings and without --write');
+      throw usageError('annotate', usageMessages.stdinOnlyWithoutFindings());
     }
 
     // The document is confined as check confines its paths (inside the root, symlinks resolved);
@@ -90,10 +91,7 @@ export const annotate: Command = {
     if (workspace !== null && verdictsPath !== undefined && verdictsPath !== '-') {
       const placement = placePath(workspace.root, resolve(context.cwd, verdictsPath));
       if (placement.kind === 'escapes') {
-        throw new AiwgCiteError(
-          'INPUT_OUTSIDE_ROOT',
-          `${verdictsPath}: a symlink leads it outside the root (to ${placement.real}); not read`,
-        );
+        throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', inputMessages.symlinkOutsideNotRead(verdictsPath, placement.real));
       }
     }
     const bytes = await readInput(file, context);

@@ -18,6 +18,7 @@ import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { type Palette, paletteFor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
 import { escapeStrings } from '../format/escape.ts';
+import { usageMessages } from '../messages.ts';
 import { worktreeReader } from '../pipeline-ports.ts';
 
 const HELP = `Usage: aiwg-cite blame [DOC.md...] [options]
@@ -157,7 +158,7 @@ export const blame: Command = {
     }
     const format = parseChoice('blame', 'format', values.format, FORMATS, 'pretty');
     const line = parseCount('blame', 'line', values.line);
-    if (line === 0) throw new AiwgCiteError('USAGE', 'blame: --line counts from 1, not `0`');
+    if (line === 0) throw new AiwgCiteError('USAGE', usageMessages.blameLineZero());
     const workspace = resolveWorkspace(context.cwd, values.root);
     const history = await openHistory(workspace, context);
     try {

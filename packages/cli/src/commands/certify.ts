@@ -36,6 +36,7 @@ import { parseCommandArgs } from '../args.ts';
 import { paletteFor } from '../color.ts';
 import { type CliContext, type Command, loadRunConfig, runNow } from '../context.ts';
 import { formatFinding } from '../format/pretty.ts';
+import { inputMessages, usageMessages } from '../messages.ts';
 import { openCliOnlineSession } from './check-online.ts';
 
 const HELP = `Usage: aiwg-cite certify FILE.md [options]
@@ -105,10 +106,8 @@ export const certify: Command = {
       context.stdout.write(HELP);
       return 0;
     }
-    if (positionals.length !== 1)
-      throw new AiwgCiteError('USAGE', 'certify: name exactly one markdown file; run `aiwg-cite certify --help`');
-    if (values['no-cache'] === true && values.online !== true)
-      throw new AiwgCiteError('USAGE', 'certify: --no-cache only applies with --online');
+    if (positionals.length !== 1) throw new AiwgCiteError('USAGE', usageMessages.certifyOneFile());
+    if (values['no-cache'] === true && values.online !== true) throw new AiwgCiteError('USAGE', usageMessages.noCacheNeedsOnline());
     const workspace = resolveWorkspace(context.cwd, values.root);
     // Confined as check confines its paths: inside the root, symlinks resolved.
     const { absolute, relative: documentPath } = confineExplicitFile(workspace.root, context.cwd, positionals[0] as string);
@@ -118,7 +117,7 @@ export const certify: Command = {
     } catch (error) {
       throw new AiwgCiteError(
         'INPUT_UNREADABLE',
-        `${positionals[0]}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        inputMessages.cannotRead(positionals[0] as string, (error as NodeJS.ErrnoException).code ?? String(error)),
         {
           cause: error,
         },
@@ -346,7 +345,7 @@ function loadState(path: string, document: string, documentSha: string): Certify
     text = readRegularFile(path).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-      throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: cannot read the state file (${(error as Error).message})`, { cause: error });
+      throw new AiwgCiteError('INPUT_UNREADABLE', inputMessages.stateFileUnreadable(path, (error as Error).message), { cause: error });
     }
     return {
       version: 1,
@@ -362,11 +361,11 @@ function loadState(path: string, document: string, documentSha: string): Certify
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new AiwgCiteError('CONFIG_INVALID', `${path}: the state file is not JSON; delete it to start over`, { cause: error });
+    throw new AiwgCiteError('CONFIG_INVALID', inputMessages.stateFileNotJson(path), { cause: error });
   }
   const state = value as Partial<CertifyState>;
   if (state.version !== 1 || typeof state.items !== 'object' || state.items === null) {
-    throw new AiwgCiteError('CONFIG_INVALID', `${path}: not a certify state file (version 1 with items); delete it to start over`);
+    throw new AiwgCiteError('CONFIG_INVALID', inputMessages.notStateFile(path));
   }
   return {
     version: 1,

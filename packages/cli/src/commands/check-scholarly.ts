@@ -36,6 +36,7 @@ import {
 import { parseChoice } from '../args.ts';
 import { type CliContext, loadRunConfig, runDate } from '../context.ts';
 import { formatMarkdownReport } from '../format/markdown-report.ts';
+import { inputMessages, usageMessages } from '../messages.ts';
 import { findGeneratedCopies, type GeneratedCopies } from './generated-copies.ts';
 
 /** The `check` flags of the corpus and scholarly checks (issue #3), merged into `check`'s parser. */
@@ -110,7 +111,7 @@ export function normaliseReportFlag(args: readonly string[]): string[] {
 /** Loads the configuration and the corpus once and builds the checkers of this run. */
 export async function prepareScholarly(values: ScholarlyValues, workspace: Workspace, context: CliContext): Promise<ScholarlyRun> {
   if (values.rlm === true && values['corpus-only'] === true) {
-    throw new AiwgCiteError('USAGE', 'check: --rlm and --corpus-only exclude each other; run `aiwg-cite check --help`');
+    throw new AiwgCiteError('USAGE', usageMessages.rlmWithCorpusOnly());
   }
   const config = loadRunConfig(workspace.root, context);
   const profile = parseChoice('check', 'profile', values.profile, PROFILES, 'recommended');
@@ -212,7 +213,7 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
       if (values.report !== undefined) {
         const aiwg = locateAiwgDir(workspace.root, context.env);
         if (values.report === '' && aiwg.refused !== null) {
-          throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', `--report: ${aiwg.refused}; name a report file with --report=PATH`);
+          throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', usageMessages.reportRefused(aiwg.refused));
         }
         const path = values.report === '' ? `${aiwg.path}/reports/citation-verification.md` : resolve(context.cwd, values.report);
         // A report directory (or file) that a symlink in the repository leads outside the root is refused.
@@ -244,8 +245,7 @@ async function loadRunCorpus(
   // default roots may be absent, as `.aiwg/` is in a fresh clone.
   if (values.corpus !== undefined) {
     corpus.roots.forEach((root, index) => {
-      if (!root.exists)
-        throw new AiwgCiteError('INPUT_UNREADABLE', `${values.corpus?.[index] ?? root.path}: the corpus directory does not exist`);
+      if (!root.exists) throw new AiwgCiteError('INPUT_UNREADABLE', inputMessages.corpusDirMissing(values.corpus?.[index] ?? root.path));
     });
   }
   return corpus;

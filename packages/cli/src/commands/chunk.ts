@@ -2,6 +2,7 @@ import { chunkMarkdown, DEFAULT_MAX_TOKENS } from '@aiwg-cite/core';
 import { confineExplicitFile, resolveWorkspace } from '@aiwg-cite/node';
 import { parseCommandArgs, parseCount } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
+import { usageMessages } from '../messages.ts';
 import { decodeExact, readInput, usageError } from './interop-io.ts';
 
 const HELP = `Usage: aiwg-cite chunk FILE.md [--max-tokens N] [--root DIR]
@@ -34,9 +35,9 @@ export const chunk: Command = {
       return 0;
     }
     const [file, ...extra] = positionals;
-    if (file === undefined || extra.length > 0) throw usageError('chunk', 'takes exactly one markdown file');
+    if (file === undefined || extra.length > 0) throw usageError('chunk', usageMessages.chunkOneFile());
     const maxTokens = parseCount('chunk', 'max-tokens', values['max-tokens']) ?? DEFAULT_MAX_TOKENS;
-    if (maxTokens < 1) throw usageError('chunk', '--max-tokens must be at least 1');
+    if (maxTokens < 1) throw usageError('chunk', usageMessages.maxTokensAtLeastOne());
     if (file !== '-') confineExplicitFile(resolveWorkspace(context.cwd, values.root).root, context.cwd, file);
     const text = decodeExact(await readInput(file, context), file);
     context.stdout.write(`${JSON.stringify({ chunks: chunkMarkdown(text, { maxTokens }) }, null, 2)}\n`);

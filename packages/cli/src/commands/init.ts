@@ -345,7 +345,10 @@ export function parseJsonFile(text: string, file: string): unknown {
   const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
   if (first !== undefined) {
-    throw new AiwgCiteError('CONFIG_INVALID', inputMessages.notJson(file, `${printParseErrorCode(first.error)} at offset ${first.offset}`));
+    throw new AiwgCiteError(
+      'CONFIG_INVALID',
+      inputMessages.notJson(file, inputMessages.jsonParseError(printParseErrorCode(first.error), first.offset)),
+    );
   }
   return value;
 }

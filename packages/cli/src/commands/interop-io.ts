@@ -18,7 +18,7 @@ export async function readInput(path: string, context: CliContext): Promise<Uint
     return readRegularFile(resolve(context.cwd, path));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+    const why = code === 'ENOENT' ? inputMessages.noSuchFile() : code === 'EISDIR' ? inputMessages.isDirectory() : (error as Error).message;
     throw new AiwgCiteError('INPUT_UNREADABLE', inputMessages.cannotRead(path, why), { data: { path }, cause: error });
   }
 }

@@ -38,7 +38,7 @@ export const merge: Command = {
       context.stdout.write(HELP);
       return 0;
     }
-    if (positionals.length === 0) throw usageError('merge', 'name the shard reports to merge');
+    if (positionals.length === 0) throw usageError('merge', usageMessages.mergeNeedsReports());
     const maxWarnings = parseCount('merge', 'max-warnings', values['max-warnings']);
     const verdictOptions = { strict: values.strict === true, ...(maxWarnings === undefined ? {} : { maxWarnings }) };
     const inputs: { name: string; value: unknown }[] = [];
@@ -46,8 +46,8 @@ export const merge: Command = {
 
     const sarif = inputs.filter((input) => isSarif(input.value));
     if (sarif.length > 0) {
-      if (sarif.length !== inputs.length) throw usageError('merge', 'mix of SARIF and JSON reports; merge one kind at a time');
-      if (values.format !== undefined && values.format !== 'sarif') throw usageError('merge', 'SARIF inputs merge into SARIF only');
+      if (sarif.length !== inputs.length) throw usageError('merge', usageMessages.mergeMixedKinds());
+      if (values.format !== undefined && values.format !== 'sarif') throw usageError('merge', usageMessages.mergeSarifOnly());
       const merged = mergeSarif(inputs.map((input) => ({ name: input.name, log: input.value as SarifLog })));
       context.stdout.write(`${JSON.stringify(merged.log, null, 2)}\n`);
       const failed = merged.errors > 0 || (verdictOptions.strict && merged.warnings > 0) || merged.warnings > (maxWarnings ?? Infinity);

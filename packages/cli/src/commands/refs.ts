@@ -228,7 +228,7 @@ function clockOf(env: Readonly<Record<string, string | undefined>>): Date {
   if (fixed !== undefined && fixed !== '') {
     const date = new Date(fixed);
     if (!Number.isNaN(date.getTime())) return date;
-    throw new AiwgCiteError('USAGE', `AIWG_CITE_DATE: \`${fixed}\` is not a date`);
+    throw new AiwgCiteError('USAGE', usageMessages.notADate(fixed));
   }
   return new Date();
 }

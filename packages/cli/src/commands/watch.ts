@@ -11,6 +11,7 @@ import { discoverDocuments, nodeSha256, resolveWorkspace, runGit } from '@aiwg-c
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { shouldColor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
+import { usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { prepareScholarly } from './check-scholarly.ts';
 
@@ -69,7 +70,7 @@ export const watch: Command = {
     };
     const workspace = resolveWorkspace(context.cwd, values.root);
     if (values.corpus !== undefined && values.scholarly !== true) {
-      throw new AiwgCiteError('USAGE', 'watch: --corpus applies only with --scholarly; run `aiwg-cite watch --help`');
+      throw new AiwgCiteError('USAGE', usageMessages.watchCorpusNeedsScholarly());
     }
     // The same configuration as `check`: rule severities, `strict`, include/exclude globs, and
     // with --scholarly the same corpus and checkers.
