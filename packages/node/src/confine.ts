@@ -28,20 +28,25 @@ export function realLocation(path: string): string {
   let current = resolve(path);
   // A dangling symlink is followed to where it points (a write would create its target there).
   for (let links = 0; ; ) {
-    try {
-      const real = toPosix(realpathSync.native(current));
-      return missing.length === 0 ? real : `${real === '/' ? '' : real}/${missing.reverse().join('/')}`;
-    } catch {
-      if (links < 40 && lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
-        links += 1;
-        current = resolve(dirname(current), readlinkSync(current));
-        continue;
+    // A missing path goes up to its parent without asking realpath, whose error would cost a stack
+    // trace: a run places every default corpus root, and most are missing.
+    const stats = lstatSync(current, { throwIfNoEntry: false });
+    if (stats !== undefined) {
+      try {
+        const real = toPosix(realpathSync.native(current));
+        return missing.length === 0 ? real : `${real === '/' ? '' : real}/${missing.reverse().join('/')}`;
+      } catch {
+        if (links < 40 && stats.isSymbolicLink()) {
+          links += 1;
+          current = resolve(dirname(current), readlinkSync(current));
+          continue;
+        }
       }
-      const parent = dirname(current);
-      if (parent === current) return toPosix(resolve(path));
-      missing.push(current.slice(parent.length).replace(/^\/+/, ''));
-      current = parent;
     }
+    const parent = dirname(current);
+    if (parent === current) return toPosix(resolve(path));
+    missing.push(current.slice(parent.length).replace(/^\/+/, ''));
+    current = parent;
   }
 }
 
