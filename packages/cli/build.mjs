@@ -44,6 +44,60 @@ function buildId() {
   return hash.digest('hex').slice(0, 32);
 }
 
+/**
+ * Libraries bundled as CommonJS that the commit hook loads but seldom runs: `yaml` (72 modules,
+ * ~200 KB) parses corpus frontmatter and GRADE files, which most repositories and most commits
+ * never reach. A static `import { f } from 'yaml'` makes esbuild evaluate the whole library when
+ * the importing chunk loads (~10 ms of every `check --staged`); rewritten to a `require` inside a
+ * stub, it is evaluated on the first call. Only function imports are rewritten (a named import
+ * that is not called, or anything else, fails the build), and only in the workspace's sources.
+ */
+const LAZY_LIBRARIES = new Set(['yaml']);
+
+const lazyLibraries = {
+  name: 'lazy-libraries',
+  setup(plugin) {
+    plugin.onLoad({ filter: /\/packages\/[^/]+\/src\/.*\.ts$/ }, (args) => {
+      if (args.path.includes('/node_modules/')) return undefined;
+      const text = readFileSync(args.path, 'utf8');
+      if (![...LAZY_LIBRARIES].some((name) => text.includes(`'${name}'`))) return undefined;
+      return { contents: deferImports(args.path, text), loader: 'ts', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
+function deferImports(path, text) {
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  let out = text;
+  for (const statement of [...source.statements].reverse()) {
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    const library = statement.moduleSpecifier.text;
+    if (!LAZY_LIBRARIES.has(library) || statement.importClause?.isTypeOnly === true) continue;
+    const clause = statement.importClause;
+    if (
+      clause === undefined ||
+      clause.name !== undefined ||
+      clause.namedBindings === undefined ||
+      !ts.isNamedImports(clause.namedBindings)
+    ) {
+      throw new Error(`build: ${relative(here, path)}: only named imports of ${library} can be deferred`);
+    }
+    const loader = `__aiwgLazy_${library.replace(/\W/g, '_')}`;
+    const stubs = [`let ${loader}Module; const ${loader} = () => (${loader}Module ??= require(${JSON.stringify(library)}));`];
+    for (const element of clause.namedBindings.elements) {
+      if (element.isTypeOnly) continue;
+      const local = element.name.text;
+      const imported = (element.propertyName ?? element.name).text;
+      const uses = [...text.matchAll(new RegExp(`\\b${local}\\b(\\s*\\()?`, 'g'))].slice(1);
+      if (uses.some((use) => use[1] === undefined))
+        throw new Error(`build: ${relative(here, path)}: ${local} from ${library} is not only called`);
+      stubs.push(`const ${local} = (...args) => ${loader}().${imported}(...args);`);
+    }
+    out = out.slice(0, statement.getStart(source)) + stubs.join(' ') + out.slice(statement.getEnd());
+  }
+  return out;
+}
+
 try {
   const result = await build({
     entryPoints: { cli: 'src/bin.ts', api: 'src/api.ts' },
@@ -69,6 +123,7 @@ try {
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
+    plugins: [lazyLibraries],
   });
   // The API's report types are the core's: their declaration ships beside api.d.ts, which then
   // imports it by a relative path instead of the (bundled, unpublished) core package.
