@@ -73,6 +73,8 @@ const floorArgs = ['diff', '--cached', '--name-only'];
 const runs = 9;
 
 const docsEnv = { ...gitEnv, GIT_INDEX_FILE: docsIndex };
+// Nothing staged: the repository's own index, equal to HEAD (start-up, configuration, index read).
+const nothingCheck = timeCommand(process.execPath, cliArgs, { cwd: dir, env: gitEnv, runs });
 const hotEnv = { ...gitEnv, GIT_INDEX_FILE: hotIndex };
 const startup = timeCommand(process.execPath, [CLI, '--version'], { cwd: dir, runs, okCodes: [0] });
 const docsFloor = timeCommand('git', floorArgs, { cwd: dir, env: docsEnv, runs, okCodes: [0] });
@@ -115,9 +117,11 @@ ${table(
     row('same, `--no-cache` (a first attempt at the commit)', docsUncached, docsFloor),
     row(`staged change to the hot artifact: ${staleByCommit} citations made stale`, hotCheck, hotFloor),
     row('same, first run (builds the citation index under .git/aiwg-cite/)', hotCold, null),
+    row('nothing staged (start-up, configuration, reading the index)', nothingCheck, null),
   ],
 )}
 
 Beside \`node -e 0\` (${ms(nodeFloor.median)} median in the same run; target: at most 2×): 10 staged documents
-${(docsCheck.median / nodeFloor.median).toFixed(2)}× with the result cache warm, ${(docsUncached.median / nodeFloor.median).toFixed(2)}× with \`--no-cache\`.
+${(docsCheck.median / nodeFloor.median).toFixed(2)}× with the result cache warm, ${(docsUncached.median / nodeFloor.median).toFixed(2)}× with \`--no-cache\`;
+nothing staged ${(nothingCheck.median / nodeFloor.median).toFixed(2)}×.
 `);
