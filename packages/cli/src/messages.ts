@@ -109,3 +109,108 @@ export const inputMessages = {
   lintStagedEntry: (file: string, command: string) =>
     `${file}: the lint-staged "*.md" entry is neither a command nor a list of commands; add "${command}" by hand`,
 } as const;
+
+/** `1 verdict`, `2 verdicts`: a count and its noun, as the commands' summaries print them. */
+function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The notes and summaries `check` adds to its report for the corpus, copies and `--fix`. */
+export const checkMessages = {
+  corpusSources: (sources: number, roots: readonly string[]) => `corpus: ${plural(sources, 'source', 'sources')} in ${roots.join(', ')}`,
+  noCorpusAuthors: () => 'author-year: no corpus entry lists authors, so only implausible years were checked',
+  noCorpusFormOnly: (roots: readonly string[]) =>
+    `no research corpus (looked in ${roots.join(', ')}): DOIs, arXiv ids and author-years were checked for form only`,
+  /** `12 citations of 5 REF ids (REF-001, REF-002, REF-003 and 2 more)`. */
+  citedIds: (ids: readonly string[], citations: number) => {
+    const shown = ids.slice(0, 3).join(', ');
+    const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
+    return `${plural(citations, 'citation', 'citations')} of ${ids.length} REF ${ids.length === 1 ? 'id' : 'ids'} (${shown}${more})`;
+  },
+  untrackedCorpus: (cited: string, roots: string, ignored: readonly string[]) =>
+    `${cited} are in no tracked corpus root (${roots}); git ignores ${ignored.join(', ')}, so they may be held there and this checkout cannot judge them (listed as info)`,
+  untrackedCorpusFix: () =>
+    'commit the corpus, or name the tracked roots with `corpus` in aiwg-cite.config.json; --require-corpus keeps each as an error',
+  identicalCopies: (count: number) => `${count} identical copies of other documents skipped (checked once, at the first)`,
+  deployedCopies: (count: number) =>
+    `${count} files a tool deployed into agent folders skipped (a manifest beside them lists them; check them at their source, or --profile all)`,
+  /** `merge` reads this back with HELD_NOTE (commands/check-scholarly.ts): change both together. */
+  held: (findings: number, documents: number) =>
+    `${plural(findings, 'heuristic finding', 'heuristic findings')} in ${plural(documents, 'document', 'documents')} that are not research writing not shown (--profile research shows them)`,
+  fixed: (file: string, line: number, column: number, rule: string, description: string) =>
+    `fixed ${file}:${line}:${column}  ${rule}  ${description}`,
+  fixNeedsPerson: (unfixable: number) =>
+    `fix: ${unfixable} ${unfixable === 1 ? 'finding needs' : 'findings need'} a person: each has a suggestion (fix:) in the report; --fix never deletes or rewords`,
+  fixNothing: () => 'fix: nothing to change',
+  fixChanges: (total: number, files: number) =>
+    `fix: ${plural(total, 'change', 'changes')} in ${plural(files, 'file', 'files')}; the report above shows the findings before the fix`,
+} as const;
+
+/** What `aggregate` says on stderr about the candidates it dropped and the quotes it checked. */
+export const aggregateMessages = {
+  dropped: (count: number) => `aiwg-cite: aggregate: dropped ${count} invalid ${count === 1 ? 'candidate' : 'candidates'}`,
+  downgraded: (count: number) =>
+    `aiwg-cite: aggregate: ${plural(count, 'verdict', 'verdicts')} downgraded to unknown by the verbatim-quote check`,
+  quotesUnchecked: (count: number) =>
+    `aiwg-cite: aggregate: ${plural(count, 'verdict', 'verdicts')} with quotes left unchecked (no source text; pass --sources DIR)`,
+} as const;
+
+/** What `annotate --write` says it did. */
+export const annotateMessages = {
+  written: (file: string, marks: number, badges: number, skipped: number, replacedReport: boolean) =>
+    `${file}: ${plural(marks, 'mark', 'marks')}, ${plural(badges, 'badge', 'badges')}${
+      skipped > 0 ? `, ${skipped} without a badge (code, quote or HTML)` : ''
+    }; audit report ${replacedReport ? 'updated' : 'appended'}`,
+  unchanged: (file: string) => `${file}: already annotated; nothing changed`,
+} as const;
+
+/** The summary lines of `certify`; the caller colours the status. */
+export const certifyMessages = {
+  counts: (footnotes: number, checked: number, skipped: number, notCounted: number) =>
+    `${footnotes} footnotes: ${checked} checked, ${skipped} skipped, ${notCounted} not counted`,
+  rate: (confirmed: number, verifiable: number, percent: string | null) =>
+    percent === null ? '0/0' : `${confirmed}/${verifiable} (${percent}%)`,
+  written: (rate: string, path: string) => `${rate} confirmed; certificate written to ${path}`,
+} as const;
+
+/** What `refs` says on stderr, and its coverage note offline. */
+export const refsMessages = {
+  /** Also the online checks' warnings in `check --online`. */
+  warning: (message: string) => `aiwg-cite: warning: ${message}`,
+  noServiceAnswered: (uncertain: number, entries: number) =>
+    `aiwg-cite: refs: no scholarly service answered; ${uncertain} of ${entries} entries are uncertain`,
+  offline: () => 'offline: only future years and placeholder authors were checked; run with --online to compare with the scholarly record',
+  corrected: (entries: readonly string[]) => `aiwg-cite: refs: corrected ${entries.join(', ')}`,
+} as const;
+
+/** What `check` says beside its report: the result cache and the online reference lists. */
+export const runMessages = {
+  cacheDirEscapes: (directory: string) =>
+    `aiwg-cite: ${directory}: the result cache directory leads outside the root through a symlink; not used`,
+  cacheStats: (hits: number, misses: number) => `result cache: ${hits} from the cache, ${misses} checked`,
+  referenceLists: (note: string) => `reference lists: ${note}`,
+} as const;
+
+/** What `init` reports: the setup it found, each change, and the notes of what is left to do. */
+export const initMessages = {
+  setup: (isHusky: boolean, withLintStaged: boolean, root: string) =>
+    `aiwg-cite init: ${isHusky ? 'husky' : 'plain git hook'}${withLintStaged ? ' + lint-staged' : ''} in ${root}`,
+  unchanged: (path: string, summary: string) => `  unchanged  ${path} (${summary})`,
+  wouldChange: (isNew: boolean, path: string, summary: string) => `  would ${isNew ? 'create' : 'update'} ${path} (${summary})`,
+  changed: (isNew: boolean, path: string, summary: string) => `  ${isNew ? 'created' : 'updated'}    ${path} (${summary})`,
+  madeExecutable: (path: string) => `  chmod +x   ${path} (git skips hooks that are not executable)`,
+  note: (note: string) => `  note: ${note}`,
+  dryRun: () => '  (dry run: nothing was written)',
+  installHusky: () => 'run `npm install` to install husky and activate .husky/ (its "prepare" script runs `husky`), then commit both',
+  huskyInactive: () => 'husky is not active yet: run `npx husky` (or add `"prepare": "husky"` and `npm install`)',
+  hookLocal: (hookPath: string) =>
+    `${hookPath} is local to this clone: teammates get no hook. To share it through the repository, run \`aiwg-cite init --with husky\``,
+  lintStagedElsewhere: (file: string, command: string) => `lint-staged is configured in ${file}; add "*.md": "${command}" there by hand`,
+  lintStagedWithoutHusky: () =>
+    'lint-staged runs from a husky hook: without husky the plain hook checks the whole commit and lint-staged is left as it is',
+  hookWithLintStaged: () => 'husky pre-commit: lint-staged, then `aiwg-cite check --staged --reverse-only`',
+  huskyHook: () => 'husky v9 pre-commit: run `aiwg-cite check --staged`',
+  gitHook: () => 'git pre-commit: run `aiwg-cite check --staged`',
+  lintStagedEntry: (command: string) => `lint-staged: "*.md": "${command}"`,
+  huskyPackage: () => 'husky: devDependency and "prepare": "husky"',
+} as const;

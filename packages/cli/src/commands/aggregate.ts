@@ -12,7 +12,7 @@ import {
 import { readRegularFile } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
-import { inputMessages, usageMessages } from '../messages.ts';
+import { aggregateMessages, inputMessages, usageMessages } from '../messages.ts';
 import { parseJsonInput, readInput, usageError } from './interop-io.ts';
 
 const HELP = `Usage: aiwg-cite aggregate FILE.json [options]
@@ -80,21 +80,15 @@ export const aggregate: Command = {
     );
 
     if (dropped.length > 0) {
-      context.stderr.write(
-        `aiwg-cite: aggregate: dropped ${dropped.length} invalid ${dropped.length === 1 ? 'candidate' : 'candidates'}\n`,
-      );
+      context.stderr.write(`${aggregateMessages.dropped(dropped.length)}\n`);
       for (const item of dropped) context.stderr.write(`  ${item.reason}\n`);
     }
     const { downgraded, unchecked } = result.quoteOutcomes;
     if (downgraded > 0) {
-      context.stderr.write(
-        `aiwg-cite: aggregate: ${downgraded} ${downgraded === 1 ? 'verdict' : 'verdicts'} downgraded to unknown by the verbatim-quote check\n`,
-      );
+      context.stderr.write(`${aggregateMessages.downgraded(downgraded)}\n`);
     }
     if (unchecked > 0) {
-      context.stderr.write(
-        `aiwg-cite: aggregate: ${unchecked} ${unchecked === 1 ? 'verdict' : 'verdicts'} with quotes left unchecked (no source text; pass --sources DIR)\n`,
-      );
+      context.stderr.write(`${aggregateMessages.quotesUnchecked(unchecked)}\n`);
     }
     return 0;
   },

@@ -22,7 +22,7 @@ import {
 } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
-import { inputMessages, usageMessages } from '../messages.ts';
+import { annotateMessages, inputMessages, usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { prepareScholarly } from './check-scholarly.ts';
 import { decodeExact, parseJsonInput, readInput, usageError } from './interop-io.ts';
@@ -115,11 +115,12 @@ export const annotate: Command = {
       return 0;
     }
     const changed = writeFileAtomic(resolve(context.cwd, file), annotated.text, bytes, file);
-    const skipped = annotated.skipped > 0 ? `, ${annotated.skipped} without a badge (code, quote or HTML)` : '';
     context.stdout.write(
-      changed
-        ? `${file}: ${marks.length} ${marks.length === 1 ? 'mark' : 'marks'}, ${annotated.badges} ${annotated.badges === 1 ? 'badge' : 'badges'}${skipped}; audit report ${annotated.replacedReport ? 'updated' : 'appended'}\n`
-        : `${file}: already annotated; nothing changed\n`,
+      `${
+        changed
+          ? annotateMessages.written(file, marks.length, annotated.badges, annotated.skipped, annotated.replacedReport)
+          : annotateMessages.unchanged(file)
+      }\n`,
     );
     return 0;
   },

@@ -36,7 +36,7 @@ import { parseCommandArgs } from '../args.ts';
 import { paletteFor } from '../color.ts';
 import { type CliContext, type Command, loadRunConfig, runNow } from '../context.ts';
 import { formatFinding } from '../format/pretty.ts';
-import { inputMessages, usageMessages } from '../messages.ts';
+import { certifyMessages, inputMessages, usageMessages } from '../messages.ts';
 import { openCliOnlineSession } from './check-online.ts';
 
 const HELP = `Usage: aiwg-cite certify FILE.md [options]
@@ -237,8 +237,9 @@ export const certify: Command = {
     const lines: string[] = [];
     for (const finding of findings) lines.push(...formatFinding(finding as Finding, palette));
     if (findings.length > 0) lines.push('');
-    const rate = gate.percent === null ? '0/0' : `${gate.confirmed}/${gate.verifiable} (${gate.percent}%)`;
-    const counts = `${footnotes.length} footnotes: ${gate.verifiable} checked, ${unchecked.filter((u) => u.disposition === 'skipped').length} skipped, ${unchecked.filter((u) => u.disposition !== 'skipped').length} not counted`;
+    const rate = certifyMessages.rate(gate.confirmed, gate.verifiable, gate.percent);
+    const skipped = unchecked.filter((u) => u.disposition === 'skipped').length;
+    const counts = certifyMessages.counts(footnotes.length, gate.verifiable, skipped, unchecked.length - skipped);
     lines.push(palette.dim(`${counts}${note === null ? '' : `; ${note}`}.`));
     const shown = toPosix(relative(context.cwd, output)) || output;
     const status =
@@ -247,7 +248,7 @@ export const certify: Command = {
         : gate.status === 'HARD_FAIL'
           ? palette.red(palette.bold(gate.status))
           : palette.yellow(gate.status);
-    lines.push(`${status}: ${rate} confirmed; certificate written to ${shown}`);
+    lines.push(`${status}: ${certifyMessages.written(rate, shown)}`);
     context.stdout.write(`${lines.join('\n')}\n`);
     if (gate.status === 'HARD_FAIL') return 1;
     return gate.status === 'PASS_WITH_EXCEPTIONS' && values.strict === true ? 1 : 0;

@@ -2,6 +2,7 @@ import { type CheckInput, type CheckOptions, type DocumentChecker, ResultCache }
 import { FileResultStorage, loadUserCacheKey, nodeSha256, placePath, resultCacheDir, type Workspace } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { CliContext } from '../context.ts';
+import { runMessages } from '../messages.ts';
 import type { ScholarlyRun } from './check-scholarly.ts';
 
 declare const __AIWG_CITE_BUILD_ID__: string | undefined;
@@ -31,7 +32,7 @@ export function openResultCache(
   // A cache directory that a symlink in the repository (a committed node_modules) leads outside
   // the root is not used: the run goes without the cache, and says so.
   if (placePath(workspace.root, directory).kind === 'escapes') {
-    context.stderr.write(`aiwg-cite: ${directory}: the result cache directory leads outside the root through a symlink; not used\n`);
+    context.stderr.write(`${runMessages.cacheDirEscapes(directory)}\n`);
     return null;
   }
   let storage: FileResultStorage;
@@ -56,7 +57,7 @@ export function openResultCache(
     async finish(fullRun) {
       if (fullRun && cache.stats.misses > 0) await storage.sweep().catch(() => 0);
       if (context.env.AIWG_CITE_RESULT_CACHE_STATS === '1') {
-        context.stderr.write(`result cache: ${cache.stats.hits} from the cache, ${cache.stats.misses} checked\n`);
+        context.stderr.write(`${runMessages.cacheStats(cache.stats.hits, cache.stats.misses)}\n`);
       }
     },
   };

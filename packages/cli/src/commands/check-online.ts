@@ -1,7 +1,7 @@
 import { AiwgCiteError, type DocumentChecker, type RunStage } from '@aiwg-cite/core';
 import packageJson from '../../package.json' with { type: 'json' };
 import { type CliContext, loadRunConfig } from '../context.ts';
-import { usageMessages } from '../messages.ts';
+import { refsMessages, runMessages, usageMessages } from '../messages.ts';
 
 /** The flags `check` takes for the online checks (SPEC §6). */
 export const ONLINE_FLAGS = {
@@ -55,7 +55,7 @@ export async function prepareOnline(
       urls: loadRunConfig(root, context).online ?? {},
       useCache: values['no-cache'] !== true,
       entries: 0,
-      warn: (message) => context.stderr.write(`aiwg-cite: warning: ${message}\n`),
+      warn: (message) => context.stderr.write(`${refsMessages.warning(message)}\n`),
     });
     return refs;
   };
@@ -64,7 +64,7 @@ export async function prepareOnline(
     stage: {
       async run() {
         const notes = [await session.close()];
-        if (refs !== null) notes.push(`reference lists: ${(refs as import('@aiwg-cite/online').RefsSession).close()}`);
+        if (refs !== null) notes.push(runMessages.referenceLists((refs as import('@aiwg-cite/online').RefsSession).close()));
         return { notes };
       },
     },

@@ -36,7 +36,7 @@ import {
 import { parseChoice } from '../args.ts';
 import { type CliContext, loadRunConfig, runDate } from '../context.ts';
 import { formatMarkdownReport } from '../format/markdown-report.ts';
-import { inputMessages, usageMessages } from '../messages.ts';
+import { checkMessages, inputMessages, usageMessages } from '../messages.ts';
 import { findGeneratedCopies, type GeneratedCopies } from './generated-copies.ts';
 
 /** The `check` flags of the corpus and scholarly checks (issue #3), merged into `check`'s parser. */
@@ -195,15 +195,11 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
         // What reading the corpus noted: refused or named-outside paths, files with invalid YAML.
         notes.push(...corpusNotes);
         if (corpus?.exists) {
-          notes.push(
-            `corpus: ${corpus.sources.length} ${corpus.sources.length === 1 ? 'source' : 'sources'} in ${corpus.roots
-              .filter((root) => root.exists)
-              .map((root) => root.path)
-              .join(', ')}`,
-          );
+          const roots = corpus.roots.filter((root) => root.exists).map((root) => root.path);
+          notes.push(checkMessages.corpusSources(corpus.sources.length, roots));
         }
         if (corpus?.exists && !corpus.hasAuthors && values['corpus-only'] !== true) {
-          notes.push('author-year: no corpus entry lists authors, so only implausible years were checked');
+          notes.push(checkMessages.noCorpusAuthors());
         }
         return { ...(revised === undefined ? {} : { revised }), findings: added, notes };
       },
@@ -268,16 +264,14 @@ function runFindings(findings: readonly Finding[], corpus: CorpusIndex, requireC
   const needing = findings.filter((finding) => finding.rule === 'ref/not-in-corpus');
   if (needing.length === 0) {
     if (findings.some((finding) => finding.rule.endsWith('/unverified') || finding.kind === 'author-year'))
-      notes.push(
-        `no research corpus (looked in ${corpus.roots.map((root) => root.path).join(', ')}): DOIs, arXiv ids and author-years were checked for form only`,
-      );
+      notes.push(checkMessages.noCorpusFormOnly(corpus.roots.map((root) => root.path)));
     return [];
   }
   const ids = [...new Set(needing.map((finding) => finding.text))];
   return [
     corpusAbsent(
       needing[0] as Finding,
-      `${scholarlyMessages.corpusAbsent(corpus.roots.map((root) => root.path))}: ${citedIds(ids, needing.length)}`,
+      `${scholarlyMessages.corpusAbsent(corpus.roots.map((root) => root.path))}: ${checkMessages.citedIds(ids, needing.length)}`,
       scholarlyMessages.corpusAbsentFix(),
       requireCorpus ? 'error' : SCHOLARLY_RULES['corpus/absent'].severity,
     ),
@@ -288,13 +282,6 @@ function runFindings(findings: readonly Finding[], corpus: CorpusIndex, requireC
 function corpusAbsent(first: Finding, message: string, fix: string, severity: Finding['severity']): Finding {
   const { file, line, column, text } = first;
   return { file, line, column, kind: 'corpus', text, status: 'absent', severity, rule: 'corpus/absent', message, fix };
-}
-
-/** `12 citations of 5 REF ids (REF-001, REF-002, REF-003 and 2 more)`. */
-function citedIds(ids: readonly string[], citations: number): string {
-  const shown = ids.slice(0, 3).join(', ');
-  const more = ids.length > 3 ? ` and ${ids.length - 3} more` : '';
-  return `${citations} ${citations === 1 ? 'citation' : 'citations'} of ${ids.length} REF ${ids.length === 1 ? 'id' : 'ids'} (${shown}${more})`;
 }
 
 /**
@@ -328,8 +315,8 @@ function foldUnjudgedRefs(
     .join(', ');
   const note = corpusAbsent(
     missing[0] as Finding,
-    `${citedIds(ids, missing.length)} are in no tracked corpus root (${roots}); git ignores ${ignored.join(', ')}, so they may be held there and this checkout cannot judge them (listed as info)`,
-    'commit the corpus, or name the tracked roots with `corpus` in aiwg-cite.config.json; --require-corpus keeps each as an error',
+    checkMessages.untrackedCorpus(checkMessages.citedIds(ids, missing.length), roots, ignored),
+    checkMessages.untrackedCorpusFix(),
     SCHOLARLY_RULES['corpus/absent'].severity,
   );
   const softened = findings.map((finding) => (missing.includes(finding) ? { ...finding, severity: 'info' as const } : finding));
@@ -343,12 +330,10 @@ function passOverNotes(scholarly: ScholarlyChecker | null, copies: GeneratedCopi
     notes.push(heldNote(scholarly.held.findings, scholarly.held.documents));
   }
   if (copies !== null && copies.identical > 0) {
-    notes.push(`${copies.identical} identical copies of other documents skipped (checked once, at the first)`);
+    notes.push(checkMessages.identicalCopies(copies.identical));
   }
   if (copies !== null && copies.deployed > 0) {
-    notes.push(
-      `${copies.deployed} files a tool deployed into agent folders skipped (a manifest beside them lists them; check them at their source, or --profile all)`,
-    );
+    notes.push(checkMessages.deployedCopies(copies.deployed));
   }
   return notes;
 }
@@ -378,20 +363,13 @@ function applyFixes(report: Report, root: string, checked: ReadonlyMap<string, U
     writeFileAtomic(path, plan.text, bytes, file);
     files += 1;
     total += plan.fixes.length;
-    for (const fix of plan.fixes) out.push(`fixed ${file}:${fix.line}:${fix.column}  ${fix.rule}  ${fix.description}`);
+    for (const fix of plan.fixes) out.push(checkMessages.fixed(file, fix.line, fix.column, fix.rule, fix.description));
   }
   const unfixable = report.citations.filter(
     (finding) => (finding.severity === 'error' || finding.severity === 'warning') && !isFixableFinding(finding),
   ).length;
-  if (unfixable > 0)
-    out.push(
-      `fix: ${unfixable} ${unfixable === 1 ? 'finding needs' : 'findings need'} a person: each has a suggestion (fix:) in the report; --fix never deletes or rewords`,
-    );
-  out.push(
-    total === 0
-      ? 'fix: nothing to change'
-      : `fix: ${total} ${total === 1 ? 'change' : 'changes'} in ${files} ${files === 1 ? 'file' : 'files'}; the report above shows the findings before the fix`,
-  );
+  if (unfixable > 0) out.push(checkMessages.fixNeedsPerson(unfixable));
+  out.push(total === 0 ? checkMessages.fixNothing() : checkMessages.fixChanges(total, files));
   stderr.write(`${out.join('\n')}\n`);
 }
 
@@ -410,9 +388,7 @@ function withIgnoredPaths(resolve: MentionResolver, workspace: Workspace): Menti
  * its shards, so the wording is shared through this one function and {@link HELD_NOTE}.
  */
 export function heldNote(findings: number, documents: number): string {
-  return `${findings} heuristic ${findings === 1 ? 'finding' : 'findings'} in ${documents} ${
-    documents === 1 ? 'document' : 'documents'
-  } that are not research writing not shown (--profile research shows them)`;
+  return checkMessages.held(findings, documents);
 }
 
 /** Reads a {@link heldNote} back: its two counts. */

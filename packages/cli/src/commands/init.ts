@@ -17,7 +17,7 @@ import {
 } from 'jsonc-parser';
 import { parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
-import { inputMessages, usageMessages } from '../messages.ts';
+import { initMessages, inputMessages, usageMessages } from '../messages.ts';
 
 const HELP = `Usage: aiwg-cite init [--dry-run] [--with husky]
 
@@ -139,33 +139,31 @@ export const init: Command = {
     const changes = planChanges(setup);
     const dryRun = values['dry-run'] === true;
     const out: string[] = [];
-    out.push(
-      `aiwg-cite init: ${setup.isHusky ? 'husky' : 'plain git hook'}${setup.lintStaged === null ? '' : ' + lint-staged'} in ${setup.root}`,
-    );
+    out.push(initMessages.setup(setup.isHusky, setup.lintStaged !== null, setup.root));
     for (const change of changes) {
       if (change.before === change.after) {
-        out.push(`  unchanged  ${change.path} (${change.summary})`);
+        out.push(initMessages.unchanged(change.path, change.summary));
         continue;
       }
       if (dryRun) {
-        out.push(`  would ${change.before === null ? 'create' : 'update'} ${change.path} (${change.summary})`);
+        out.push(initMessages.wouldChange(change.before === null, change.path, change.summary));
         out.push(unifiedDiff(change.path, change.before, change.after));
         continue;
       }
       const absolute = join(setup.root, change.path);
       writeFileAtomic(absolute, change.after, change.before === null ? undefined : Buffer.from(change.before, 'utf8'), change.path);
       if (change.executable) chmodSync(absolute, statSync(absolute).mode | 0o111);
-      out.push(`  ${change.before === null ? 'created' : 'updated'}    ${change.path} (${change.summary})`);
+      out.push(initMessages.changed(change.before === null, change.path, change.summary));
     }
     for (const change of changes) {
       const absolute = join(setup.root, change.path);
       if (!dryRun && change.executable && change.before === change.after && (statSync(absolute).mode & 0o111) === 0) {
         chmodSync(absolute, statSync(absolute).mode | 0o111);
-        out.push(`  chmod +x   ${change.path} (git skips hooks that are not executable)`);
+        out.push(initMessages.madeExecutable(change.path));
       }
     }
-    for (const note of setup.notes) out.push(`  note: ${note}`);
-    if (dryRun) out.push('  (dry run: nothing was written)');
+    for (const note of setup.notes) out.push(initMessages.note(note));
+    if (dryRun) out.push(initMessages.dryRun());
     context.stdout.write(`${out.join('\n')}\n`);
     return 0;
   },
@@ -199,10 +197,8 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
   let hookPath: string;
   if (isHusky) {
     hookPath = '.husky/pre-commit';
-    if (addHusky)
-      notes.push('run `npm install` to install husky and activate .husky/ (its "prepare" script runs `husky`), then commit both');
-    else if (!hooksPath.startsWith('.husky'))
-      notes.push('husky is not active yet: run `npx husky` (or add `"prepare": "husky"` and `npm install`)');
+    if (addHusky) notes.push(initMessages.installHusky());
+    else if (!hooksPath.startsWith('.husky')) notes.push(initMessages.huskyInactive());
   } else if (hooksPath !== '') {
     hookPath = toPosix(relative(root, resolve(root, hooksPath, 'pre-commit')));
   } else {
@@ -210,9 +206,7 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
     hookPath = toPosix(relative(root, resolve(root, gitPath, 'pre-commit')));
   }
   if (!isHusky && packageJson !== null && hooksPath === '') {
-    notes.push(
-      `${hookPath} is local to this clone: teammates get no hook. To share it through the repository, run \`aiwg-cite init --with husky\``,
-    );
+    notes.push(initMessages.hookLocal(hookPath));
   }
   if (hookPath.startsWith('..')) {
     throw new AiwgCiteError('CONFIG_INVALID', inputMessages.hooksPathOutside(hooksPath));
@@ -234,10 +228,10 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
       'lint-staged.config.mjs',
     ].find((name) => existsSync(join(root, name)));
     if (other === undefined) lintStaged = { file: 'package.json', inPackageJson: true };
-    else notes.push(`lint-staged is configured in ${other}; add "*.md": "${LINT_STAGED_COMMAND}" there by hand`);
+    else notes.push(initMessages.lintStagedElsewhere(other, LINT_STAGED_COMMAND));
   }
   if (lintStaged !== null && !isHusky) {
-    notes.push('lint-staged runs from a husky hook: without husky the plain hook checks the whole commit and lint-staged is left as it is');
+    notes.push(initMessages.lintStagedWithoutHusky());
     lintStaged = null;
   }
   return { root, isNpm: packageJson !== null, isHusky, addHusky, hookPath, lintStaged, notes };
@@ -253,11 +247,7 @@ export function planChanges(setup: HookSetup): PlannedChange[] {
     before: hookBefore,
     after: addHookBlock(hookBefore, setup.isHusky, withLintStaged),
     executable: true,
-    summary: withLintStaged
-      ? 'husky pre-commit: lint-staged, then `aiwg-cite check --staged --reverse-only`'
-      : setup.isHusky
-        ? 'husky v9 pre-commit: run `aiwg-cite check --staged`'
-        : 'git pre-commit: run `aiwg-cite check --staged`',
+    summary: withLintStaged ? initMessages.hookWithLintStaged() : setup.isHusky ? initMessages.huskyHook() : initMessages.gitHook(),
   });
   if (setup.lintStaged !== null) {
     const before = readText(join(setup.root, setup.lintStaged.file));
@@ -269,7 +259,7 @@ export function planChanges(setup: HookSetup): PlannedChange[] {
       before,
       after,
       executable: false,
-      summary: `lint-staged: "*.md": "${LINT_STAGED_COMMAND}"`,
+      summary: initMessages.lintStagedEntry(LINT_STAGED_COMMAND),
     });
   }
   if (setup.addHusky) {
@@ -282,7 +272,7 @@ export function planChanges(setup: HookSetup): PlannedChange[] {
       before,
       after: addHuskyToPackageJson(base, path),
       executable: false,
-      summary: 'husky: devDependency and "prepare": "husky"',
+      summary: initMessages.huskyPackage(),
     };
     if (index === -1) changes.push(change);
     else changes[index] = { ...change, summary: `${(changes[index] as PlannedChange).summary}; ${change.summary}` };

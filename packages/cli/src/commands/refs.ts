@@ -23,7 +23,7 @@ import { type CliContext, type Command, loadRunConfig } from '../context.ts';
 import { formatGithub } from '../format/github.ts';
 import { correctedEntry, formatRefsPretty, type RefOutcome } from '../format/refs.ts';
 import { formatSarif } from '../format/sarif.ts';
-import { inputMessages, usageMessages } from '../messages.ts';
+import { inputMessages, refsMessages, usageMessages } from '../messages.ts';
 import { applyCorrections } from './refs-fix.ts';
 
 const FORMATS = ['pretty', 'json', 'sarif', 'github'] as const;
@@ -184,7 +184,7 @@ export const refs: Command = {
         urls: config,
         useCache: values['no-cache'] !== true,
         entries: sites.length,
-        warn: (message) => context.stderr.write(`aiwg-cite: warning: ${message}\n`),
+        warn: (message) => context.stderr.write(`${refsMessages.warning(message)}\n`),
         now: () => now,
       });
       const results = await session.verify(sites);
@@ -193,7 +193,7 @@ export const refs: Command = {
       const asked = outcomes.flatMap((outcome) => outcome.lookups);
       if (asked.length > 0 && asked.every((lookup) => !lookup.ok)) {
         const uncertain = outcomes.filter((outcome) => outcome.judgement.verdict === 'uncertain').length;
-        context.stderr.write(`aiwg-cite: refs: no scholarly service answered; ${uncertain} of ${outcomes.length} entries are uncertain\n`);
+        context.stderr.write(`${refsMessages.noServiceAnswered(uncertain, outcomes.length)}\n`);
       }
     } else {
       outcomes = sites.map((site) => ({
@@ -205,12 +205,11 @@ export const refs: Command = {
         ),
         lookups: [],
       }));
-      note = 'offline: only future years and placeholder authors were checked; run with --online to compare with the scholarly record';
+      note = refsMessages.offline();
     }
     if (values.fix === true) {
       const written = applyCorrections(outcomes, bibTexts);
-      if (written.length > 0)
-        context.stderr.write(`aiwg-cite: refs: corrected ${written.map((item) => `${item.file}#${item.key}`).join(', ')}\n`);
+      if (written.length > 0) context.stderr.write(`${refsMessages.corrected(written.map((item) => `${item.file}#${item.key}`))}\n`);
     }
     const hallucinated = outcomes.filter((outcome) => outcome.judgement.verdict === 'hallucinated').length;
     const uncertain = outcomes.filter((outcome) => outcome.judgement.verdict === 'uncertain').length;
