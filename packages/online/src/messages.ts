@@ -39,3 +39,30 @@ export const onlineMessages = {
   cacheCorrupt: (path: string, reason: string) => `cache \`${path}\` is corrupt (${reason}); it was discarded and will be rewritten`,
   deadline: (seconds: number) => `the online checks ran out of their ${seconds} s budget`,
 } as const;
+
+/**
+ * What each service answered, as the resolvers record it: the detail inside the sentences above
+ * (`does not exist: …`, `could not be confirmed online: …`), also kept in the cache.
+ */
+export const resolverMessages = {
+  notFound: () => 'not found',
+  doiHttp: (status: number) => `doi.org answered HTTP ${status}`,
+  doiNoHandle: () => 'doi.org has no handle for this DOI (responseCode 100)',
+  doiNotHandleJson: () => 'doi.org sent a response that is not handle JSON',
+  doiResponseCode: (code: string) => `doi.org answered responseCode ${code}`,
+  crossrefNotJson: () => 'Crossref sent a response that is not JSON',
+  crossrefFailed: (detail: string) => `Crossref: ${detail}`,
+  openalexNoRetractionField: () => 'OpenAlex sent a response without `is_retracted`',
+  openalexFailed: (detail: string) => `OpenAlex: ${detail}`,
+  noSourceCouldSay: () => 'no source could say',
+  noRetraction: (sources: readonly string[]) => `no retraction in ${sources.join(', ')}`,
+  noticesFailed: (detail: string) => `Crossref notices: ${detail}`,
+  noticesWithoutItems: () => 'Crossref notices: a response without `message.items`',
+  arxivHttp: (status: number) => `arXiv answered HTTP ${status}`,
+  arxivNotAtom: () => 'arXiv sent a response that is not a complete Atom feed',
+  arxivRejected: (reason: string) => `arXiv rejected the id: ${reason}`,
+  arxivNoPaper: () => 'arXiv returned no paper for this id',
+  dnsWhileOthersAnswered: (detail: string) => `${detail}, while other hosts answered`,
+  urlGone: (status: number, finalUrl: string | null) => `HTTP ${status}${finalUrl === null ? '' : ` at \`${finalUrl}\``}`,
+  urlStatus: (status: number, isBlocked: boolean) => `HTTP ${status}${isBlocked ? ' (access or rate limit, not deadness)' : ''}`,
+} as const;

@@ -10,7 +10,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { WorkMetadata } from './attribution.ts';
 import type { CacheEntry, ResultCache } from './cache.ts';
 import type { HttpClient, HttpResult } from './http.ts';
-import { onlineMessages } from './messages.ts';
+import { onlineMessages, resolverMessages } from './messages.ts';
 
 /** Base URLs of the services; each replaces the scheme, host and path prefix of that API. */
 export interface ServiceUrls {
@@ -193,7 +193,9 @@ export class Resolvers {
     const negative = entry.status === 'not-found' || entry.status === 'dead';
     if (negative) {
       const message =
-        typeof (entry.data as { message?: unknown })?.message === 'string' ? (entry.data as { message: string }).message : 'not found';
+        typeof (entry.data as { message?: unknown })?.message === 'string'
+          ? (entry.data as { message: string }).message
+          : resolverMessages.notFound();
       return { outcome: 'not-found', source: entry.resolver, checkedAt: entry.checked_at, cached: true, message };
     }
     return { outcome: 'found', data: entry.data as T, source: entry.resolver, checkedAt: entry.checked_at, cached: true };
@@ -220,19 +222,16 @@ export class Resolvers {
       message,
     });
     if (!handle.ok) return unknown('doi.org', handle.message);
-    if (handle.status !== 200 && handle.status !== 404) return unknown('doi.org', `doi.org answered HTTP ${handle.status}`);
+    if (handle.status !== 200 && handle.status !== 404) return unknown('doi.org', resolverMessages.doiHttp(handle.status));
     const body = parseJson(handle.body);
     const code = typeof body === 'object' && body !== null ? (body as { responseCode?: unknown }).responseCode : undefined;
     if (code === 100) {
-      const message = 'doi.org has no handle for this DOI (responseCode 100)';
+      const message = resolverMessages.doiNoHandle();
       this.#store(`doi:${doi}`, 'not-found', handle.status, 'doi.org', { message }, checkedAt);
       return { outcome: 'not-found', source: 'doi.org', checkedAt, cached: false, message };
     }
     if (code !== 1 && code !== 200) {
-      return unknown(
-        'doi.org',
-        code === undefined ? 'doi.org sent a response that is not handle JSON' : `doi.org answered responseCode ${String(code)}`,
-      );
+      return unknown('doi.org', code === undefined ? resolverMessages.doiNotHandleJson() : resolverMessages.doiResponseCode(String(code)));
     }
 
     const crossref = await client.request({ url: `${urls.crossref}/works/${encodeDoi(doi)}`, headers: { accept: 'application/json' } });
@@ -279,9 +278,9 @@ export class Resolvers {
       if (response.ok && response.status === 200) {
         const message = (parseJson(response.body) as { message?: unknown } | null)?.message;
         work = typeof message === 'object' && message !== null ? (message as Record<string, unknown>) : undefined;
-        if (work === undefined) failures.push('Crossref sent a response that is not JSON');
+        if (work === undefined) failures.push(resolverMessages.crossrefNotJson());
       } else if (response.ok && response.status === 404) work = null;
-      else failures.push(`Crossref: ${describe(response)}`);
+      else failures.push(resolverMessages.crossrefFailed(describe(response)));
     }
     if (work !== undefined) {
       crossrefAnswered = true;
@@ -306,9 +305,9 @@ export class Resolvers {
       if (parsed !== null && typeof parsed.is_retracted === 'boolean') {
         sources.push('openalex');
         openalexRetracted = parsed.is_retracted;
-      } else failures.push('OpenAlex sent a response without `is_retracted`');
+      } else failures.push(resolverMessages.openalexNoRetractionField());
     } else if (openalex.ok && openalex.status === 404) sources.push('openalex');
-    else failures.push(`OpenAlex: ${describe(openalex)}`);
+    else failures.push(resolverMessages.openalexFailed(describe(openalex)));
 
     const retractingNotices = notices.filter((notice) => isRetracting(notice.type));
     const retracted = retractingNotices.length > 0 || openalexRetracted;
@@ -328,10 +327,10 @@ export class Resolvers {
         source: sources.join('+') || 'crossref+openalex',
         checkedAt,
         cached: false,
-        message: failures.length > 0 ? failures.join('; ') : 'no source could say',
+        message: failures.length > 0 ? failures.join('; ') : resolverMessages.noSourceCouldSay(),
       };
     }
-    this.#store(`retraction:${doi}`, 'not-found', 200, source, { ...record, message: `no retraction in ${sources.join(', ')}` }, checkedAt);
+    this.#store(`retraction:${doi}`, 'not-found', 200, source, { ...record, message: resolverMessages.noRetraction(sources) }, checkedAt);
     return { outcome: 'found', data: record, source, checkedAt, cached: false };
   }
 
@@ -346,9 +345,9 @@ export class Resolvers {
       url: `${urls.crossref}/works?filter=${encodeURIComponent(`updates:${doi}`)}&rows=20`,
       headers: { accept: 'application/json' },
     });
-    if (!response.ok || response.status !== 200) return { ok: false, failure: `Crossref notices: ${describe(response)}` };
+    if (!response.ok || response.status !== 200) return { ok: false, failure: resolverMessages.noticesFailed(describe(response)) };
     const items = (parseJson(response.body) as { message?: { items?: unknown } } | null)?.message?.items;
-    if (!Array.isArray(items)) return { ok: false, failure: 'Crossref notices: a response without `message.items`' };
+    if (!Array.isArray(items)) return { ok: false, failure: resolverMessages.noticesWithoutItems() };
     const notices: WorkUpdate[] = [];
     for (const item of items) {
       if (typeof item !== 'object' || item === null) continue;
@@ -371,13 +370,13 @@ export class Resolvers {
     const response = await client.request({ url: `${urls.arxiv}/query?id_list=${encodeURIComponent(id)}&max_results=1` });
     const unknown = (message: string): Lookup<WorkMetadata> => ({ outcome: 'unknown', source: 'arxiv', checkedAt, cached: false, message });
     if (!response.ok) return unknown(response.message);
-    if (response.status !== 200) return unknown(`arXiv answered HTTP ${response.status}`);
+    if (response.status !== 200) return unknown(resolverMessages.arxivHttp(response.status));
     const feed = isCompleteFeed(response.body) ? parseAtom(response.body) : null;
-    if (feed === null) return unknown('arXiv sent a response that is not a complete Atom feed');
+    if (feed === null) return unknown(resolverMessages.arxivNotAtom());
     const entry = feed[0];
-    if (entry?.id.includes('/api/errors')) return unknown(`arXiv rejected the id: ${entry.summary || entry.title}`);
+    if (entry?.id.includes('/api/errors')) return unknown(resolverMessages.arxivRejected(entry.summary || entry.title));
     if (entry === undefined || entry.title === '') {
-      const message = 'arXiv returned no paper for this id';
+      const message = resolverMessages.arxivNoPaper();
       this.#store(`arxiv:${id}`, 'not-found', 200, 'arxiv', { message }, checkedAt);
       return { outcome: 'not-found', source: 'arxiv', checkedAt, cached: false, message };
     }
@@ -396,7 +395,7 @@ export class Resolvers {
       const host = safeHost(url);
       if (response.failure === 'dns' && [...client.answeredHosts].some((other) => other !== host)) {
         // Not cached: a resolver that briefly loses a name must not bury the page for a day.
-        const message = `${response.message}, while other hosts answered`;
+        const message = resolverMessages.dnsWhileOthersAnswered(response.message);
         return { outcome: 'not-found', source: 'http', checkedAt, cached: false, message };
       }
       return { outcome: 'unknown', source: 'http', checkedAt, cached: false, message: response.message };
@@ -408,12 +407,12 @@ export class Resolvers {
       return { outcome: 'found', data, source: 'http', checkedAt, cached: false };
     }
     if (status === 404 || status === 410) {
-      const message = `HTTP ${status}${response.url === url ? '' : ` at \`${response.url}\``}`;
+      const message = resolverMessages.urlGone(status, response.url === url ? null : response.url);
       this.#store(`url:${url}`, 'dead', status, 'http', { message, status }, checkedAt);
       return { outcome: 'not-found', source: 'http', checkedAt, cached: false, message };
     }
-    const blocked = status === 401 || status === 403 || status === 429 ? ' (access or rate limit, not deadness)' : '';
-    return { outcome: 'unknown', source: 'http', checkedAt, cached: false, message: `HTTP ${status}${blocked}` };
+    const isBlocked = status === 401 || status === 403 || status === 429;
+    return { outcome: 'unknown', source: 'http', checkedAt, cached: false, message: resolverMessages.urlStatus(status, isBlocked) };
   }
 }
 
