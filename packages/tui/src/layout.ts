@@ -23,14 +23,7 @@ export interface Segment {
 /** One screen row: segments whose total display width never exceeds the terminal width. */
 export type ScreenLine = readonly Segment[];
 
-const FILTER_LABELS: Readonly<Record<DashboardState['filter'], string>> = {
-  all: 'all problems',
-  stale: 'stale',
-  unversioned: 'un-versioned',
-  missing: 'missing',
-  malformed: 'malformed',
-  other: 'other',
-};
+const FILTER_LABELS: Readonly<Record<DashboardState['filter'], string>> = watchMessages.filterLabels;
 
 /**
  * Lays the dashboard out as at most `rows − 1` lines of at most `columns` characters, so Ink
@@ -66,7 +59,7 @@ export function plainText(lines: readonly ScreenLine[]): string {
 
 function headerLines(state: DashboardState): ScreenLine[] {
   const lines: ScreenLine[] = [];
-  const counts: Segment[] = [{ text: 'aiwg-cite watch', bold: true }];
+  const counts: Segment[] = [{ text: watchMessages.title(), bold: true }];
   if (state.summary !== null) {
     for (const cell of countCells(state.summary, state.attention)) {
       const tone: Tone | undefined =
@@ -88,10 +81,10 @@ function headerLines(state: DashboardState): ScreenLine[] {
   if (state.lastUpdate !== null) {
     const { clock, durationMs, rechecked } = state.lastUpdate;
     status.push({
-      text: `${status.length > 0 ? '  ' : ''}updated ${clock} in ${Math.round(durationMs)} ms (${rechecked} ${rechecked === 1 ? 'document' : 'documents'} checked)`,
+      text: `${status.length > 0 ? '  ' : ''}${watchMessages.updated(clock, durationMs, rechecked)}`,
       tone: 'gray',
     });
-    status.push({ text: `  ${state.documents} ${state.documents === 1 ? 'document' : 'documents'}`, tone: 'gray' });
+    status.push({ text: `  ${watchMessages.documents(state.documents)}`, tone: 'gray' });
   }
   if (state.filter !== 'all') status.push({ text: `  filter: ${FILTER_LABELS[state.filter]}`, tone: 'cyan' });
   if (state.pathFilter !== '' && state.mode !== 'path') status.push({ text: `  path: ${state.pathFilter}`, tone: 'cyan' });
@@ -201,10 +194,10 @@ function detailLines(state: DashboardState, width: number): ScreenLine[] {
     }
   }
   const facts: string[] = [];
-  if (typeof finding.artifact === 'string') facts.push(`artifact ${finding.artifact}`);
-  if (typeof finding.lines === 'string') facts.push(`lines ${finding.lines}`);
-  if (typeof finding.hash === 'string') facts.push(`cited hash ${finding.hash}`);
-  if (typeof finding.currentHash === 'string') facts.push(`current hash ${finding.currentHash}`);
+  if (typeof finding.artifact === 'string') facts.push(watchMessages.artifact(finding.artifact));
+  if (typeof finding.lines === 'string') facts.push(watchMessages.lines(finding.lines));
+  if (typeof finding.hash === 'string') facts.push(watchMessages.citedHash(finding.hash));
+  if (typeof finding.currentHash === 'string') facts.push(watchMessages.currentHash(finding.currentHash));
   if (facts.length > 0) {
     lines.push([{ text: ' ' }]);
     for (const text of wrap(facts.join('  '), width)) lines.push([{ text, tone: 'gray' }]);

@@ -11,6 +11,35 @@ export const watchMessages = {
     `${label}: ${counts} in ${documents} ${documents === 1 ? 'document' : 'documents'} (${Math.round(durationMs)} ms)`,
   rootGone: (root: string) => `${root}: the root was deleted, renamed or replaced; stopped watching`,
   watching: (root: string) => `watching ${root} (Ctrl-C to stop)`,
+  title: () => 'aiwg-cite watch',
+  updated: (clock: string, durationMs: number, rechecked: number) =>
+    `updated ${clock} in ${Math.round(durationMs)} ms (${rechecked} ${rechecked === 1 ? 'document' : 'documents'} checked)`,
+  documents: (count: number) => `${count} ${count === 1 ? 'document' : 'documents'}`,
+  /** The facts line of the details view. */
+  artifact: (artifact: string) => `artifact ${artifact}`,
+  lines: (lines: string) => `lines ${lines}`,
+  citedHash: (hash: string) => `cited hash ${hash}`,
+  currentHash: (hash: string) => `current hash ${hash}`,
+  /** The status filter's names, as the header shows the one in use. */
+  filterLabels: {
+    all: 'all problems',
+    stale: 'stale',
+    unversioned: 'un-versioned',
+    missing: 'missing',
+    malformed: 'malformed',
+    other: 'other',
+  },
+  /** The header's count cells. */
+  countLabels: {
+    fresh: 'Fresh',
+    stale: 'Stale',
+    unversioned: 'Un-versioned',
+    missing: 'Missing',
+    malformed: 'Malformed',
+    invalidRange: 'Invalid range',
+    otherErrors: 'Other errors',
+    otherWarnings: 'Other warnings',
+  },
   stopped: () => 'stopped',
   noAttention: () => 'Nothing needs attention.',
   noMatch: () => 'No citation matches the filter.',

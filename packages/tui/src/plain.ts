@@ -30,14 +30,15 @@ export interface CountCell {
  */
 export function countCells(summary: Summary, attention: readonly Finding[]): CountCell[] {
   const { rlm } = summary;
+  const labels = watchMessages.countLabels;
   const cells: CountCell[] = [
-    { label: 'Fresh', count: rlm.fresh, tone: 'good' },
-    { label: 'Stale', count: rlm.stale, tone: 'warn' },
-    { label: 'Un-versioned', count: rlm.unversioned, tone: 'warn' },
-    { label: 'Missing', count: rlm.missing, tone: 'bad' },
+    { label: labels.fresh, count: rlm.fresh, tone: 'good' },
+    { label: labels.stale, count: rlm.stale, tone: 'warn' },
+    { label: labels.unversioned, count: rlm.unversioned, tone: 'warn' },
+    { label: labels.missing, count: rlm.missing, tone: 'bad' },
   ];
-  if (rlm.malformed > 0) cells.push({ label: 'Malformed', count: rlm.malformed, tone: 'warn' });
-  if (rlm.invalidRange > 0) cells.push({ label: 'Invalid range', count: rlm.invalidRange, tone: 'bad' });
+  if (rlm.malformed > 0) cells.push({ label: labels.malformed, count: rlm.malformed, tone: 'warn' });
+  if (rlm.invalidRange > 0) cells.push({ label: labels.invalidRange, count: rlm.invalidRange, tone: 'bad' });
   const otherKinds = Object.keys(summary.kinds).some((kind) => kind !== 'rlm');
   if (otherKinds) {
     let errors = 0;
@@ -47,8 +48,8 @@ export function countCells(summary: Summary, attention: readonly Finding[]): Cou
       if (finding.severity === 'error') errors += 1;
       else if (finding.severity === 'warning') warnings += 1;
     }
-    cells.push({ label: 'Other errors', count: errors, tone: 'bad' });
-    cells.push({ label: 'Other warnings', count: warnings, tone: 'warn' });
+    cells.push({ label: labels.otherErrors, count: errors, tone: 'bad' });
+    cells.push({ label: labels.otherWarnings, count: warnings, tone: 'warn' });
   }
   return cells;
 }
