@@ -12,6 +12,7 @@ import {
 } from '@aiwg-cite/core';
 import type { CatFileBatch } from './cat-file.ts';
 import { type IndexSnapshot, isRegularFileMode } from './index-entries.ts';
+import { IndexFileEntries } from './index-file.ts';
 
 /** Bumped whenever the stored shape or the extraction changes, so old files are rebuilt. */
 const FORMAT_VERSION = 2;
@@ -81,10 +82,7 @@ export async function findCitingEntries(
   artifacts: ReadonlySet<string>,
   excludeDocuments: ReadonlySet<string>,
 ): Promise<CitingEntry[]> {
-  const documents: [string, string][] = [];
-  for (const [path, entry] of options.snapshot.entries) {
-    if (isRegularFileMode(entry.mode) && isMarkdownName(path)) documents.push([path, entry.oid]);
-  }
+  const documents = markdownDocuments(options.snapshot);
   const wanted = new Set(documents.map(([, oid]) => oid));
   const extracted = new Map<string, IndexedBlob>();
   const extract = (oids: readonly string[]) =>
@@ -156,6 +154,16 @@ export async function findCitingEntries(
     }
   }
   return out;
+}
+
+/** The index's markdown documents as `[path, oid]`, in index order; an index file's without reading the other entries. */
+function markdownDocuments(snapshot: IndexSnapshot): [string, string][] {
+  if (snapshot.entries instanceof IndexFileEntries) return snapshot.entries.regularFilesWhere(isMarkdownName);
+  const documents: [string, string][] = [];
+  for (const [path, entry] of snapshot.entries) {
+    if (isRegularFileMode(entry.mode) && isMarkdownName(path)) documents.push([path, entry.oid]);
+  }
+  return documents;
 }
 
 /** More unseen documents than this and the run reads (and rewrites) the full index instead. */

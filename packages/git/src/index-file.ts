@@ -10,6 +10,7 @@ const EXTENDED_FLAG = 0x4000;
 const NAME_MASK = 0x0fff;
 const STAGE_MASK = 0x3000;
 const NON_ASCII = /[\x80-\xff]/;
+const NON_ASCII_TEXT = /[\u0080-\uffff]/;
 
 /** The octal text of an index mode, as git prints it (`100644`); a handful of values, so kept. */
 const modeTexts = new Map<number, string>();
@@ -50,64 +51,13 @@ export function parseIndexFile(bytes: Buffer): IndexSnapshot | null {
   const trailer = bytes.subarray(end);
   if (trailer.every((byte) => byte === 0)) return null;
   if (!createHash('sha1').update(bytes.subarray(0, end)).digest().equals(trailer)) return null;
-
-  const count = bytes.readUInt32BE(8);
-  const entries = new Map<string, IndexEntry>();
-  const unmerged = new Set<string>();
-  // Whole-file strings, sliced per entry: one Buffer call per entry costs microseconds in a
+  // One string of the whole file, sliced per name: a Buffer call per entry costs microseconds in a
   // process that runs this loop once, and the hook reads 10,000 entries on every commit.
-  const hex = bytes.toString('hex', 0, end);
   const latin1 = bytes.toString('latin1', 0, end);
-  let at = 12;
-  let previous = '';
-  for (let index = 0; index < count; index += 1) {
-    const start = at;
-    if (at + STAT_LENGTH + SHA1_LENGTH + 2 > end) return null;
-    // The 32-bit mode: the object type in bits 12-15 and the permission bits below; no higher bits.
-    if (bytes[at + 24] !== 0 || bytes[at + 25] !== 0) return null;
-    const mode = ((bytes[at + 26] as number) << 8) | (bytes[at + 27] as number);
-    const oidAt = at + STAT_LENGTH;
-    const flags = ((bytes[oidAt + SHA1_LENGTH] as number) << 8) | (bytes[oidAt + SHA1_LENGTH + 1] as number);
-    at = oidAt + SHA1_LENGTH + 2;
-    if ((flags & EXTENDED_FLAG) !== 0) {
-      if (version < 3) return null;
-      at += 2;
-    }
-    let strip = 0;
-    if (version === 4) {
-      // The number of bytes to drop from the previous path (git's offset varint), then the rest.
-      if (at >= end) return null;
-      let byte = bytes[at++] as number;
-      strip = byte & 0x7f;
-      while ((byte & 0x80) !== 0) {
-        if (at >= end) return null;
-        byte = bytes[at++] as number;
-        strip = ((strip + 1) << 7) | (byte & 0x7f);
-      }
-      if (strip > previous.length) return null;
-    }
-    const nul = latin1.indexOf('\0', at);
-    if (nul === -1) return null;
-    const rest = latin1.slice(at, nul);
-    // The path's bytes as a latin1 string (one character a byte), so that v4's prefix is cut in bytes.
-    const name = version === 4 ? previous.slice(0, previous.length - strip) + rest : rest;
-    if (version === 4) {
-      at = nul + 1;
-    } else {
-      if ((flags & NAME_MASK) !== NAME_MASK && nul - at !== (flags & NAME_MASK)) return null;
-      // One to eight NULs pad the entry to a multiple of eight bytes.
-      at = start + ((nul - start + 8) & ~7);
-      if (at > end) return null;
-    }
-    previous = name;
-    // Sparse-directory entries (mode 040000) exist only with the `sdir` extension, refused below.
-    const type = mode >>> 12;
-    if (type !== 0o10 && type !== 0o12 && type !== 0o16) return null;
-    const path = NON_ASCII.test(name) ? Buffer.from(name, 'latin1').toString('utf8') : name;
-    if ((flags & STAGE_MASK) === 0) entries.set(path, { mode: modeText(mode), oid: hex.slice(2 * oidAt, 2 * (oidAt + SHA1_LENGTH)) });
-    else unmerged.add(path);
-  }
+  const scan = version === 4 ? scanVersion4(bytes, latin1, end) : scanVersion2(bytes, latin1, end, version);
+  if (scan === null) return null;
   // Extensions: a four-byte signature and a four-byte length each, up to the checksum.
+  let at = scan.end;
   while (at < end) {
     if (at + 8 > end) return null;
     const signature = bytes.toString('latin1', at, at + 4);
@@ -115,5 +65,214 @@ export function parseIndexFile(bytes: Buffer): IndexSnapshot | null {
     at += 8 + bytes.readUInt32BE(at + 4);
   }
   if (at !== end) return null;
-  return { entries, unmerged: [...unmerged].sort() };
+  return { entries: scan.entries, unmerged: [...scan.unmerged].sort() };
+}
+
+interface Scan {
+  readonly entries: ReadonlyMap<string, IndexEntry>;
+  readonly unmerged: ReadonlySet<string>;
+  /** Where the entries end (the extensions begin). */
+  readonly end: number;
+}
+
+/** The fixed part of an entry and its flags; `null` when they are not what git writes. */
+function entryHead(bytes: Buffer, at: number, end: number, version: number): { mode: number; flags: number; name: number } | null {
+  if (at + STAT_LENGTH + SHA1_LENGTH + 2 > end) return null;
+  // The 32-bit mode: the object type in bits 12-15 and the permission bits below; no higher bits.
+  if (bytes[at + 24] !== 0 || bytes[at + 25] !== 0) return null;
+  const mode = ((bytes[at + 26] as number) << 8) | (bytes[at + 27] as number);
+  // Sparse-directory entries (mode 040000) exist only with the `sdir` extension, refused anyway.
+  const type = mode >>> 12;
+  if (type !== 0o10 && type !== 0o12 && type !== 0o16) return null;
+  const flagsAt = at + STAT_LENGTH + SHA1_LENGTH;
+  const flags = ((bytes[flagsAt] as number) << 8) | (bytes[flagsAt + 1] as number);
+  if ((flags & EXTENDED_FLAG) !== 0 && version < 3) return null;
+  return { mode, flags, name: flagsAt + ((flags & EXTENDED_FLAG) !== 0 ? 4 : 2) };
+}
+
+/**
+ * Versions 2 and 3: each name is whole in the file, so the entries are only located here (three
+ * offsets each) and read when asked for; a commit looks up a few dozen of 10,000.
+ */
+function scanVersion2(bytes: Buffer, latin1: string, end: number, version: number): Scan | null {
+  const count = bytes.readUInt32BE(8);
+  const starts = new Int32Array(count);
+  const names = new Int32Array(count);
+  const nameEnds = new Int32Array(count);
+  const unmerged = new Set<string>();
+  let stageZero = 0;
+  let at = 12;
+  for (let index = 0; index < count; index += 1) {
+    // entryHead's checks, written out: this loop runs over every entry of the index.
+    if (at + STAT_LENGTH + SHA1_LENGTH + 2 > end || bytes[at + 24] !== 0 || bytes[at + 25] !== 0) return null;
+    const type = (bytes[at + 26] as number) >>> 4;
+    if (type !== 0o10 && type !== 0o12 && type !== 0o16) return null;
+    const flagsAt = at + STAT_LENGTH + SHA1_LENGTH;
+    const flags = ((bytes[flagsAt] as number) << 8) | (bytes[flagsAt + 1] as number);
+    const extended = (flags & EXTENDED_FLAG) !== 0;
+    if (extended && version < 3) return null;
+    const name = flagsAt + (extended ? 4 : 2);
+    const length = flags & NAME_MASK;
+    // A name of 0xFFF bytes or more runs to its NUL; a shorter one is exactly as long as the flags say.
+    const nul = length === NAME_MASK ? latin1.indexOf('\0', name) : name + length;
+    if (nul === -1 || nul >= end || bytes[nul] !== 0) return null;
+    if ((flags & STAGE_MASK) === 0) {
+      starts[stageZero] = at;
+      names[stageZero] = name;
+      nameEnds[stageZero] = nul;
+      stageZero += 1;
+    } else {
+      unmerged.add(decodeName(latin1.slice(name, nul)));
+    }
+    // One to eight NULs pad the entry to a multiple of eight bytes.
+    at += (nul - at + 8) & ~7;
+    if (at > end) return null;
+  }
+  const entries = new IndexFileEntries(bytes, latin1, starts.subarray(0, stageZero), names, nameEnds);
+  return { entries, unmerged, end: at };
+}
+
+/** Version 4: each path is cut from the one before (a prefix length, then the rest), so all are read. */
+function scanVersion4(bytes: Buffer, latin1: string, end: number): Scan | null {
+  const count = bytes.readUInt32BE(8);
+  const entries = new Map<string, IndexEntry>();
+  const unmerged = new Set<string>();
+  let at = 12;
+  let previous = '';
+  for (let index = 0; index < count; index += 1) {
+    const head = entryHead(bytes, at, end, 4);
+    if (head === null) return null;
+    const oidAt = at + STAT_LENGTH;
+    at = head.name;
+    // The number of bytes to drop from the previous path (git's offset varint), then the rest.
+    if (at >= end) return null;
+    let byte = bytes[at++] as number;
+    let strip = byte & 0x7f;
+    while ((byte & 0x80) !== 0) {
+      if (at >= end) return null;
+      byte = bytes[at++] as number;
+      strip = ((strip + 1) << 7) | (byte & 0x7f);
+    }
+    if (strip > previous.length) return null;
+    const nul = latin1.indexOf('\0', at);
+    if (nul === -1) return null;
+    // Kept as latin1 (one character a byte), so that the next prefix is cut in bytes.
+    const name = previous.slice(0, previous.length - strip) + latin1.slice(at, nul);
+    at = nul + 1;
+    previous = name;
+    if ((head.flags & STAGE_MASK) === 0) {
+      entries.set(decodeName(name), { mode: modeText(head.mode), oid: bytes.toString('hex', oidAt, oidAt + SHA1_LENGTH) });
+    } else {
+      unmerged.add(decodeName(name));
+    }
+  }
+  return { entries, unmerged, end: at };
+}
+
+/** A name's bytes, held as latin1, as the UTF-8 text `git ls-files -z` prints. */
+function decodeName(latin1: string): string {
+  return NON_ASCII.test(latin1) ? Buffer.from(latin1, 'latin1').toString('utf8') : latin1;
+}
+
+/** A path as the index's latin1 names hold it: its UTF-8 bytes, one character a byte. */
+function encodeName(path: string): string {
+  return NON_ASCII_TEXT.test(path) ? Buffer.from(path, 'utf8').toString('latin1') : path;
+}
+
+/**
+ * The stage-0 entries of a version 2 or 3 index, by path. A lookup is a binary search over the
+ * names, which the index keeps sorted by their bytes (gitformat-index(5): "sorted in ascending
+ * order on the name field"), as latin1 strings compare; anything that walks every entry builds the
+ * whole map once, in index order, as `git ls-files` lists it.
+ */
+export class IndexFileEntries implements ReadonlyMap<string, IndexEntry> {
+  readonly #bytes: Buffer;
+  readonly #latin1: string;
+  readonly #starts: Int32Array;
+  readonly #names: Int32Array;
+  readonly #nameEnds: Int32Array;
+  #map: Map<string, IndexEntry> | null = null;
+
+  constructor(bytes: Buffer, latin1: string, starts: Int32Array, names: Int32Array, nameEnds: Int32Array) {
+    this.#bytes = bytes;
+    this.#latin1 = latin1;
+    this.#starts = starts;
+    this.#names = names;
+    this.#nameEnds = nameEnds;
+  }
+
+  get size(): number {
+    return this.#starts.length;
+  }
+
+  get(path: string): IndexEntry | undefined {
+    if (this.#map !== null) return this.#map.get(path);
+    const key = encodeName(path);
+    let low = 0;
+    let high = this.#starts.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const name = this.#latin1.slice(this.#names[middle] as number, this.#nameEnds[middle] as number);
+      if (name === key) return this.#entry(middle);
+      if (name < key) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+
+  has(path: string): boolean {
+    return this.get(path) !== undefined;
+  }
+
+  /**
+   * The regular files whose names pass `test`, as `[path, oid]` in index order, without reading the
+   * other entries. `test` sees the name's bytes as latin1: a test of an ASCII suffix is exact.
+   */
+  regularFilesWhere(test: (name: string) => boolean): [string, string][] {
+    const out: [string, string][] = [];
+    for (let index = 0; index < this.#starts.length; index += 1) {
+      const name = this.#latin1.slice(this.#names[index] as number, this.#nameEnds[index] as number);
+      if (!test(name)) continue;
+      const entry = this.#entry(index);
+      if (entry.mode === '100644' || entry.mode === '100755') out.push([decodeName(name), entry.oid]);
+    }
+    return out;
+  }
+
+  #entry(index: number): IndexEntry {
+    const start = this.#starts[index] as number;
+    const mode = ((this.#bytes[start + 26] as number) << 8) | (this.#bytes[start + 27] as number);
+    return { mode: modeText(mode), oid: this.#bytes.toString('hex', start + STAT_LENGTH, start + STAT_LENGTH + SHA1_LENGTH) };
+  }
+
+  #all(): Map<string, IndexEntry> {
+    if (this.#map === null) {
+      const map = new Map<string, IndexEntry>();
+      for (let index = 0; index < this.#starts.length; index += 1) {
+        map.set(decodeName(this.#latin1.slice(this.#names[index] as number, this.#nameEnds[index] as number)), this.#entry(index));
+      }
+      this.#map = map;
+    }
+    return this.#map;
+  }
+
+  forEach(callback: (value: IndexEntry, key: string, map: ReadonlyMap<string, IndexEntry>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.#all()) callback.call(thisArg, value, key, this);
+  }
+
+  entries(): MapIterator<[string, IndexEntry]> {
+    return this.#all().entries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.#all().keys();
+  }
+
+  values(): MapIterator<IndexEntry> {
+    return this.#all().values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, IndexEntry]> {
+    return this.#all()[Symbol.iterator]();
+  }
 }

@@ -3,13 +3,23 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { GIT_ENV, type GitRepo, gitRepo } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { parseLsFilesStage } from '../src/index-entries.ts';
+import { type IndexSnapshot, parseLsFilesStage } from '../src/index-entries.ts';
 import { parseIndexFile, readIndexFile } from '../src/index-file.ts';
 
 /** What `git ls-files -s -z` lists: the reader must give exactly this, or `null`. */
 function listed(repo: GitRepo) {
   const output = execFileSync('git', ['ls-files', '-s', '-z'], { cwd: repo.dir, env: { ...process.env, ...GIT_ENV } });
-  return parseLsFilesStage(output);
+  return plain(parseLsFilesStage(output));
+}
+
+/** A snapshot as plain data: its entries as a Map in listing order (the reader's is read on demand). */
+function plain(snapshot: IndexSnapshot | null) {
+  return snapshot === null ? null : { entries: new Map(snapshot.entries), unmerged: snapshot.unmerged };
+}
+
+/** Every entry looked up by path before any walk of the whole map, as the hook does. */
+function lookedUp(snapshot: IndexSnapshot | null, expected: ReturnType<typeof listed>) {
+  return expected === null ? [] : [...expected.entries.keys()].map((path) => [path, snapshot?.entries.get(path)]);
 }
 
 const indexOf = (repo: GitRepo) => join(repo.dir, '.git', 'index');
@@ -43,7 +53,11 @@ describe('readIndexFile', () => {
       if (version === 3) repo.git('add', '-N', 'a.md');
       const snapshot = readIndexFile(indexOf(repo));
       expect(snapshot).not.toBeNull();
-      expect(snapshot).toEqual(listed(repo));
+      const expected = listed(repo);
+      expect(lookedUp(snapshot, expected)).toEqual([...(expected?.entries ?? [])]);
+      expect(snapshot?.entries.get('docs/missing.md')).toBeUndefined();
+      expect(snapshot?.entries.get('docs')).toBeUndefined();
+      expect(plain(snapshot)).toEqual(expected);
       expect(snapshot?.entries.get('vendor/sub')?.mode).toBe('160000');
       expect(snapshot?.entries.get('link.md')?.mode).toBe('120000');
       expect(snapshot?.entries.get('run.sh')?.mode).toBe('100755');
@@ -54,7 +68,7 @@ describe('readIndexFile', () => {
     const repo = gitRepo({ 'a.md': '# A\n' });
     repo.write({ 'new.md': '# new\n' });
     repo.git('add', '-N', 'new.md');
-    expect(readIndexFile(indexOf(repo))).toEqual(listed(repo));
+    expect(plain(readIndexFile(indexOf(repo)))).toEqual(listed(repo));
   });
 
   it('lists the paths of an unresolved merge as unmerged', () => {
@@ -68,13 +82,14 @@ describe('readIndexFile', () => {
     expect(() => repo.git('merge', '-q', 'other')).toThrow();
     const snapshot = readIndexFile(indexOf(repo));
     expect(snapshot?.unmerged).toEqual(['a.md']);
-    expect(snapshot).toEqual(listed(repo));
+    expect(snapshot?.entries.get('a.md')).toBeUndefined();
+    expect(plain(snapshot)).toEqual(listed(repo));
   });
 
   it('reads an empty index', () => {
     const repo = gitRepo({ 'a.md': '# A\n' });
     repo.git('rm', '-q', '--cached', 'a.md');
-    expect(readIndexFile(indexOf(repo))).toEqual({ entries: new Map(), unmerged: [] });
+    expect(plain(readIndexFile(indexOf(repo)))).toEqual({ entries: new Map(), unmerged: [] });
   });
 
   it('leaves to git what it cannot vouch for: a split or sparse index, a damaged file, an unwritten checksum, no file', () => {
