@@ -17,6 +17,19 @@ export interface AuthorYearMatch {
   readonly year: number;
 }
 
+/**
+ * A regular expression built on its first use. Building one with `\\p{…}` classes takes
+ * milliseconds, and a module-level one is built on every start-up of the CLI, commit hook included,
+ * whether or not a document is checked.
+ */
+function builtOnUse(source: string, flags: string): () => RegExp {
+  let built: RegExp | undefined;
+  return () => {
+    built ??= new RegExp(source, flags);
+    return built;
+  };
+}
+
 const PARTICLE = '(?:(?:van|von|de|der|den|da|di|du|la|le|del|della|dos|ten|ter)\\s+)*';
 const NAME = "\\p{Lu}[\\p{L}'’-]*\\p{Ll}[\\p{L}'’-]*";
 const SURNAME = `${PARTICLE}${NAME}`;
@@ -28,14 +41,14 @@ const LOCATOR = '(?:\\s*,\\s*(?:pp?\\.|p\\.|ch\\.|sec\\.|§)\\s*[\\w–-]+)?';
 /** The year part of `Surname et al. (2023)`, `Surname and Surname (2020)`, `Surname (2023)`. */
 const NARRATIVE_ANCHOR = new RegExp(`\\(\\s*${YEAR}${LOCATOR}\\s*\\)`, 'g');
 /** The names before such a year, read back from the anchor. */
-const NARRATIVE_NAMES = new RegExp(`(?<![\\p{L}\\d])${PAIR}${ET_AL}\\s*$`, 'u');
+const NARRATIVE_NAMES = builtOnUse(`(?<![\\p{L}\\d])${PAIR}${ET_AL}\\s*$`, 'u');
 /** The tail of `Surname et al., 2023` and `Surname et al. 2023`, in or out of parentheses. */
 const ET_AL_ANCHOR = new RegExp(`\\bet\\s+al\\.?,?\\s+${YEAR}(?!\\d)`, 'g');
-const ET_AL_NAMES = new RegExp(`(?<![\\p{L}\\d])${PAIR}\\s+$`, 'u');
+const ET_AL_NAMES = builtOnUse(`(?<![\\p{L}\\d])${PAIR}\\s+$`, 'u');
 /** How far back from an anchor the names may start. */
 const WINDOW = 72;
 /** One item of a parenthetical list: `Surname, 2023`, `A & B, 2020`, `Surname et al., 2023`. */
-const ITEM = new RegExp(`^\\s*(?:see\\s+|e\\.g\\.,?\\s+|cf\\.\\s+)?${PAIR}${ET_AL},?\\s+${YEAR}${LOCATOR}\\s*$`, 'u');
+const ITEM = builtOnUse(`^\\s*(?:see\\s+|e\\.g\\.,?\\s+|cf\\.\\s+)?${PAIR}${ET_AL},?\\s+${YEAR}${LOCATOR}\\s*$`, 'u');
 const PARENTHESES = /\(([^()\n]{6,300})\)/g;
 
 const NOT_SURNAMES = new Set(
@@ -87,7 +100,7 @@ export function findAuthorYears(text: string): AuthorYearMatch[] {
     if (!/\d{4}/.test(inner)) continue;
     let offset = group.index + 1;
     for (const part of inner.split(';')) {
-      const item = ITEM.exec(part);
+      const item = ITEM().exec(part);
       if (item !== null) {
         const lead = part.length - part.trimStart().length;
         const trimmed = part.trim();
@@ -99,7 +112,7 @@ export function findAuthorYears(text: string): AuthorYearMatch[] {
   NARRATIVE_ANCHOR.lastIndex = 0;
   for (let anchor = NARRATIVE_ANCHOR.exec(text); anchor !== null; anchor = NARRATIVE_ANCHOR.exec(text)) {
     const from = Math.max(0, anchor.index - WINDOW);
-    const names = NARRATIVE_NAMES.exec(text.slice(from, anchor.index));
+    const names = NARRATIVE_NAMES().exec(text.slice(from, anchor.index));
     if (names === null) continue;
     const start = from + names.index;
     // `Agile Manifesto (2001)`, `Few-Shot Learners (2020)`: a lone capitalised word after another is a title.
@@ -109,7 +122,7 @@ export function findAuthorYears(text: string): AuthorYearMatch[] {
   ET_AL_ANCHOR.lastIndex = 0;
   for (let anchor = ET_AL_ANCHOR.exec(text); anchor !== null; anchor = ET_AL_ANCHOR.exec(text)) {
     const from = Math.max(0, anchor.index - WINDOW);
-    const names = ET_AL_NAMES.exec(text.slice(from, anchor.index));
+    const names = ET_AL_NAMES().exec(text.slice(from, anchor.index));
     if (names === null) continue;
     const start = from + names.index;
     add(build(text.slice(start, anchor.index + anchor[0].length), start, names[1], names[2], true, anchor[1] as string));
