@@ -505,13 +505,15 @@ export function parseBlocks(text: string, from: number, definitions: DefinitionS
     return 0;
   };
 
+  // Where the next `\r` is, so documents with CR line endings (or a stray CR) are searched once.
+  let nextCr = text.indexOf('\r', from);
   while (lineStart <= length) {
     // Find the end of this line: `\n`, `\r\n` or a bare `\r`.
-    let at = lineStart;
-    while (at < length) {
-      const code = text.charCodeAt(at);
-      if (code === LF || code === CR) break;
-      at += 1;
+    let at = text.indexOf('\n', lineStart);
+    if (at === -1) at = length;
+    if (nextCr !== -1) {
+      if (nextCr < lineStart) nextCr = text.indexOf('\r', lineStart);
+      if (nextCr !== -1 && nextCr < at) at = nextCr;
     }
     lineEnd = at;
     const next = at >= length ? length + 1 : text.charCodeAt(at) === CR && text.charCodeAt(at + 1) === LF ? at + 2 : at + 1;

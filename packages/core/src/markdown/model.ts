@@ -204,6 +204,10 @@ function nextLine(text: string, at: number): number {
 /** Offsets of line starts; `\n`, `\r\n` and a bare `\r` each end a line. */
 export function lineStartsOf(text: string): number[] {
   const starts = [0];
+  if (text.indexOf('\r') === -1) {
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts.push(at + 1);
+    return starts;
+  }
   for (let at = 0; at < text.length; at += 1) {
     const code = text.charCodeAt(at);
     if (code === 10) starts.push(at + 1);
