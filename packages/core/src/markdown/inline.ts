@@ -64,7 +64,21 @@ class Openers {
   deactivateLinks(): void {
     this.floor = this.length;
   }
+
+  /** Empties the stack for the next leaf (the arrays are kept: one stack serves every leaf). */
+  reset(): void {
+    this.length = 0;
+    this.floor = 0;
+    // A pathological leaf (a megabyte of `[`) grew the arrays: do not keep them for the next.
+    if (this.#at.length > 4096) {
+      this.#at = new Int32Array(16);
+      this.#image = new Uint8Array(16);
+    }
+  }
 }
+
+/** The one bracket stack: the inline phase runs one leaf at a time and never re-enters. */
+const OPENERS = new Openers();
 
 /** Characters that can start an inline construct (autolink literals are handled apart). */
 const SPECIAL = new Uint8Array(128);
@@ -99,17 +113,84 @@ export function parseInline(s: string, context: InlineContext, out: InlineSink):
       imageTexts.push(start, end);
     },
   };
-  scan(s, context, sink);
+  const hints = literalHints(s);
+  scan(s, context, sink, hints);
   for (let index = 0; index < kinds.length; index += 1) {
     out.region(kinds[index] as RegionKind, found[index * 2] as number, found[index * 2 + 1] as number);
   }
-  if (LITERAL_HINT.test(s)) {
+  const covered = found.concat(linkTexts);
+  if (hints.needles.length > 0 && (escapes.length > 0 || hasUncoveredNeedle(hints.needles, covered))) {
     // Link text is prose, but the address transform leaves it alone; emphasis and strikethrough
     // markers end the text nodes it reads.
-    const markers = (): number[] =>
-      DELIMITER.test(s) ? usedDelimiters(s, delimiterScope(found, kinds, linkTexts, imageTexts, escapes)) : [];
-    for (const [start, end] of literalAddresses(s, found.concat(linkTexts), escapes, markers)) out.region('autolink', start, end);
+    const markers = DELIMITER.test(s) ? usedDelimiters(s, delimiterScope(found, kinds, linkTexts, imageTexts, escapes)) : [];
+    for (const [start, end] of literalAddresses(s, markers.length === 0 ? covered : covered.concat(markers), escapes)) {
+      out.region('autolink', start, end);
+    }
   }
+}
+
+/** What a leaf holds of the GFM autolink literals, found with a few searches instead of regexes. */
+interface LiteralHints {
+  /** An `@` followed by `[\w-]*\.` and an ASCII letter or digit: an e-mail literal may start. */
+  readonly email: boolean;
+  /** `://` or `www.` (any case): a URL literal may start. */
+  readonly url: boolean;
+  /**
+   * `[start, end)` of every place the address transform could match at (`://`, `www.`, `xmpp:`,
+   * `mailto:`, `@…` with a dot after word characters): it links nothing in a leaf where all of
+   * them stand in code, destinations or link text.
+   */
+  readonly needles: number[];
+}
+
+function isWordCode(code: number): boolean {
+  return isAsciiAlphanumeric(code) || code === 95;
+}
+
+function literalHints(s: string): LiteralHints {
+  const needles: number[] = [];
+  let email = false;
+  let url = false;
+  for (let at = s.indexOf('@'); at !== -1; at = s.indexOf('@', at + 1)) {
+    let end = at + 1;
+    while (end < s.length && (isWordCode(s.charCodeAt(end)) || s.charCodeAt(end) === 45)) end += 1;
+    if (s.charCodeAt(end) !== 46) continue;
+    if (isAsciiAlphanumeric(s.charCodeAt(end + 1))) email = true;
+    if (end > at + 1) needles.push(at, end + 1);
+  }
+  for (let at = s.indexOf(':'); at !== -1; at = s.indexOf(':', at + 1)) {
+    if (s.charCodeAt(at + 1) === 47 && s.charCodeAt(at + 2) === 47) {
+      url = true;
+      needles.push(at, at + 3);
+    } else if (at >= 4 && s.startsWith('xmpp', at - 4)) needles.push(at - 4, at + 1);
+    else if (at >= 6 && s.startsWith('mailto', at - 6)) needles.push(at - 6, at + 1);
+  }
+  // `www.` in any case ends in `w.` or `W.`, far rarer than a dot.
+  for (const tail of ['w.', 'W.']) {
+    for (let at = s.indexOf(tail, 2); at !== -1; at = s.indexOf(tail, at + 1)) {
+      if ((s.charCodeAt(at - 1) | 32) === 119 && (s.charCodeAt(at - 2) | 32) === 119) {
+        url = true;
+        needles.push(at - 2, at + 2);
+      }
+    }
+  }
+  return { email, url, needles };
+}
+
+/** True when some needle overlaps no covered range (both flattened `[start, end)` pairs). */
+function hasUncoveredNeedle(needles: readonly number[], covered: readonly number[]): boolean {
+  // Many of both (a pathological leaf): let the transform decide, it is linear.
+  if (needles.length * covered.length > 16_384) return true;
+  for (let index = 0; index < needles.length; index += 2) {
+    const start = needles[index] as number;
+    const end = needles[index + 1] as number;
+    let free = true;
+    for (let range = 0; range < covered.length && free; range += 2) {
+      if ((covered[range] as number) < end && (covered[range + 1] as number) > start) free = false;
+    }
+    if (free) return true;
+  }
+  return false;
 }
 
 const DELIMITER = /[*_~]/;
@@ -140,20 +221,27 @@ function delimiterScope(
   return { blocked, escapes: new Set(escapes), spans: linkTexts.concat(imageTexts) };
 }
 
-const LITERAL_HINT = /[wW]{3}\.|https?:\/\/|@/i;
-
-function scan(s: string, context: InlineContext, sink: ScanSink): void {
+function scan(s: string, context: InlineContext, sink: ScanSink, hints: LiteralHints): void {
   const length = s.length;
-  const openers = new Openers();
+  const openers = OPENERS;
+  openers.reset();
   // Every e-mail literal holds `@`, then a dot before an ASCII letter or digit (see emailLiteral).
-  const hasAt = EMAIL_HINT.test(s);
-  const hasLiteralStart = hasAt || s.indexOf('://') !== -1 || WWW.test(s);
+  const hasAt = hints.email;
+  const hasLiteralStart = hasAt || hints.url;
   trailCache.s = s;
   trailCache.failUntil = -1;
   const runs = { backtick: null as RunIndex | null, dollar: null as RunIndex | null };
   let at = 0;
   while (at < length) {
-    const code = s.charCodeAt(at);
+    let code = s.charCodeAt(at);
+    if (!hasLiteralStart) {
+      // Most leaves hold no literal: only the special characters matter, so skip to the next.
+      while (code >= 128 || SPECIAL[code] === 0) {
+        at += 1;
+        if (at >= length) return;
+        code = s.charCodeAt(at);
+      }
+    }
     if (code < 128 && SPECIAL[code] === 1) {
       switch (code) {
         case 92 /* \ */:
@@ -236,9 +324,6 @@ function scan(s: string, context: InlineContext, sink: ScanSink): void {
     at += 1;
   }
 }
-
-const WWW = /www\./i;
-const EMAIL_HINT = /@[\w-]*\.[\dA-Za-z]/;
 
 function isLiteralTrigger(code: number): boolean {
   return isAsciiAlphanumeric(code) || code === 43 || code === 45 || code === 46 || code === 95;
@@ -485,7 +570,7 @@ function autolinkLiteral(s: string, at: number, hasAt: boolean): number {
     if (end !== -1) return end;
   }
   if ((code === 119 || code === 87) && previousWww(previous)) {
-    if (/^[wW]{3}\./.test(s.slice(at, at + 4)) && at + 4 < s.length) {
+    if ((s.charCodeAt(at + 1) | 32) === 119 && (s.charCodeAt(at + 2) | 32) === 119 && s.charCodeAt(at + 3) === 46 && at + 4 < s.length) {
       const domainEnd = domain(s, at);
       if (domainEnd !== -1) return path(s, domainEnd);
     }
@@ -526,8 +611,12 @@ function emailLiteral(s: string, at: number): number {
 function protocolLiteral(s: string, at: number): number {
   let end = at;
   while (end < s.length && isAsciiAlpha(s.charCodeAt(end)) && end - at < 5) end += 1;
-  const protocol = s.slice(at, end).toLowerCase();
-  if ((protocol !== 'http' && protocol !== 'https') || s.charCodeAt(end) !== 58) return -1;
+  // `http` or `https`, any case, then `:`.
+  const length = end - at;
+  if (length !== 4 && length !== 5) return -1;
+  if ((s.charCodeAt(at + 1) | 32) !== 116 || (s.charCodeAt(at + 2) | 32) !== 116 || (s.charCodeAt(at + 3) | 32) !== 112) return -1;
+  if (length === 5 && (s.charCodeAt(at + 4) | 32) !== 115) return -1;
+  if (s.charCodeAt(end) !== 58) return -1;
   if (s.charCodeAt(end + 1) !== 47 || s.charCodeAt(end + 2) !== 47) return -1;
   end += 3;
   const first = s.charCodeAt(end);
@@ -648,21 +737,7 @@ const EMAIL_LITERAL = /(?<![\w+\-.]|(?:^|[^\d@A-Za-z])(?:mailto|xmpp):)([\w+\-.]
 const LABEL_END = /[\d\-_]$/;
 
 /** Source ranges of the addresses the transform links, in the text runs between `covered` ranges. */
-function literalAddresses(
-  s: string,
-  covered: readonly number[],
-  escapes: readonly number[],
-  markers: () => readonly number[],
-): [number, number][] {
-  // Only where a transform could match do the text nodes' ends matter: then split at the used markers.
-  let mayMatch = false;
-  for (const transform of TRANSFORMS) if (transform[2].test(s)) mayMatch = true;
-  if (!mayMatch) return [];
-  const extra = markers();
-  return literalAddressesBetween(s, extra.length === 0 ? covered : covered.concat(extra), escapes);
-}
-
-function literalAddressesBetween(s: string, covered: readonly number[], escapes: readonly number[]): [number, number][] {
+function literalAddresses(s: string, covered: readonly number[], escapes: readonly number[]): [number, number][] {
   const ranges: [number, number][] = [];
   for (let index = 0; index < covered.length; index += 2) ranges.push([covered[index] as number, covered[index + 1] as number]);
   ranges.sort((a, b) => a[0] - b[0]);
