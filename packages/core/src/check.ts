@@ -1,6 +1,7 @@
 import type { ArtifactCache } from './artifacts.ts';
 import { readDocumentText } from './document-text.ts';
 import { type ScannedDocument, type Suppression, scanMarkdown } from './markdown/scan.ts';
+import { documentMessages } from './messages.ts';
 import type { DocumentPolicy } from './policy.ts';
 import type { ArtifactReader, ReadResult, Sha256 } from './ports.ts';
 import type { Finding, VerdictOptions } from './report.ts';
@@ -105,12 +106,12 @@ export function decodeDocument(bytes: Uint8Array): string {
 export function documentFinding(file: string, read: Exclude<ReadResult, { kind: 'file' }>): Finding {
   const why =
     read.kind === 'outside-root'
-      ? 'it resolves outside the root (a symlink), so it was not read'
+      ? documentMessages.outsideRoot()
       : read.kind === 'unreadable' || read.kind === 'unchecked'
-        ? `it cannot be read (${read.reason})`
+        ? documentMessages.cannotRead(read.reason)
         : read.kind === 'directory'
-          ? 'it is a directory'
-          : 'it does not exist';
+          ? documentMessages.isDirectory()
+          : documentMessages.doesNotExist();
   return {
     file,
     line: 1,
@@ -121,7 +122,7 @@ export function documentFinding(file: string, read: Exclude<ReadResult, { kind: 
     severity: 'error',
     rule: 'document/unreadable',
     message: `${file}: ${why}`,
-    fix: read.kind === 'outside-root' ? 'keep documents inside the repository, or leave the link out of the check' : null,
+    fix: read.kind === 'outside-root' ? documentMessages.outsideRootFix() : null,
   };
 }
 

@@ -4,6 +4,7 @@
  * not read as text at all. Each case other than plain UTF-8 carries a one-line note for coverage,
  * so a document is never silently read as garbage that passes.
  */
+import { documentMessages } from './messages.ts';
 
 /** The text of a document, or why it has none. */
 export type DocumentText =
@@ -20,18 +21,18 @@ export function readDocumentText(file: string, bytes: Uint8Array): DocumentText 
     return {
       kind: 'text',
       text: new TextDecoder('utf-16le').decode(bytes.subarray(2)),
-      note: `${file}: UTF-16LE (byte-order mark), decoded`,
+      note: documentMessages.utf16Decoded(file, 'LE'),
     };
   }
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) {
     return {
       kind: 'text',
       text: new TextDecoder('utf-16be').decode(bytes.subarray(2)),
-      note: `${file}: UTF-16BE (byte-order mark), decoded`,
+      note: documentMessages.utf16Decoded(file, 'BE'),
     };
   }
   const probe = bytes.subarray(0, BINARY_PROBE);
-  if (probe.includes(0)) return { kind: 'binary', note: `${file}: binary (NUL bytes), not checked` };
+  if (probe.includes(0)) return { kind: 'binary', note: documentMessages.binary(file) };
   return { kind: 'text', text: utf8.decode(bytes), note: null };
 }
 

@@ -63,6 +63,27 @@ export const stagedChangeMessages = {
   missingFix: (artifact: string) => `update the citing document, or keep the file (\`git restore --staged ${artifact}\`)`,
 } as const;
 
+/** Sentences about documents as read: decoding notes, why one was skipped or could not be read. */
+export const documentMessages = {
+  utf16Decoded: (file: string, endian: 'LE' | 'BE') => `${file}: UTF-16${endian} (byte-order mark), decoded`,
+  binary: (file: string) => `${file}: binary (NUL bytes), not checked`,
+  outsideRoot: () => 'it resolves outside the root (a symlink), so it was not read',
+  cannotRead: (reason: string) => `it cannot be read (${reason})`,
+  isDirectory: () => 'it is a directory',
+  doesNotExist: () => 'it does not exist',
+  outsideRootFix: () => 'keep documents inside the repository, or leave the link out of the check',
+  skippedDirectory: () => 'a directory, not a file',
+  skippedUnreadable: (reason: string) => `cannot be read: ${reason}`,
+  skippedTooLarge: (size: string, limit: string) => `${size} is larger than the ${limit} limit`,
+  skippedBinary: () => 'binary content, not markdown',
+} as const;
+
+/** What `--fix` did to a code citation. */
+export const fixMessages = {
+  repinned: (citation: string, hash: string) => `re-pinned ${citation} to ${hash}, the file's current hash`,
+  pinned: (citation: string, hash: string) => `pinned ${citation} to ${hash}, the file's current hash`,
+} as const;
+
 /** Usage errors the core raises for a run split into shards (`--shard`, `merge`). */
 export const shardMessages = {
   badShard: (text: string) => `--shard takes i/n with 1 ≤ i ≤ n (for example 2/4), not \`${text}\``,

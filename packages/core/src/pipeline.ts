@@ -38,7 +38,7 @@ import {
 import { forEachLimited } from './concurrency.ts';
 import { type HistoryFacts, judgeHistory, stalePins, type VersionSource } from './history-verdict.ts';
 import type { Suppression } from './markdown/scan.ts';
-import { stagedChangeMessages } from './messages.ts';
+import { documentMessages, stagedChangeMessages } from './messages.ts';
 import { admitDocument, hasUtf16Bom, type SkipReason, skippedNote } from './policy.ts';
 import type { ArtifactReader, MaybePromise, ReadResult, Sha256 } from './ports.ts';
 import { buildReport, type Coverage, type Finding, type Report } from './report.ts';
@@ -243,7 +243,7 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
   await forEachLimited(files, options.concurrency ?? 32, async (file) => {
     const admission = admitDocument(await ports.reader.read(file), options);
     if (admission.kind === 'admit' && hasUtf16Bom(admission.bytes)) {
-      admitNotes.push(`${file}: UTF-16${admission.bytes[0] === 0xff ? 'LE' : 'BE'} (byte-order mark), decoded`);
+      admitNotes.push(documentMessages.utf16Decoded(file, admission.bytes[0] === 0xff ? 'LE' : 'BE'));
     }
     if (admission.kind === 'gone') early.set(file, { kind: 'gone', read: admission.read });
     else if (admission.kind === 'skip') early.set(file, { kind: 'skipped', reason: admission.reason });

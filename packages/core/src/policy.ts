@@ -1,3 +1,4 @@
+import { documentMessages } from './messages.ts';
 import type { ReadResult } from './ports.ts';
 
 /** How documents are admitted to a check: the one document policy of every command. */
@@ -62,13 +63,13 @@ export function hasUtf16Bom(bytes: Uint8Array): boolean {
 export function describeSkip(reason: SkipReason): string {
   switch (reason.kind) {
     case 'directory':
-      return 'a directory, not a file';
+      return documentMessages.skippedDirectory();
     case 'unreadable':
-      return `cannot be read: ${reason.reason}`;
+      return documentMessages.skippedUnreadable(reason.reason);
     case 'too-large':
-      return `${formatBytes(reason.size)} is larger than the ${formatBytes(reason.limit)} limit`;
+      return documentMessages.skippedTooLarge(formatBytes(reason.size), formatBytes(reason.limit));
     case 'binary':
-      return 'binary content, not markdown';
+      return documentMessages.skippedBinary();
   }
 }
 

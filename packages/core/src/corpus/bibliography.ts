@@ -1,5 +1,6 @@
 import { readBibtex } from '../refs/bibtex.ts';
 import { findArxivIds, findDois } from '../scholarly/identifiers.ts';
+import { corpusMessages } from '../scholarly/messages.ts';
 import { normaliseSurname, stripArxivVersion } from './source.ts';
 
 /** One entry of a local bibliography file (`.bib` or CSL-JSON). */
@@ -65,14 +66,14 @@ export function parseCslJson(path: string, text: string): BibliographyResult {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problem: `not valid JSON (${(error as Error).message})` };
+    return { ok: false, problem: corpusMessages.cslNotJson((error as Error).message) };
   }
   const items = Array.isArray(data)
     ? data
     : data !== null && typeof data === 'object' && Array.isArray((data as { items?: unknown }).items)
       ? (data as { items: unknown[] }).items
       : null;
-  if (items === null) return { ok: false, problem: 'expected an array of CSL items' };
+  if (items === null) return { ok: false, problem: corpusMessages.cslNotArray() };
   const entries: BibliographyEntry[] = [];
   items.forEach((item, index) => {
     if (item === null || typeof item !== 'object') return;

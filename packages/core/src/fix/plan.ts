@@ -1,4 +1,5 @@
 import { applyEdits, type TextEdit } from '../edits.ts';
+import { fixMessages } from '../messages.ts';
 import type { Finding } from '../report.ts';
 
 /** One change `--fix` makes, for the user to read. */
@@ -58,12 +59,12 @@ export function planFixes(text: string, findings: readonly Finding[]): FixPlan {
       const at = finding.text.indexOf(`@${finding.hash}`);
       if (at === -1) continue;
       const from = start + at + 1;
-      add({ start: from, end: from + 16, text: current }, finding, `re-pinned ${finding.text} to ${current}, the file's current hash`);
+      add({ start: from, end: from + 16, text: current }, finding, fixMessages.repinned(finding.text, current));
     } else if (finding.status === 'unversioned' && typeof finding.artifact === 'string') {
       const id = finding.text.startsWith('[') ? finding.text.slice(1, 1 + finding.artifact.length) : '';
       if (id !== finding.artifact || /^[,\]]/.test(finding.text.slice(1 + id.length)) === false) continue;
       const at = start + 1 + id.length;
-      add({ start: at, end: at, text: `@${current}` }, finding, `pinned ${finding.text} to ${current}, the file's current hash`);
+      add({ start: at, end: at, text: `@${current}` }, finding, fixMessages.pinned(finding.text, current));
     }
   }
   fixes.sort((a, b) => a.line - b.line || a.column - b.column);

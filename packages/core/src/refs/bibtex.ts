@@ -6,6 +6,7 @@
  */
 import type { Creator, parse as ParseBibLibrary } from '@retorquere/bibtex-parser';
 import { lineOf } from '../markdown/scan.ts';
+import { corpusMessages } from '../scholarly/messages.ts';
 
 /**
  * The library's parser, loaded on the first BibTeX read: it is about a megabyte of code with
@@ -59,7 +60,7 @@ export async function readBibtex(text: string): Promise<BibFile> {
   try {
     library = parseBibLibrary(text, OPTIONS);
   } catch (error) {
-    return { entries: [], problems: [`the BibTeX parser failed: ${(error as Error).message}`] };
+    return { entries: [], problems: [corpusMessages.bibtexParserFailed((error as Error).message)] };
   }
   const lineStarts = lineStartsOf(text);
   const entries: BibEntry[] = [];

@@ -84,5 +84,8 @@ export const scholarlyMessages = {
 export const corpusMessages = {
   frontmatterNotYaml: (path: string, problem: string) =>
     `${path}: the frontmatter is not valid YAML (${problem}); its fields may be misread until it is fixed`,
+  cslNotJson: (reason: string) => `not valid JSON (${reason})`,
+  cslNotArray: () => 'expected an array of CSL items',
+  bibtexParserFailed: (reason: string) => `the BibTeX parser failed: ${reason}`,
   assessmentNotYaml: (path: string, problem: string) => `${path}: not valid YAML (${problem}); its grade may be misread until it is fixed`,
 } as const;
