@@ -7,6 +7,7 @@
  */
 import type { Report } from '@aiwg-cite/core';
 import { main } from './main.ts';
+import { cliMessages } from './messages.ts';
 
 export type { Coverage, Finding, Report, RlmSummary, Severity, Summary } from '@aiwg-cite/core';
 
@@ -61,6 +62,6 @@ export async function check(options: CheckOptions = {}): Promise<Report> {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
   });
-  if (code === 2 || stdout === '') throw new CheckError(stderr.trim().replace(/^aiwg-cite: /, '') || `check exited ${code}`);
+  if (code === 2 || stdout === '') throw new CheckError(stderr.trim().replace(/^aiwg-cite: /, '') || cliMessages.checkExited(code));
   return JSON.parse(stdout) as Report;
 }

@@ -97,5 +97,5 @@ function describeFailure(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return (error as Error).message;
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  return `internal error: ${message}`;
+  return cliMessages.internalError(message);
 }

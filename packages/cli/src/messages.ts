@@ -11,6 +11,13 @@ export const cliMessages = {
   explainTakesOneRule: () => 'explain: takes exactly one rule id, such as `rlm/stale`; run `aiwg-cite rules` for the list',
   unknownRule: (name: string, suggestion: string | null) =>
     `explain: unknown rule \`${name}\`${suggestion === null ? '' : `; did you mean \`${suggestion}\`?`} (run \`aiwg-cite rules\` for the list)`,
+  internalError: (detail: string) => `internal error: ${detail}`,
+  /** The title of an online resolver's progress task that had nothing to look up. */
+  nothingToResolve: (name: string) => `${name}: nothing to resolve`,
+  /** The programmatic API's error when `check` wrote nothing to say why. */
+  checkExited: (code: number) => `check exited ${code}`,
+  /** `" (did you mean \`x\`?)"`, appended to an unknown name. */
+  didYouMean: (match: string) => ` (did you mean \`${match}\`?)`,
   deprecatedRule: (name: string, note: string) => `aiwg-cite: \`${name}\` is deprecated: ${note}`,
   /** Where `explain` sends the reader: the published URL, or the README anchor when package.json names none. */
   ruleDocs: (url: string | null, anchor: string) =>

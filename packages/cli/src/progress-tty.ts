@@ -1,4 +1,5 @@
 import type { Progress, ProgressStream, ResolverName } from '@aiwg-cite/online';
+import { cliMessages } from './messages.ts';
 
 /** Lookups seen, done, and answered from the cache. */
 interface Counts {
@@ -45,7 +46,7 @@ export async function createTtyProgress(
           const count = counts.get(name) as Counts;
           if (count.seen > 0) task.title = describe(name, count);
           await finished;
-          task.title = count.seen === 0 ? `${name}: nothing to resolve` : describe(name, count);
+          task.title = count.seen === 0 ? cliMessages.nothingToResolve(name) : describe(name, count);
         },
       })),
       {

@@ -1,4 +1,5 @@
 import { editDistance } from '@aiwg-cite/core';
+import { cliMessages } from './messages.ts';
 
 /**
  * "Did you mean …?" for commands, options and names: the closest candidate by optimal string
@@ -22,5 +23,5 @@ export function closest(input: string, candidates: Iterable<string>): string | u
 /** " (did you mean `x`?)" or "". */
 export function didYouMean(input: string, candidates: Iterable<string>, render: (name: string) => string = (name) => name): string {
   const match = closest(input, candidates);
-  return match === undefined ? '' : ` (did you mean \`${render(match)}\`?)`;
+  return match === undefined ? '' : cliMessages.didYouMean(render(match));
 }

@@ -35,6 +35,11 @@ export const onlineMessages = {
   urlDeadFix: () => 'link to the page where it moved, or to an archived copy (web.archive.org)',
   urlUnconfirmed: (why: string) => `could not confirm the page: ${why}`,
   urlUnconfirmedFix: () => 'open the link yourself; access limits and server errors are not deadness',
+  progress: (name: string, done: number, cached: number, remaining: number) =>
+    `${name}: ${done} resolved${cached > 0 ? ` (${cached} from cache)` : ''}, ${remaining} remaining`,
+  noNetworkAnswer: (lookups: number) =>
+    `aiwg-cite online: no answer from the network for ${lookups} ${lookups === 1 ? 'lookup' : 'lookups'} (offline?); they are reported as unknown`,
+  progressTotals: (parts: readonly string[]) => `aiwg-cite online: ${parts.join('; ')}`,
   coverage: (requests: number, cached: number) => `online: ${requests} ${requests === 1 ? 'request' : 'requests'}, ${cached} from cache`,
   cacheCorrupt: (path: string, reason: string) => `cache \`${path}\` is corrupt (${reason}); it was discarded and will be rewritten`,
   deadline: (seconds: number) => `the online checks ran out of their ${seconds} s budget`,

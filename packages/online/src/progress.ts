@@ -3,6 +3,8 @@
  * listr2 tasks) plugs in through the session's `createProgress` port; this package has no
  * terminal dependency.
  */
+
+import { onlineMessages } from './messages.ts';
 import type { LookupListener, ResolverName } from './resolvers.ts';
 
 /** A writable stream for progress output (stderr). */
@@ -32,8 +34,7 @@ export const RESOLVERS: readonly ResolverName[] = ['doi', 'arxiv', 'url'];
 
 /** Describes one resolver's counts: `doi: 3 resolved (1 from cache), 2 remaining`. */
 export function describeProgress(name: ResolverName, counts: Counts): string {
-  const cached = counts.cached > 0 ? ` (${counts.cached} from cache)` : '';
-  return `${name}: ${counts.done} resolved${cached}, ${counts.seen - counts.done} remaining`;
+  return onlineMessages.progress(name, counts.done, counts.cached, counts.seen - counts.done);
 }
 
 /**
@@ -62,12 +63,10 @@ export function createPlainProgress(stream: ProgressStream): Progress {
       if (used.length === 0) return;
       const network = used.reduce((sum, [, count]) => sum + count.done - count.cached, 0);
       if (network > 0 && unanswered === network) {
-        stream.write(
-          `aiwg-cite online: no answer from the network for ${network} ${network === 1 ? 'lookup' : 'lookups'} (offline?); they are reported as unknown\n`,
-        );
+        stream.write(`${onlineMessages.noNetworkAnswer(network)}\n`);
         return;
       }
-      stream.write(`aiwg-cite online: ${used.map(([name, count]) => describeProgress(name, count)).join('; ')}\n`);
+      stream.write(`${onlineMessages.progressTotals(used.map(([name, count]) => describeProgress(name, count)))}\n`);
     },
   };
 }
