@@ -83,7 +83,6 @@ export async function findCitingEntries(
   excludeDocuments: ReadonlySet<string>,
 ): Promise<CitingEntry[]> {
   const documents = markdownDocuments(options.snapshot);
-  const wanted = new Set(documents.map(([, oid]) => oid));
   const extracted = new Map<string, IndexedBlob>();
   const extract = (oids: readonly string[]) =>
     Promise.all(
@@ -110,6 +109,7 @@ export async function findCitingEntries(
     }
   }
 
+  const wanted = new Set(documents.map(([, oid]) => oid));
   const stored = loadIndex(options.file, options.includeCode);
   const blobs: Record<string, IndexedBlob> = {};
   for (const oid of wanted) {
@@ -158,7 +158,7 @@ export async function findCitingEntries(
 
 /** The index's markdown documents as `[path, oid]`, in index order; an index file's without reading the other entries. */
 function markdownDocuments(snapshot: IndexSnapshot): [string, string][] {
-  if (snapshot.entries instanceof IndexFileEntries) return snapshot.entries.regularFilesWhere(isMarkdownName);
+  if (snapshot.entries instanceof IndexFileEntries) return snapshot.entries.regularFilesWhere(isMarkdownName, 'dn');
   const documents: [string, string][] = [];
   for (const [path, entry] of snapshot.entries) {
     if (isRegularFileMode(entry.mode) && isMarkdownName(path)) documents.push([path, entry.oid]);

@@ -227,11 +227,21 @@ export class IndexFileEntries implements ReadonlyMap<string, IndexEntry> {
   /**
    * The regular files whose names pass `test`, as `[path, oid]` in index order, without reading the
    * other entries. `test` sees the name's bytes as latin1: a test of an ASCII suffix is exact.
+   * `lastCharacters`, when given, names the characters (ASCII letters, either case) a passing name
+   * can end in: the others are passed over without being sliced out of the file.
    */
-  regularFilesWhere(test: (name: string) => boolean): [string, string][] {
+  regularFilesWhere(test: (name: string) => boolean, lastCharacters?: string): [string, string][] {
     const out: [string, string][] = [];
+    const last =
+      lastCharacters === undefined ? null : new Set([...lastCharacters.toLowerCase()].map((character) => character.charCodeAt(0)));
+    const bytes = this.#bytes;
     for (let index = 0; index < this.#starts.length; index += 1) {
-      const name = this.#latin1.slice(this.#names[index] as number, this.#nameEnds[index] as number);
+      const nameEnd = this.#nameEnds[index] as number;
+      if (last !== null && !last.has((bytes[nameEnd - 1] as number) | 0x20)) continue;
+      // Regular files only: mode 100644 or 100755, whose high byte is 0x81.
+      const start = this.#starts[index] as number;
+      if (bytes[start + 26] !== 0x81) continue;
+      const name = this.#latin1.slice(this.#names[index] as number, nameEnd);
       if (!test(name)) continue;
       const entry = this.#entry(index);
       if (entry.mode === '100644' || entry.mode === '100755') out.push([decodeName(name), entry.oid]);

@@ -3,8 +3,9 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { GIT_ENV, type GitRepo, gitRepo } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { type IndexSnapshot, parseLsFilesStage } from '../src/index-entries.ts';
-import { parseIndexFile, readIndexFile } from '../src/index-file.ts';
+import { isMarkdownName } from '../src/citation-index.ts';
+import { type IndexSnapshot, isRegularFileMode, parseLsFilesStage } from '../src/index-entries.ts';
+import { IndexFileEntries, parseIndexFile, readIndexFile } from '../src/index-file.ts';
 
 /** What `git ls-files -s -z` lists: the reader must give exactly this, or `null`. */
 function listed(repo: GitRepo) {
@@ -58,6 +59,14 @@ describe('readIndexFile', () => {
       expect(snapshot?.entries.get('docs/missing.md')).toBeUndefined();
       expect(snapshot?.entries.get('docs')).toBeUndefined();
       expect(plain(snapshot)).toEqual(expected);
+      const markdown = [...(expected?.entries ?? [])].filter(([path, entry]) => isMarkdownName(path) && isRegularFileMode(entry.mode));
+      if (snapshot?.entries instanceof IndexFileEntries) {
+        expect(readIndexFile(indexOf(repo))?.entries).toBeInstanceOf(IndexFileEntries);
+        const fresh = readIndexFile(indexOf(repo))?.entries as IndexFileEntries;
+        expect(fresh.regularFilesWhere(isMarkdownName, 'dn')).toEqual(markdown.map(([path, entry]) => [path, entry.oid]));
+      } else {
+        expect(version).toBe(4);
+      }
       expect(snapshot?.entries.get('vendor/sub')?.mode).toBe('160000');
       expect(snapshot?.entries.get('link.md')?.mode).toBe('120000');
       expect(snapshot?.entries.get('run.sh')?.mode).toBe('100755');
