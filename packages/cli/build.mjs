@@ -47,12 +47,13 @@ function buildId() {
 /**
  * Libraries bundled as CommonJS that the commit hook loads but seldom runs: `yaml` (72 modules,
  * ~200 KB) parses corpus frontmatter and GRADE files, which most repositories and most commits
- * never reach. A static `import { f } from 'yaml'` makes esbuild evaluate the whole library when
- * the importing chunk loads (~10 ms of every `check --staged`); rewritten to a `require` inside a
- * stub, it is evaluated on the first call. Only function imports are rewritten (a named import
- * that is not called, or anything else, fails the build), and only in the workspace's sources.
+ * never reach; `picomatch` compiles include/exclude globs, when a configuration has them. A
+ * static import makes esbuild evaluate the whole library when the importing chunk loads (~10 ms
+ * of every `check --staged` for yaml); rewritten to a `require` inside a stub, it is evaluated on
+ * the first call. Only imports of functions are rewritten (a default or named import used other
+ * than by calling it fails the build), and only in the workspace's sources.
  */
-const LAZY_LIBRARIES = new Set(['yaml']);
+const LAZY_LIBRARIES = new Set(['yaml', 'picomatch/posix.js']);
 
 const lazyLibraries = {
   name: 'lazy-libraries',
@@ -74,28 +75,43 @@ function deferImports(path, text) {
     const library = statement.moduleSpecifier.text;
     if (!LAZY_LIBRARIES.has(library) || statement.importClause?.isTypeOnly === true) continue;
     const clause = statement.importClause;
-    if (
-      clause === undefined ||
-      clause.name !== undefined ||
-      clause.namedBindings === undefined ||
-      !ts.isNamedImports(clause.namedBindings)
-    ) {
-      throw new Error(`build: ${relative(here, path)}: only named imports of ${library} can be deferred`);
+    const named = clause?.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) ? clause.namedBindings.elements : [];
+    if (clause === undefined || (clause.namedBindings !== undefined && !ts.isNamedImports(clause.namedBindings))) {
+      throw new Error(`build: ${relative(here, path)}: only default and named imports of ${library} can be deferred`);
     }
     const loader = `__aiwgLazy_${library.replace(/\W/g, '_')}`;
     const stubs = [`let ${loader}Module; const ${loader} = () => (${loader}Module ??= require(${JSON.stringify(library)}));`];
-    for (const element of clause.namedBindings.elements) {
-      if (element.isTypeOnly) continue;
-      const local = element.name.text;
-      const imported = (element.propertyName ?? element.name).text;
-      const uses = [...text.matchAll(new RegExp(`\\b${local}\\b(\\s*\\()?`, 'g'))].slice(1);
-      if (uses.some((use) => use[1] === undefined))
+    const bindings = [
+      ...(clause.name === undefined ? [] : [{ local: clause.name.text, member: null }]),
+      ...named
+        .filter((element) => !element.isTypeOnly)
+        .map((element) => ({ local: element.name.text, member: (element.propertyName ?? element.name).text })),
+    ];
+    for (const { local, member } of bindings) {
+      if (!onlyCalled(source, statement, local))
         throw new Error(`build: ${relative(here, path)}: ${local} from ${library} is not only called`);
-      stubs.push(`const ${local} = (...args) => ${loader}().${imported}(...args);`);
+      // A default import of CommonJS is its module.exports (esbuild's interop), unless it says it is an ES module.
+      const target = member === null ? `(${loader}().__esModule ? ${loader}().default : ${loader}())` : `${loader}().${member}`;
+      stubs.push(`const ${local} = (...args) => ${target}(...args);`);
     }
     out = out.slice(0, statement.getStart(source)) + stubs.join(' ') + out.slice(statement.getEnd());
   }
   return out;
+}
+
+/** True when every use of `name` outside its import is a call of it (`name(...)`). */
+function onlyCalled(source, declaration, name) {
+  let only = true;
+  const visit = (node) => {
+    if (node === declaration) return;
+    if (ts.isIdentifier(node) && node.text === name) {
+      const parent = node.parent;
+      if (!(ts.isCallExpression(parent) && parent.expression === node)) only = false;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return only;
 }
 
 try {
