@@ -90,8 +90,7 @@ interface ScanSink extends InlineSink {
   imageText(start: number, end: number): void;
 }
 
-/** Parses the inline content `s` of one leaf. */
-export function parseInline(s: string, context: InlineContext, out: InlineSink): void {
+export function parseInline(s: string, context: InlineContext, out: InlineSink, mayHoldLiteral = true): void {
   const found: number[] = [];
   const kinds: RegionKind[] = [];
   const escapes: number[] = [];
@@ -113,13 +112,14 @@ export function parseInline(s: string, context: InlineContext, out: InlineSink):
       imageTexts.push(start, end);
     },
   };
-  const hints = literalHints(s);
+  const hints = mayHoldLiteral ? literalHints(s) : NO_LITERALS;
   scan(s, context, sink, hints);
   for (let index = 0; index < kinds.length; index += 1) {
     out.region(kinds[index] as RegionKind, found[index * 2] as number, found[index * 2 + 1] as number);
   }
+  if (hints.needles.length === 0) return;
   const covered = found.concat(linkTexts);
-  if (hints.needles.length > 0 && (escapes.length > 0 || hasUncoveredNeedle(hints.needles, covered))) {
+  if (escapes.length > 0 || hasUncoveredNeedle(hints.needles, covered)) {
     // Link text is prose, but the address transform leaves it alone; emphasis and strikethrough
     // markers end the text nodes it reads.
     const markers = DELIMITER.test(s) ? usedDelimiters(s, delimiterScope(found, kinds, linkTexts, imageTexts, escapes)) : [];
@@ -141,6 +141,32 @@ interface LiteralHints {
    * them stand in code, destinations or link text.
    */
   readonly needles: number[];
+}
+
+const NO_LITERALS: LiteralHints = { email: false, url: false, needles: [] };
+
+/**
+ * Offsets in `text` where {@link literalHints} could find something, sorted: a leaf whose range
+ * holds none of them has no hints (each hint lies within one line, whole).
+ */
+export function literalStarts(text: string): number[] {
+  const found: number[] = [];
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    let end = at + 1;
+    while (end < text.length && (isWordCode(text.charCodeAt(end)) || text.charCodeAt(end) === 45)) end += 1;
+    if (text.charCodeAt(end) === 46) found.push(at);
+  }
+  for (let at = text.indexOf(':'); at !== -1; at = text.indexOf(':', at + 1)) {
+    if (text.charCodeAt(at + 1) === 47 && text.charCodeAt(at + 2) === 47) found.push(at);
+    else if (at >= 4 && text.startsWith('xmpp', at - 4)) found.push(at - 4);
+    else if (at >= 6 && text.startsWith('mailto', at - 6)) found.push(at - 6);
+  }
+  for (const tail of ['w.', 'W.']) {
+    for (let at = text.indexOf(tail, 2); at !== -1; at = text.indexOf(tail, at + 1)) {
+      if ((text.charCodeAt(at - 1) | 32) === 119 && (text.charCodeAt(at - 2) | 32) === 119) found.push(at - 2);
+    }
+  }
+  return found.sort((a, b) => a - b);
 }
 
 function isWordCode(code: number): boolean {

@@ -9,7 +9,7 @@
  */
 import { parseBlocks } from './blocks.ts';
 import { type DefinitionSink, normaliseLabel } from './definitions.ts';
-import { parseInline } from './inline.ts';
+import { type InlineSink, literalStarts, parseInline } from './inline.ts';
 import type { Range, Region, RegionKind } from './types.ts';
 
 /** A heading: its level and the source range of its text. */
@@ -54,16 +54,17 @@ export function parseMarkdown(input: string): MarkdownModel {
   const context = { definitions, footnotes };
 
   const mayHoldInline = triggerSearch(text);
+  const literals = literalStarts(text);
+  const single = new ShiftedSink(regions, escapes);
   for (const leaf of blocks.leaves) {
     const lines = leaf.lines;
     const first = lines[0] as number;
     const last = lines[lines.length - 1] as number;
     if (!mayHoldInline(first, last)) continue;
+    const mayHoldLiteral = literals.length > 0 && holdsBetween(literals, first, last);
     if (lines.length === 2) {
-      parseInline(text.slice(first, last), context, {
-        region: (kind, start, end) => regions.push({ kind, start: first + start, end: first + end }),
-        escape: (offset) => escapes.push(first + offset),
-      });
+      single.base = first;
+      parseInline(text.slice(first, last), context, single, mayHoldLiteral);
       continue;
     }
     // Several lines: join them with `\n` and map offsets back line by line.
@@ -91,10 +92,15 @@ export function parseMarkdown(input: string): MarkdownModel {
       }
       return (lines[line * 2] as number) + offset - (starts[line] as number);
     };
-    parseInline(joined, context, {
-      region: (kind, start, end) => regions.push({ kind, start: toSource(start, false), end: toSource(end, true) }),
-      escape: (offset) => escapes.push(toSource(offset, false)),
-    });
+    parseInline(
+      joined,
+      context,
+      {
+        region: (kind, start, end) => regions.push({ kind, start: toSource(start, false), end: toSource(end, true) }),
+        escape: (offset) => escapes.push(toSource(offset, false)),
+      },
+      mayHoldLiteral,
+    );
   }
   const headings: Heading[] = [];
   for (let index = 0; index < blocks.headings.length; index += 3) {
@@ -106,6 +112,38 @@ export function parseMarkdown(input: string): MarkdownModel {
   headings.sort((a, b) => a.start - b.start);
   escapes.sort((a, b) => a - b);
   return { text, lineStarts: lineStartsOf(text), regions: normaliseRegions(regions), escapes, definitions, footnotes, headings };
+}
+
+/** Receives the regions and escapes of a one-line leaf starting at `base`: one object for every such leaf. */
+class ShiftedSink implements InlineSink {
+  base = 0;
+  readonly #regions: Region[];
+  readonly #escapes: number[];
+
+  constructor(regions: Region[], escapes: number[]) {
+    this.#regions = regions;
+    this.#escapes = escapes;
+  }
+
+  region(kind: RegionKind, start: number, end: number): void {
+    this.#regions.push({ kind, start: this.base + start, end: this.base + end });
+  }
+
+  escape(offset: number): void {
+    this.#escapes.push(this.base + offset);
+  }
+}
+
+/** True when the sorted `offsets` hold one in `[start, end)`. */
+function holdsBetween(offsets: readonly number[], start: number, end: number): boolean {
+  let low = 0;
+  let high = offsets.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((offsets[mid] as number) < start) low = mid + 1;
+    else high = mid;
+  }
+  return low < offsets.length && (offsets[low] as number) < end;
 }
 
 /** The first line of a heading without its markers. */
