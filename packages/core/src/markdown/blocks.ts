@@ -112,8 +112,11 @@ export interface BlockResult {
   readonly headings: number[];
 }
 
-/** Runs the block phase over `text` from `from` (after a BOM). */
-export function parseBlocks(text: string, from: number, definitions: DefinitionSink): BlockResult {
+/**
+ * Runs the block phase over `text` from `from` (after a BOM). `lineStarts`, when given, receives
+ * the offset after every line ending from `from` on (the line starts the phase finds anyway).
+ */
+export function parseBlocks(text: string, from: number, definitions: DefinitionSink, lineStarts: number[] = []): BlockResult {
   const regions: Region[] = [];
   const leaves: InlineLeaf[] = [];
   const headings: number[] = [];
@@ -517,6 +520,7 @@ export function parseBlocks(text: string, from: number, definitions: DefinitionS
     }
     lineEnd = at;
     const next = at >= length ? length + 1 : text.charCodeAt(at) === CR && text.charCodeAt(at + 1) === LF ? at + 2 : at + 1;
+    if (next <= length) lineStarts.push(next);
     if (lineStart === length && lineStart !== from) break;
 
     offset = lineStart;

@@ -47,7 +47,9 @@ export function parseMarkdown(input: string): MarkdownModel {
     addFootnote: (label) => footnotes.add(normaliseLabel(label)),
   };
   const front = frontmatterEnd(text);
-  const blocks = parseBlocks(text, front, sink);
+  // The frontmatter's line starts; the block phase adds the rest (`front` ends a line, starts none).
+  const lineStarts = front === 0 ? [0] : lineStartsOf(text.slice(0, front));
+  const blocks = parseBlocks(text, front, sink, lineStarts);
   const regions: Region[] = blocks.regions;
   if (front > 0) regions.push({ kind: 'frontmatter', start: 0, end: front });
   const escapes: number[] = [];
@@ -111,7 +113,7 @@ export function parseMarkdown(input: string): MarkdownModel {
   }
   headings.sort((a, b) => a.start - b.start);
   escapes.sort((a, b) => a - b);
-  return { text, lineStarts: lineStartsOf(text), regions: normaliseRegions(regions), escapes, definitions, footnotes, headings };
+  return { text, lineStarts, regions: normaliseRegions(regions), escapes, definitions, footnotes, headings };
 }
 
 /** Receives the regions and escapes of a one-line leaf starting at `base`: one object for every such leaf. */
