@@ -44,6 +44,9 @@ export const prettyMessages = {
   seeVerbose: (extra: readonly string[]) => (extra.length === 0 ? '' : `; ${extra.join(', ')} (--verbose)`),
   /** The one line of a passing run: `PASS (0 errors, 0 warnings)` is coloured by the caller. */
   passCounts: (errors: number, warnings: number) => `PASS (${errors} errors, ${warnings} warnings)`,
+  /** The last line of `--format github`. */
+  githubSummary: (verdict: string, errors: number, warnings: number, files: number) =>
+    `aiwg-cite: ${verdict} (${errors} errors, ${warnings} warnings in ${files} files)`,
   passScope: (files: number, citations: number) =>
     `${files} ${files === 1 ? 'file' : 'files'}, ${counted(citations, 'citation', 'citations')}`,
   verdict: (pass: boolean, errors: number, warnings: number) =>
@@ -178,6 +181,21 @@ export const certifyMessages = {
   rate: (confirmed: number, verifiable: number, percent: string | null) =>
     percent === null ? '0/0' : `${confirmed}/${verifiable} (${percent}%)`,
   written: (rate: string, path: string) => `${rate} confirmed; certificate written to ${path}`,
+} as const;
+
+/** The sentences of the `refs` report (format/refs.ts); it adds only colour and layout. */
+export const refsReportMessages = {
+  hallucinated: () => '✗ hallucinated',
+  uncertain: () => '? uncertain',
+  validWithWarnings: () => '⚠ valid, with warnings',
+  closestRecord: (record: string) => `  closest record: ${record}`,
+  agreeing: (services: readonly string[]) => `agreeing services: ${services.join(', ')}`,
+  correctedEntry: () => '  corrected entry:',
+  entries: (count: number) => `${count} ${count === 1 ? 'entry' : 'entries'}`,
+  valid: (count: number) => `${count} valid`,
+  hallucinatedCount: (count: number) => `${count} hallucinated`,
+  uncertainCount: (count: number) => `${count} uncertain`,
+  strictUncertainFails: () => ' (--strict: uncertain fails)',
 } as const;
 
 /** What `refs` says on stderr, and its coverage note offline. */

@@ -1,4 +1,5 @@
 import type { Finding, Report } from '@aiwg-cite/core';
+import { prettyMessages } from '../messages.ts';
 import { regionOf } from './sarif.ts';
 
 /** Escapes a workflow-command message: `%`, CR and LF (GitHub Actions "workflow commands"). */
@@ -46,6 +47,6 @@ export function formatGithub(report: Report): string {
     lines.push(`::${command} ${properties}::${escapeData(message)}`);
   }
   const { errors, warnings, files } = report.summary;
-  lines.push(`aiwg-cite: ${report.verdict} (${errors} errors, ${warnings} warnings in ${files} files)`);
+  lines.push(prettyMessages.githubSummary(report.verdict, errors, warnings, files));
   return `${lines.join('\n')}\n`;
 }

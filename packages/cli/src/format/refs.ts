@@ -1,5 +1,6 @@
 import { identifyVenue, type ReferenceSite, type RefJudgement, type ScholarlyRecord } from '@aiwg-cite/core';
 import type { Palette } from '../color.ts';
+import { refsReportMessages } from '../messages.ts';
 
 /** One verified reference, as the formatters see it. */
 export interface RefOutcome {
@@ -106,10 +107,10 @@ export function formatRefsPretty(outcomes: readonly RefOutcome[], options: { str
     if (judgement.verdict === 'valid' && judgement.findings.length === 0) continue;
     const mark =
       judgement.verdict === 'hallucinated'
-        ? palette.red('✗ hallucinated')
+        ? palette.red(refsReportMessages.hallucinated())
         : judgement.verdict === 'uncertain'
-          ? palette.yellow('? uncertain')
-          : palette.yellow('⚠ valid, with warnings');
+          ? palette.yellow(refsReportMessages.uncertain())
+          : palette.yellow(refsReportMessages.validWithWarnings());
     lines.push(`${palette.bold(`${site.file}:${site.line}`)} ${site.cited.key}: ${mark}`);
     for (const finding of judgement.findings) {
       lines.push(
@@ -117,17 +118,17 @@ export function formatRefsPretty(outcomes: readonly RefOutcome[], options: { str
       );
     }
     if (judgement.matched !== null && judgement.verdict !== 'uncertain')
-      lines.push(`  closest record: ${describeRecord(judgement.matched)}`);
-    if (judgement.agreeing.length > 0) lines.push(`  ${palette.dim(`agreeing services: ${judgement.agreeing.join(', ')}`)}`);
+      lines.push(refsReportMessages.closestRecord(describeRecord(judgement.matched)));
+    if (judgement.agreeing.length > 0) lines.push(`  ${palette.dim(refsReportMessages.agreeing(judgement.agreeing))}`);
     const corrected = correctedEntry(site, judgement);
-    if (corrected !== null) lines.push('  corrected entry:', ...corrected.split('\n').map((line) => `    ${line}`));
+    if (corrected !== null) lines.push(refsReportMessages.correctedEntry(), ...corrected.split('\n').map((line) => `    ${line}`));
     lines.push('');
   }
   const count = (verdict: string) => outcomes.filter((outcome) => outcome.judgement.verdict === verdict).length;
   const hallucinated = count('hallucinated');
   const uncertain = count('uncertain');
   lines.push(
-    `${outcomes.length} ${outcomes.length === 1 ? 'entry' : 'entries'}: ${palette.green(`${count('valid')} valid`)}, ${hallucinated > 0 ? palette.red(`${hallucinated} hallucinated`) : '0 hallucinated'}, ${uncertain > 0 ? palette.yellow(`${uncertain} uncertain`) : '0 uncertain'}${options.strict && uncertain > 0 ? ' (--strict: uncertain fails)' : ''}.`,
+    `${refsReportMessages.entries(outcomes.length)}: ${palette.green(refsReportMessages.valid(count('valid')))}, ${hallucinated > 0 ? palette.red(refsReportMessages.hallucinatedCount(hallucinated)) : refsReportMessages.hallucinatedCount(0)}, ${uncertain > 0 ? palette.yellow(refsReportMessages.uncertainCount(uncertain)) : refsReportMessages.uncertainCount(0)}${options.strict && uncertain > 0 ? refsReportMessages.strictUncertainFails() : ''}.`,
     `${options.note}.`,
   );
   return `${lines.join('\n')}\n`;
