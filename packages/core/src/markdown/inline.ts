@@ -161,6 +161,7 @@ export function literalStarts(text: string): number[] {
     else if (at >= 4 && text.startsWith('xmpp', at - 4)) found.push(at - 4);
     else if (at >= 6 && text.startsWith('mailto', at - 6)) found.push(at - 6);
   }
+  for (let at = text.indexOf('&#'); at !== -1; at = text.indexOf('&#', at + 2)) found.push(at);
   for (const tail of ['w.', 'W.']) {
     for (let at = text.indexOf(tail, 2); at !== -1; at = text.indexOf(tail, at + 1)) {
       if ((text.charCodeAt(at - 1) | 32) === 119 && (text.charCodeAt(at - 2) | 32) === 119) found.push(at - 2);
@@ -191,6 +192,8 @@ function literalHints(s: string): LiteralHints {
     } else if (at >= 4 && s.startsWith('xmpp', at - 4)) needles.push(at - 4, at + 1);
     else if (at >= 6 && s.startsWith('mailto', at - 6)) needles.push(at - 6, at + 1);
   }
+  // A numeric character reference is decoded in the value the transform reads (`&#64;` is `@`).
+  for (let at = s.indexOf('&#'); at !== -1; at = s.indexOf('&#', at + 2)) needles.push(at, at + 2);
   // `www.` in any case ends in `w.` or `W.`, far rarer than a dot.
   for (const tail of ['w.', 'W.']) {
     for (let at = s.indexOf(tail, 2); at !== -1; at = s.indexOf(tail, at + 1)) {
@@ -772,21 +775,38 @@ function literalAddresses(s: string, covered: readonly number[], escapes: readon
   let cursor = 0;
   const run = (from: number, to: number): void => {
     if (to <= from) return;
-    // The text node's value: escape backslashes dropped; `map` gives each value character's source
-    // offset (none is built when the run holds no escape: then it is `from + index`).
+    // The text node's value: escape backslashes dropped, numeric character references decoded;
+    // `map` gives each value character's source offset and `ends` the offset after its source
+    // (none is built when the run holds neither: then both follow from `from + index`).
     let value = s.slice(from, to);
     let map: number[] | null = null;
-    if (value.includes('\\') && hasEscapeIn(escapes, from + 1, to + 1)) {
+    let ends: number[] | null = null;
+    const hasEscape = value.includes('\\') && hasEscapeIn(escapes, from + 1, to + 1);
+    if (hasEscape || value.includes('&#')) {
       value = '';
       map = [];
+      ends = [];
       for (let at = from; at < to; at += 1) {
         if (s.charCodeAt(at) === 92 && escaped.has(at + 1)) continue;
+        const reference = s.charCodeAt(at) === 38 && !escaped.has(at) ? numericReference(s, at, to) : null;
+        if (reference !== null) {
+          for (let unit = 0; unit < reference.value.length; unit += 1) {
+            map.push(at);
+            ends.push(reference.end);
+          }
+          value += reference.value;
+          at = reference.end - 1;
+          continue;
+        }
         value += s[at];
         map.push(at);
+        ends.push(at + 1);
       }
       map.push(to);
+      ends.push(to);
     }
     const source = (index: number): number => (map === null ? from + index : (map[index] as number));
+    const sourceEnd = (index: number): number => (ends === null ? from + index + 1 : (ends[index] as number));
     let pieces: [number, number][] = [[0, value.length]];
     for (const [pattern, accept, needle] of TRANSFORMS) {
       if (!needle.test(value)) continue;
@@ -802,7 +822,7 @@ function literalAddresses(s: string, covered: readonly number[], escapes: readon
             continue;
           }
           if (match.index > textStart) next.push([start + textStart, start + match.index]);
-          out.push([source(start + match.index), source(start + match.index + length - 1) + 1]);
+          out.push([source(start + match.index), sourceEnd(start + match.index + length - 1)]);
           textStart = match.index + length;
           // The trailing part of a URL match stays text and merges with what follows.
           pattern.lastIndex = match.index + match[0].length;
@@ -819,6 +839,39 @@ function literalAddresses(s: string, covered: readonly number[], escapes: readon
   }
   run(cursor, s.length);
   return out;
+}
+
+/**
+ * A decimal or hexadecimal character reference at `at` (before `to`), decoded as micromark does
+ * (micromark-util-decode-numeric-character-reference: controls, surrogates, noncharacters and
+ * values past U+10FFFF become U+FFFD); null when there is none. Named references are not decoded
+ * here (no entity table in the core): an address beside one may still be read differently.
+ */
+function numericReference(s: string, at: number, to: number): { value: string; end: number } | null {
+  if (s.charCodeAt(at + 1) !== 35) return null;
+  const hex = (s.charCodeAt(at + 2) | 32) === 120;
+  let end = at + (hex ? 3 : 2);
+  const digitsStart = end;
+  while (end < to && end - digitsStart < (hex ? 6 : 7)) {
+    const code = s.charCodeAt(end);
+    const isDigit = code >= 48 && code <= 57;
+    const isHex = isDigit || ((code | 32) >= 97 && (code | 32) <= 102);
+    if (!(hex ? isHex : isDigit)) break;
+    end += 1;
+  }
+  if (end === digitsStart || end >= to || s.charCodeAt(end) !== 59) return null;
+  const code = Number.parseInt(s.slice(digitsStart, end), hex ? 16 : 10);
+  const replaced =
+    code < 9 ||
+    code === 11 ||
+    (code > 13 && code < 32) ||
+    (code > 126 && code < 160) ||
+    (code > 55_295 && code < 57_344) ||
+    (code > 64_975 && code < 65_008) ||
+    (code & 65_535) === 65_535 ||
+    (code & 65_535) === 65_534 ||
+    code > 1_114_111;
+  return { value: replaced ? '\uFFFD' : String.fromCodePoint(code), end: end + 1 };
 }
 
 /** True when the ascending `escapes` hold an offset in `[from, to)`. */
