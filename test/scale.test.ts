@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,14 +20,29 @@ interface Run {
 const USER_CACHE = mkdtempSync(join(tmpdir(), 'aiwg-cite-user-cache-'));
 afterAll(() => rmSync(USER_CACHE, { recursive: true, force: true }));
 
-function cli(args: readonly string[], cwd: string, env: Record<string, string> = {}): Run {
-  const result = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
-    cwd,
-    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', AIWG_CITE_DATE: '2026-11-22', XDG_CACHE_HOME: USER_CACHE, ...env },
-    encoding: 'utf8',
-    maxBuffer: 512 * 1024 * 1024,
+/**
+ * One CLI process, run asynchronously: a long synchronous spawn starves vitest's worker RPC on a
+ * loaded machine ("Timeout calling onTaskUpdate").
+ */
+function cli(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  return run(process.execPath, [CLI_ENTRY, ...args], cwd, env);
+}
+
+function run(command: string, args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', AIWG_CITE_DATE: '2026-11-22', XDG_CACHE_HOME: USER_CACHE, ...env },
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
   });
-  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
 /**
@@ -72,7 +87,7 @@ function generatedRepo(documents = 60): GitRepo {
 }
 
 /** Runs the full check and `count` shards, merges them, and expects the same bytes and code. */
-function expectShardsMerge(
+async function expectShardsMerge(
   root: string,
   count: number,
   format: 'json' | 'sarif',
@@ -80,20 +95,20 @@ function expectShardsMerge(
   env: Record<string, string> = {},
 ) {
   const work = tempDir('aiwg-cite-shards-');
-  const full = cli(['check', '--format', format, ...extra], root, env);
+  const full = await cli(['check', '--format', format, ...extra], root, env);
   expect(full.stderr).toBe('');
   expect([0, 1]).toContain(full.code);
   const files: string[] = [];
   let documents = 0;
   for (let index = 1; index <= count; index += 1) {
-    const shard = cli(['check', '--format', format, '--shard', `${index}/${count}`, ...extra], root, env);
+    const shard = await cli(['check', '--format', format, '--shard', `${index}/${count}`, ...extra], root, env);
     expect([0, 1]).toContain(shard.code);
     if (format === 'json') documents += (JSON.parse(shard.stdout) as { summary: { files: number } }).summary.files;
     const file = join(work, `shard-${index}.${format}`);
     writeFileSync(file, shard.stdout);
     files.push(file);
   }
-  const merged = cli(['merge', ...files], root, env);
+  const merged = await cli(['merge', ...files], root, env);
   expect(merged.stderr).toBe('');
   expect(merged.code).toBe(full.code);
   expect(merged.stdout).toBe(full.stdout);
@@ -102,92 +117,89 @@ function expectShardsMerge(
 }
 
 describe('check --shard i/n and merge', { timeout: 300_000 }, () => {
-  it('n shards merged give the full run, byte for byte, in JSON and SARIF, for n = 1, 3 and 4', () => {
+  it('n shards merged give the full run, byte for byte, in JSON and SARIF, for n = 1, 3 and 4', async () => {
     const repo = generatedRepo();
-    const full = expectShardsMerge(repo.dir, 3, 'json');
+    const full = await expectShardsMerge(repo.dir, 3, 'json');
     const report = JSON.parse(full.stdout) as { verdict: string; summary: { files: number; errors: number; warnings: number } };
     // The corpus is not trivially clean: there is something for the merge to get right.
     expect(report.verdict).toBe('FAIL');
     expect(report.summary.errors).toBeGreaterThan(5);
     expect(report.summary.warnings).toBeGreaterThan(5);
-    expectShardsMerge(repo.dir, 4, 'json', ['--strict']);
-    expectShardsMerge(repo.dir, 1, 'json');
-    expectShardsMerge(repo.dir, 3, 'sarif');
+    await expectShardsMerge(repo.dir, 4, 'json', ['--strict']);
+    await expectShardsMerge(repo.dir, 1, 'json');
+    await expectShardsMerge(repo.dir, 3, 'sarif');
   });
 
-  it('merge keeps the verdict of --max-warnings over the shards together, not per shard', () => {
+  it('merge keeps the verdict of --max-warnings over the shards together, not per shard', async () => {
     const repo = gitRepo({ 'src/a.ts': 'a\n' });
     repo.write(Object.fromEntries(Array.from({ length: 8 }, (_, at) => [`docs/d${at}.md`, `See [src/a.ts, L1] from document ${at}.\n`])));
-    const full = cli(['check', '--format', 'json', '--max-warnings', '5'], repo.dir);
+    const full = await cli(['check', '--format', 'json', '--max-warnings', '5'], repo.dir);
     expect(full.code).toBe(1);
     const work = tempDir();
-    const files = [1, 2, 3, 4].map((index) => {
-      const run = cli(['check', '--format', 'json', '--max-warnings', '5', '--shard', `${index}/4`], repo.dir);
+    const files: string[] = [];
+    for (const index of [1, 2, 3, 4]) {
+      const run = await cli(['check', '--format', 'json', '--max-warnings', '5', '--shard', `${index}/4`], repo.dir);
       // No shard alone holds more than five of the eight warnings.
       expect(run.code).toBe(0);
       const file = join(work, `s${index}.json`);
       writeFileSync(file, run.stdout);
-      return file;
-    });
-    const merged = cli(['merge', '--max-warnings', '5', ...files], repo.dir);
+      files.push(file);
+    }
+    const merged = await cli(['merge', '--max-warnings', '5', ...files], repo.dir);
     expect(merged.code).toBe(1);
     expect(JSON.parse(merged.stdout)).toEqual(JSON.parse(full.stdout));
   });
 
-  it('refuses overlapping shards, foreign files and bad --shard values with one line each', () => {
+  it('refuses overlapping shards, foreign files and bad --shard values with one line each', async () => {
     const repo = generatedRepo(20);
     const work = tempDir();
     const one = join(work, 'one.json');
-    writeFileSync(one, cli(['check', '--format', 'json', '--shard', '1/2'], repo.dir).stdout);
-    const twice = cli(['merge', one, one], repo.dir);
+    writeFileSync(one, (await cli(['check', '--format', 'json', '--shard', '1/2'], repo.dir)).stdout);
+    const twice = await cli(['merge', one, one], repo.dir);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/has findings in both .*one\.json and .*one\.json/);
     expect(twice.stderr.trim().split('\n')).toHaveLength(1);
     const foreign = join(work, 'foreign.json');
     writeFileSync(foreign, '{"version": 2}');
-    const refused = cli(['merge', foreign], repo.dir);
+    const refused = await cli(['merge', foreign], repo.dir);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('foreign.json: not an aiwg-cite JSON report');
-    const bad = cli(['check', '--shard', '3/2'], repo.dir);
+    const bad = await cli(['check', '--shard', '3/2'], repo.dir);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--shard takes i/n');
-    const staged = cli(['check', '--staged', '--shard', '1/2'], repo.dir);
+    const staged = await cli(['check', '--staged', '--shard', '1/2'], repo.dir);
     expect(staged.code).toBe(2);
   });
 });
 
 describe('the README’s GitHub Actions matrix', { timeout: 300_000 }, () => {
-  it('its check and merge lines, run as written, give the full run’s report and exit code', () => {
+  it('its check and merge lines, run as written, give the full run’s report and exit code', async () => {
     const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Large repositories and CI'));
     const workflow = section.slice(section.indexOf('```yaml'), section.indexOf('```', section.indexOf('```yaml') + 3));
     const commands = [...workflow.matchAll(/- run: (npx aiwg-cite .*)$/gm)].map((match) => match[1] as string);
     expect(commands.length).toBe(3);
     const repo = generatedRepo(40);
-    const shell = (command: string, env: Record<string, string> = {}) =>
-      spawnSync('sh', ['-c', command.replaceAll('npx aiwg-cite', `node ${JSON.stringify(CLI_ENTRY)}`)], {
-        cwd: repo.dir,
-        env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', AIWG_CITE_DATE: '2026-11-22', XDG_CACHE_HOME: USER_CACHE, ...env },
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      });
+    const shell = (command: string) =>
+      run('sh', ['-c', command.replaceAll('npx aiwg-cite', `node ${JSON.stringify(CLI_ENTRY)}`)], repo.dir, {});
     const [check, sarif, github] = commands as [string, string, string];
     const placeholder = ['$', '{{ matrix.shard }}'].join('');
-    for (const shard of [1, 2, 3, 4]) expect(shell(check.replaceAll(placeholder, String(shard))).status).toBe(0);
-    const merged = shell(sarif);
-    expect(merged.status).toBe(1);
-    expect(readFileSync(join(repo.dir, 'cite.sarif'), 'utf8')).toBe(cli(['check', '--format', 'sarif'], repo.dir).stdout);
-    const annotations = shell(github);
-    const full = cli(['check', '--format', 'github'], repo.dir);
-    expect(annotations.status).toBe(full.code);
+    for (const shard of [1, 2, 3, 4]) expect((await shell(check.replaceAll(placeholder, String(shard)))).code).toBe(0);
+    const merged = await shell(sarif);
+    expect(merged.code).toBe(1);
+    expect(readFileSync(join(repo.dir, 'cite.sarif'), 'utf8')).toBe((await cli(['check', '--format', 'sarif'], repo.dir)).stdout);
+    const annotations = await shell(github);
+    const full = await cli(['check', '--format', 'github'], repo.dir);
+    expect(annotations.code).toBe(full.code);
     expect(annotations.stdout).toBe(full.stdout);
   });
 });
 
-/** Every entry file of a result cache directory. */
+/** The entries of a result cache directory's pack (its first line is the signature), by line. */
 function entries(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((prefix) => readdirSync(join(dir, prefix)).map((name) => join(dir, prefix, name)));
+  const pack = join(dir, 'pack');
+  if (!existsSync(pack)) return [];
+  return readFileSync(pack, 'utf8').split('\n').slice(1, -1);
 }
 
 const statsOf = (run: Run) => {
@@ -197,73 +209,73 @@ const statsOf = (run: Run) => {
 };
 
 describe('the result cache', { timeout: 300_000 }, () => {
-  it('cached, uncached and sharded-then-merged runs give the same bytes; a warm run checks nothing again', () => {
+  it('cached, uncached and sharded-then-merged runs give the same bytes; a warm run checks nothing again', async () => {
     const repo = generatedRepo();
     const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
-    const uncached = cli(['check', '--format', 'json', '--no-cache'], repo.dir, env);
+    const uncached = await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env);
     expect(uncached.stderr).toBe('');
-    const cold = cli(['check', '--format', 'json'], repo.dir, env);
+    const cold = await cli(['check', '--format', 'json'], repo.dir, env);
     expect(statsOf(cold)).toEqual({ hits: 0, checked: 60 });
-    const warm = cli(['check', '--format', 'json'], repo.dir, env);
+    const warm = await cli(['check', '--format', 'json'], repo.dir, env);
     expect(statsOf(warm)).toEqual({ hits: 60, checked: 0 });
+    // Unchanged files are known by their stamps: no document and no cited source was read again.
+    expect(Number(/file stamps: (\d+) files known unread/.exec(warm.stderr)?.[1])).toBeGreaterThanOrEqual(60 + 12);
     for (const run of [cold, warm]) {
       expect(run.code).toBe(uncached.code);
       expect(run.stdout).toBe(uncached.stdout);
     }
     expect(entries(join(repo.dir, '.git/aiwg-cite/results')).length).toBe(60);
     // Shards read the same cache; merged they still give the full run.
-    expectShardsMerge(repo.dir, 3, 'json', [], { XDG_CACHE_HOME: env.XDG_CACHE_HOME });
-    const pretty = cli(['check'], repo.dir, env);
-    expect(pretty.stdout).toBe(cli(['check', '--no-cache'], repo.dir, env).stdout);
+    await expectShardsMerge(repo.dir, 3, 'json', [], { XDG_CACHE_HOME: env.XDG_CACHE_HOME });
+    const pretty = await cli(['check'], repo.dir, env);
+    expect(pretty.stdout).toBe((await cli(['check', '--no-cache'], repo.dir, env)).stdout);
   });
 
-  it('re-checks only the edited document and the documents citing a changed artifact', () => {
+  it('re-checks only the edited document and the documents citing a changed artifact', async () => {
     const repo = generatedRepo();
     const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
-    cli(['check', '--format', 'json'], repo.dir, env);
+    await cli(['check', '--format', 'json'], repo.dir, env);
     appendFileSync(join(repo.dir, 'docs/area1/report-5.md'), '\nOne more line.\n');
-    const edited = cli(['check', '--format', 'json'], repo.dir, env);
+    const edited = await cli(['check', '--format', 'json'], repo.dir, env);
     expect(statsOf(edited)).toEqual({ hits: 59, checked: 1 });
-    expect(edited.stdout).toBe(cli(['check', '--format', 'json', '--no-cache'], repo.dir, env).stdout);
+    expect(edited.stdout).toBe((await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env)).stdout);
     // src/m0/file0.ts is cited by report-0, -12, -24, -36, -48 (at % 12 === 0) and by b = (7at + 3) % 12 === 0 for none.
     writeFileSync(join(repo.dir, 'src/m0/file0.ts'), 'rewritten\n');
-    const artifact = cli(['check', '--format', 'json'], repo.dir, env);
+    const artifact = await cli(['check', '--format', 'json'], repo.dir, env);
     const citing = Array.from({ length: 60 }, (_, at) => at).filter((at) => at % 12 === 0 || (at * 7 + 3) % 12 === 0).length;
     expect(statsOf(artifact)).toEqual({ hits: 60 - citing, checked: citing });
-    const fresh = cli(['check', '--format', 'json', '--no-cache'], repo.dir, env);
+    const fresh = await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env);
     expect(artifact.stdout).toBe(fresh.stdout);
     // The document now cites a stale version: the findings did change, and the cache did not hide it.
     expect(artifact.stdout).not.toBe(edited.stdout);
     // A configuration change re-checks everything.
     writeFileSync(join(repo.dir, 'aiwg-cite.config.json'), '{"rules": {"rlm/unversioned": "off"}}\n');
-    const configured = cli(['check', '--format', 'json'], repo.dir, env);
+    const configured = await cli(['check', '--format', 'json'], repo.dir, env);
     expect(statsOf(configured)).toEqual({ hits: 0, checked: 60 });
-    expect(configured.stdout).toBe(cli(['check', '--format', 'json', '--no-cache'], repo.dir, env).stdout);
+    expect(configured.stdout).toBe((await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env)).stdout);
   });
 
-  it('ignores and rewrites corrupt, truncated, foreign and hand-written entries, never trusting them', () => {
+  it('ignores and rewrites a corrupt, truncated, foreign or hand-written pack, never trusting it', async () => {
     const repo = generatedRepo(20);
     const mine = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
-    const expected = cli(['check', '--format', 'json', '--no-cache'], repo.dir, mine).stdout;
-    cli(['check', '--format', 'json'], repo.dir, mine);
-    const dir = join(repo.dir, '.git/aiwg-cite/results');
-    const files = entries(dir).sort();
-    // Corrupt one entry's body, truncate another, and forge a third: a clean result, signed with a guess.
-    const [corrupt, truncated, forged] = files as [string, string, string];
-    writeFileSync(
-      corrupt,
-      `${readFileSync(corrupt, 'utf8').replace(/"findings":\[.*\],"skippedInCode"/, '"findings":[],"skippedInCode"')}`,
-    );
-    writeFileSync(truncated, readFileSync(truncated).subarray(0, 70));
-    const body = readFileSync(forged, 'utf8').split('\n').slice(1).join('\n');
-    writeFileSync(forged, `${'0'.repeat(64)}\n${body.replace(/"findings":\[.*\],"skippedInCode"/, '"findings":[],"skippedInCode"')}`);
-    const after = cli(['check', '--format', 'json'], repo.dir, mine);
-    expect(statsOf(after)).toEqual({ hits: 17, checked: 3 });
-    expect(after.stdout).toBe(expected);
-    expect(statsOf(cli(['check', '--format', 'json'], repo.dir, mine))).toEqual({ hits: 20, checked: 0 });
-    // Entries another user's key signed (a copied cache) are foreign: all checked again, then rewritten.
+    const expected = (await cli(['check', '--format', 'json', '--no-cache'], repo.dir, mine)).stdout;
+    await cli(['check', '--format', 'json'], repo.dir, mine);
+    const pack = join(repo.dir, '.git/aiwg-cite/results/pack');
+    const signed = readFileSync(pack, 'utf8');
+    expect(signed).toMatch(/"findings":\[\{/);
+    const clean = (text: string) => text.replace(/"findings":\[.*?\],"skippedInCode"/, '"findings":[],"skippedInCode"');
+    // One entry's findings emptied under the old signature; the pack cut short; a clean result signed with a guess.
+    const tampered = [clean(signed), signed.slice(0, 70), `${'0'.repeat(64)}\n${clean(signed.slice(signed.indexOf('\n') + 1))}`];
+    for (const bytes of tampered) {
+      writeFileSync(pack, bytes);
+      const after = await cli(['check', '--format', 'json'], repo.dir, mine);
+      expect(statsOf(after)).toEqual({ hits: 0, checked: 20 });
+      expect(after.stdout).toBe(expected);
+      expect(statsOf(await cli(['check', '--format', 'json'], repo.dir, mine))).toEqual({ hits: 20, checked: 0 });
+    }
+    // A pack another user's key signed (a copied cache) is foreign: all checked again, then rewritten.
     const theirs = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
-    const foreign = cli(['check', '--format', 'json'], repo.dir, theirs);
+    const foreign = await cli(['check', '--format', 'json'], repo.dir, theirs);
     expect(statsOf(foreign)).toEqual({ hits: 0, checked: 20 });
     expect(foreign.stdout).toBe(expected);
   });
@@ -271,59 +283,48 @@ describe('the result cache', { timeout: 300_000 }, () => {
   it('survives concurrent runs: every run gives the uncached bytes and the cache stays whole', async () => {
     const repo = generatedRepo(40);
     const env = { XDG_CACHE_HOME: tempDir() };
-    const expected = cli(['check', '--format', 'json', '--no-cache'], repo.dir, env).stdout;
-    const { spawn } = await import('node:child_process');
-    const runOnce = () =>
-      new Promise<string>((resolve) => {
-        const child = spawn(process.execPath, [CLI_ENTRY, 'check', '--format', 'json'], {
-          cwd: repo.dir,
-          env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', AIWG_CITE_DATE: '2026-11-22', ...env },
-        });
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString('utf8');
-        });
-        child.on('close', () => resolve(out));
-      });
+    const expected = (await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env)).stdout;
+    const runOnce = async () => (await cli(['check', '--format', 'json'], repo.dir, env)).stdout;
     const outputs = await Promise.all([runOnce(), runOnce(), runOnce(), runOnce()]);
     for (const out of outputs) expect(out).toBe(expected);
     const dir = join(repo.dir, '.git/aiwg-cite/results');
-    expect(entries(dir).filter((path) => path.endsWith('.tmp'))).toEqual([]);
-    const warm = cli(['check', '--format', 'json'], repo.dir, { ...env, AIWG_CITE_RESULT_CACHE_STATS: '1' });
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(entries(dir)).toHaveLength(40);
+    const warm = await cli(['check', '--format', 'json'], repo.dir, { ...env, AIWG_CITE_RESULT_CACHE_STATS: '1' });
     expect(statsOf(warm)).toEqual({ hits: 40, checked: 0 });
     expect(warm.stdout).toBe(expected);
   });
 
-  it('check --staged uses the same cache, on the staged bytes', () => {
+  it('check --staged uses the same cache, on the staged bytes', async () => {
     const repo = generatedRepo(30);
     repo.commit('stale sources');
     const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
     for (const at of [1, 2, 3]) appendFileSync(join(repo.dir, `docs/area${at % 4}/report-${at}.md`), '\nStaged line.\n');
     repo.git('add', 'docs');
-    const expected = cli(['check', '--staged', '--format', 'json', '--no-cache'], repo.dir, env);
-    const cold = cli(['check', '--staged', '--format', 'json'], repo.dir, env);
+    const expected = await cli(['check', '--staged', '--format', 'json', '--no-cache'], repo.dir, env);
+    const cold = await cli(['check', '--staged', '--format', 'json'], repo.dir, env);
     expect(statsOf(cold)).toEqual({ hits: 0, checked: 3 });
-    const warm = cli(['check', '--staged', '--format', 'json'], repo.dir, env);
+    const warm = await cli(['check', '--staged', '--format', 'json'], repo.dir, env);
     expect(statsOf(warm)).toEqual({ hits: 3, checked: 0 });
     expect(cold.stdout).toBe(expected.stdout);
     expect(warm.stdout).toBe(expected.stdout);
     expect(warm.code).toBe(expected.code);
     // The work tree differs from the index: the staged bytes are what counts.
     appendFileSync(join(repo.dir, 'docs/area1/report-1.md'), `\nUnstaged: [src/removed/nowhere.ts, L1].\n`);
-    const unstaged = cli(['check', '--staged', '--format', 'json'], repo.dir, env);
+    const unstaged = await cli(['check', '--staged', '--format', 'json'], repo.dir, env);
     expect(statsOf(unstaged)).toEqual({ hits: 3, checked: 0 });
     expect(unstaged.stdout).toBe(expected.stdout);
   });
 
-  it('outside git it lives in node_modules/.cache/aiwg-cite; AIWG_CITE_RESULT_CACHE names another place', () => {
+  it('outside git it lives in node_modules/.cache/aiwg-cite; AIWG_CITE_RESULT_CACHE names another place', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'a.ts'), 'a\n');
     writeFileSync(join(dir, 'doc.md'), `See [a.ts@${sha16('a\n')}, L1].\n`);
     const env = { XDG_CACHE_HOME: tempDir() };
-    expect(cli(['check', '--root', dir], dir, env).code).toBe(0);
+    expect((await cli(['check', '--root', dir], dir, env)).code).toBe(0);
     expect(entries(join(dir, 'node_modules/.cache/aiwg-cite/results'))).toHaveLength(1);
     const elsewhere = tempDir();
-    expect(cli(['check', '--root', dir], dir, { ...env, AIWG_CITE_RESULT_CACHE: elsewhere }).code).toBe(0);
+    expect((await cli(['check', '--root', dir], dir, { ...env, AIWG_CITE_RESULT_CACHE: elsewhere })).code).toBe(0);
     expect(entries(elsewhere)).toHaveLength(1);
   });
 });
@@ -333,7 +334,7 @@ const REALWORLD = sharedCorpus('realworld', 'the shard-and-merge tests over real
 const AIWG = sharedCorpus('aiwg-2026.5.1', 'the shard-and-merge tests over the aiwg corpus');
 
 describe.skipIf(REALWORLD === undefined || AIWG === undefined)('shards over real-world snapshots', { timeout: 300_000 }, () => {
-  it.each(['adr', 'deep-review', 'aflack'])('%s: 3 shards merged give the full run', (name) => {
+  it.each(['adr', 'deep-review', 'aflack'])('%s: 3 shards merged give the full run', async (name) => {
     const dir = tempDir(`aiwg-cite-rw-${name}-`);
     mkdirSync(dir, { recursive: true });
     execFileSync('tar', ['-xJf', join(REALWORLD as string, `${name}.tar.xz`), '-C', dir]);
@@ -342,18 +343,20 @@ describe.skipIf(REALWORLD === undefined || AIWG === undefined)('shards over real
     git('add', '-A', '-f');
     git('commit', '-q', '--no-verify', '-m', 'snapshot');
     const env = { XDG_CACHE_HOME: tempDir() };
-    const full = expectShardsMerge(dir, 3, 'json', [], env);
-    expectShardsMerge(dir, 3, 'sarif', [], env);
+    const full = await expectShardsMerge(dir, 3, 'json', [], env);
+    await expectShardsMerge(dir, 3, 'sarif', [], env);
     // The shards filled the cache: a whole warm run, and an uncached one, give the same bytes.
-    expect(cli(['check', '--format', 'json'], dir, env).stdout).toBe(full.stdout);
-    expect(cli(['check', '--format', 'json', '--no-cache'], dir, env).stdout).toBe(full.stdout);
+    expect((await cli(['check', '--format', 'json'], dir, env)).stdout).toBe(full.stdout);
+    expect((await cli(['check', '--format', 'json', '--no-cache'], dir, env)).stdout).toBe(full.stdout);
   });
 
-  it('the aiwg 2026.5.1 corpus (outside git, read in place): 4 shards merged, cached and uncached give the full run', () => {
+  it('the aiwg 2026.5.1 corpus (outside git, read in place): 4 shards merged, cached and uncached give the full run', async () => {
     // The corpus directory is read-only: the cache goes to a temporary directory.
     const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE: tempDir() };
-    const full = expectShardsMerge(AIWG as string, 4, 'json', ['--root', AIWG as string], env);
-    expect(cli(['check', '--format', 'json', '--root', AIWG as string], AIWG as string, env).stdout).toBe(full.stdout);
-    expect(cli(['check', '--format', 'json', '--no-cache', '--root', AIWG as string], AIWG as string, env).stdout).toBe(full.stdout);
+    const full = await expectShardsMerge(AIWG as string, 4, 'json', ['--root', AIWG as string], env);
+    expect((await cli(['check', '--format', 'json', '--root', AIWG as string], AIWG as string, env)).stdout).toBe(full.stdout);
+    expect((await cli(['check', '--format', 'json', '--no-cache', '--root', AIWG as string], AIWG as string, env)).stdout).toBe(
+      full.stdout,
+    );
   });
 });

@@ -213,6 +213,7 @@ export const runMessages = {
   cacheDirEscapes: (directory: string) =>
     `aiwg-cite: ${directory}: the result cache directory leads outside the root through a symlink; not used`,
   cacheStats: (hits: number, misses: number) => `result cache: ${hits} from the cache, ${misses} checked`,
+  stampStats: (known: number) => `file stamps: ${known} files known unread`,
   referenceLists: (note: string) => `reference lists: ${note}`,
 } as const;
 

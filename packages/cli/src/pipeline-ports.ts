@@ -1,5 +1,5 @@
 import type { ArtifactReader, HistoryFacts } from '@aiwg-cite/core';
-import { createNodeReader, type Workspace } from '@aiwg-cite/node';
+import { createNodeReader, type FileStamps, type Workspace } from '@aiwg-cite/node';
 import type { CliContext } from './context.ts';
 
 /**
@@ -10,14 +10,16 @@ import type { CliContext } from './context.ts';
 /**
  * The working tree as the checks read it: confined to the root, and in a git repository as git
  * would store it (clean filters such as `core.autocrlf`; submodule paths that are not checked
- * out read as unchecked). The git adapter is loaded only inside a repository.
+ * out read as unchecked). With `stamps`, what is read is stamped for the next run. The git adapter is loaded only inside a repository.
  */
 export async function worktreeReader(
   workspace: Workspace,
   context: CliContext,
-  options: { cacheDirectories?: boolean } = {},
+  options: { cacheDirectories?: boolean; stamps?: FileStamps | null } = {},
 ): Promise<ArtifactReader> {
-  const reader = createNodeReader(workspace.root, options.cacheDirectories === true ? { cacheDirectories: true } : {});
+  const confined = createNodeReader(workspace.root, options.cacheDirectories === true ? { cacheDirectories: true } : {});
+  // The stamps see the bytes on disk, before git's clean filters: they stamp only files those leave alone.
+  const reader = options.stamps == null ? confined : options.stamps.wrapReader(confined);
   if (!workspace.isGit) return reader;
   const git = await import('@aiwg-cite/git');
   return git.createWorktreeReader(reader, { root: workspace.root, env: context.env });

@@ -5,7 +5,7 @@ import { documentMessages } from './messages.ts';
 import type { DocumentPolicy } from './policy.ts';
 import type { ArtifactReader, ReadResult, Sha256 } from './ports.ts';
 import type { Finding, VerdictOptions } from './report.ts';
-import type { ResultCache } from './result-cache.ts';
+import type { KnownDigest, ResultCache } from './result-cache.ts';
 import { extractRlm } from './rlm/extract.ts';
 import { judgeCitation, judgeMalformed, prepareArtifacts } from './rlm/verify.ts';
 import type { SeverityOverride } from './rules.ts';
@@ -91,6 +91,11 @@ export interface ResultPort {
   readonly cache: ResultCache;
   /** Kinds whose findings depend on more than the document, its artifacts and the context: never stored. */
   readonly uncacheableKinds?: readonly string[];
+  /**
+   * Digests of files known without reading them (unchanged since an earlier run): a document whose
+   * digest is known, and whose stored result holds, is not read at all.
+   */
+  readonly known?: KnownDigest;
 }
 
 /**

@@ -241,6 +241,16 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
   const toStore: { file: string; key: string; recording: RecordingArtifacts }[] = [];
   const admitNotes: string[] = [];
   await forEachLimited(files, options.concurrency ?? 32, async (file) => {
+    // A document unchanged since an earlier run, with a stored result that still holds, is not read.
+    const digest = ports.results?.known?.(file);
+    if (digest != null && ports.results !== undefined) {
+      const { cache, known } = ports.results;
+      const hit = await cache.lookup(await cache.keyOfDigest(file, digest), file, ports.artifactsFor(file), known);
+      if (hit !== null) {
+        cached.set(file, { findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed });
+        return;
+      }
+    }
     const admission = admitDocument(await ports.reader.read(file), options);
     if (admission.kind === 'admit' && hasUtf16Bom(admission.bytes)) {
       admitNotes.push(documentMessages.utf16Decoded(file, admission.bytes[0] === 0xff ? 'LE' : 'BE'));
@@ -255,7 +265,7 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     } else {
       const artifacts = ports.artifactsFor(file);
       const key = await ports.results.cache.keyOf(file, admission.bytes);
-      const hit = await ports.results.cache.lookup(key, file, artifacts);
+      const hit = digest == null ? await ports.results.cache.lookup(key, file, artifacts, ports.results.known) : null;
       if (hit !== null) {
         cached.set(file, { findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed });
         return;

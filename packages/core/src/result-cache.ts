@@ -1,17 +1,25 @@
 import { type Artifact, ArtifactCache } from './artifacts.ts';
-import { webCryptoSha256 } from './hash.ts';
+import { CONTENT_HASH_LENGTH, webCryptoSha256 } from './hash.ts';
 import type { MaybePromise, Sha256 } from './ports.ts';
 import type { Finding } from './report.ts';
 
 /**
- * Where cached results live: bytes by key. The host decides how (files under the git directory,
- * memory); it signs and checks what it stores, and answers `null` for anything it cannot trust.
- * Both methods may fail silently: a cache that cannot be read or written only costs time.
+ * Where cached results live: serialised entries by key. The host decides how (one signed pack
+ * under the git directory, memory); it signs and checks what it stores, and answers `null` for
+ * anything it cannot trust. Both methods may fail silently: a cache that cannot be read or written
+ * only costs time. `file` names the document an entry belongs to, so the host can drop the
+ * entries of a document's older versions.
  */
 export interface ResultStorage {
-  read(key: string): MaybePromise<Uint8Array | null>;
-  write(key: string, value: Uint8Array): MaybePromise<void>;
+  read(key: string): MaybePromise<string | null>;
+  write(key: string, file: string, value: string): MaybePromise<void>;
 }
+
+/**
+ * The SHA-256 (lowercase hex) of the bytes the run's reader would return for a path, when the host
+ * knows them without reading (the file is unchanged since an earlier run read it); else `null`.
+ */
+export type KnownDigest = (path: string) => string | null;
 
 /** What one document's check gave, before the report is built. */
 export interface DocumentResult {
@@ -39,7 +47,6 @@ export function artifactState(artifact: Artifact): string {
 
 const FORMAT = 1;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder('utf-8', { fatal: true });
 
 interface Entry {
   readonly format: number;
@@ -82,17 +89,31 @@ export class ResultCache {
 
   /** The key of a document: the run's context, its path and its bytes. */
   async keyOf(file: string, bytes: Uint8Array): Promise<string> {
-    // The context can hold a whole research corpus: digest it once per run, not once per document.
-    this.#contextDigest ??= Promise.resolve(this.#sha256(encoder.encode(this.#context)));
-    const [context, content] = await Promise.all([this.#contextDigest, this.#sha256(bytes)]);
-    return this.#sha256(encoder.encode(`aiwg-cite result v${FORMAT}\u0000${context}\u0000${file}\u0000${content}`));
+    return this.keyOfDigest(file, await this.#sha256(bytes));
   }
 
-  /** The stored result of a document, or `null` when there is none that still holds. */
-  async lookup(key: string, file: string, artifacts: ArtifactCache): Promise<DocumentResult | null> {
+  /** {@link keyOf} from the SHA-256 of the document's bytes, known without reading them. */
+  async keyOfDigest(file: string, digest: string): Promise<string> {
+    // The context can hold a whole research corpus: digest it once per run, not once per document.
+    this.#contextDigest ??= Promise.resolve(this.#sha256(encoder.encode(this.#context)));
+    const context = await this.#contextDigest;
+    return this.#sha256(encoder.encode(`aiwg-cite result v${FORMAT}\u0000${context}\u0000${file}\u0000${digest}`));
+  }
+
+  /**
+   * The stored result of a document, or `null` when there is none that still holds. An artifact
+   * the run has not read yet and whose digest `known` gives is compared by that digest, unread.
+   */
+  async lookup(key: string, file: string, artifacts: ArtifactCache, known?: KnownDigest): Promise<DocumentResult | null> {
     const entry = parse(await this.#read(key), key, file);
     if (entry === null) return null;
-    const states = await Promise.all(entry.inputs.map(async ([path]) => artifactState(await artifacts.get(path))));
+    const stateOf = async (path: string): Promise<string> => {
+      const loaded = artifacts.peek(path);
+      if (loaded !== undefined) return artifactState(loaded);
+      const digest = known?.(path);
+      return digest == null ? artifactState(await artifacts.get(path)) : `file:${digest.slice(0, CONTENT_HASH_LENGTH)}`;
+    };
+    const states = await Promise.all(entry.inputs.map(([path]) => stateOf(path)));
     if (states.some((state, at) => state !== entry.inputs[at]?.[1])) return null;
     this.#hits += 1;
     return { findings: entry.findings, skippedInCode: entry.skippedInCode, suppressed: entry.suppressed };
@@ -113,13 +134,13 @@ export class ResultCache {
       suppressed: result.suppressed,
     };
     try {
-      await this.#storage.write(key, encoder.encode(JSON.stringify(entry)));
+      await this.#storage.write(key, file, JSON.stringify(entry));
     } catch {
       // A cache that cannot be written costs the next run time, nothing else.
     }
   }
 
-  async #read(key: string): Promise<Uint8Array | null> {
+  async #read(key: string): Promise<string | null> {
     try {
       return await this.#storage.read(key);
     } catch {
@@ -129,11 +150,11 @@ export class ResultCache {
 }
 
 /** An entry, if the bytes are one for this key and file; anything else is not trusted. */
-function parse(bytes: Uint8Array | null, key: string, file: string): Entry | null {
-  if (bytes === null) return null;
+function parse(text: string | null, key: string, file: string): Entry | null {
+  if (text === null) return null;
   let value: unknown;
   try {
-    value = JSON.parse(decoder.decode(bytes));
+    value = JSON.parse(text);
   } catch {
     return null;
   }

@@ -13,12 +13,13 @@ export {
 } from './corpus.ts';
 export type { DiscoveryNote, Workspace } from './discover.ts';
 export { discoverDocuments, isMarkdownPath, resolveWorkspace, toPosix, unreadableNote } from './discover.ts';
+export { FileStamps } from './file-stamps.ts';
 export { createRunFileSystem, describeFileType, nodeFileSystem, nodeSha256, notRegularFile, readRegularFile } from './fs.ts';
 export { gitListFiles, gitTopLevel, knownGitDirectory, runGit } from './git-files.ts';
 export type { GitEnv, GitRunOptions } from './git-runner.ts';
 export { gitAsync, gitFailure, gitProbe, gitProcess, gitSync } from './git-runner.ts';
 export type { NodeReaderOptions } from './reader.ts';
 export { createNodeReader } from './reader.ts';
-export { FileResultStorage, resultCacheDir } from './result-store.ts';
+export { PackResultStorage, resultCacheDir, SignedFile } from './result-store.ts';
 export { loadUserCacheKey, userCacheDir } from './user-cache.ts';
 export { writeFileAtomic } from './write.ts';

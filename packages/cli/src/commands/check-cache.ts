@@ -1,5 +1,5 @@
 import { type CheckInput, type CheckOptions, type DocumentChecker, ResultCache } from '@aiwg-cite/core';
-import { FileResultStorage, loadUserCacheKey, nodeSha256, placePath, resultCacheDir, type Workspace } from '@aiwg-cite/node';
+import { FileStamps, loadUserCacheKey, nodeSha256, PackResultStorage, placePath, resultCacheDir, type Workspace } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { CliContext } from '../context.ts';
 import { runMessages } from '../messages.ts';
@@ -13,7 +13,12 @@ const BUILD_ID = typeof __AIWG_CITE_BUILD_ID__ === 'string' ? __AIWG_CITE_BUILD_
 /** The result cache of one `check` run, and what to do with it when the run is over. */
 export interface ResultCacheRun {
   readonly results: NonNullable<CheckInput['results']>;
-  /** Bounds the cache after a run over every document, and prints the counts when asked. */
+  /**
+   * What the run knows of working-tree files without reading them; `null` for a run that reads
+   * the index (`check --staged`).
+   */
+  readonly stamps: FileStamps | null;
+  /** Writes the cache and the stamps when the run changed them, and prints the counts when asked. */
   finish(fullRun: boolean): Promise<void>;
 }
 
@@ -27,6 +32,7 @@ export function openResultCache(
   scholarly: ScholarlyRun,
   options: CheckOptions,
   checkers: readonly DocumentChecker[],
+  source: 'working tree' | 'index' = 'working tree',
 ): ResultCacheRun | null {
   const directory = resultCacheDir(workspace.root, workspace.isGit, context.env);
   // A cache directory that a symlink in the repository (a committed node_modules) leads outside
@@ -35,9 +41,12 @@ export function openResultCache(
     context.stderr.write(`${runMessages.cacheDirEscapes(directory)}\n`);
     return null;
   }
-  let storage: FileResultStorage;
+  let storage: PackResultStorage;
+  let stamps: FileStamps | null = null;
   try {
-    storage = new FileResultStorage(directory, loadUserCacheKey(context.env));
+    const secret = loadUserCacheKey(context.env);
+    storage = new PackResultStorage(directory, secret);
+    if (source === 'working tree') stamps = new FileStamps(workspace.root, directory, secret);
   } catch {
     // No user cache directory to keep the signing key in: run without the cache.
     return null;
@@ -51,13 +60,19 @@ export function openResultCache(
     checkers: checkers.map((checker) => checker.name),
     scholarly: scholarly.cacheContext(),
   });
-  const cache = new ResultCache(storage, runContext, nodeSha256);
+  const cache = new ResultCache(storage, runContext, stamps?.sha256 ?? nodeSha256);
   return {
-    results: { cache, uncacheableKinds: scholarly.uncacheableKinds },
+    results: { cache, uncacheableKinds: scholarly.uncacheableKinds, ...(stamps === null ? {} : { known: stamps.digestOf }) },
+    stamps,
     async finish(fullRun) {
-      if (fullRun && cache.stats.misses > 0) await storage.sweep().catch(() => 0);
+      // A cache that cannot be written costs the next run time, nothing else.
+      try {
+        storage.flush(fullRun);
+        stamps?.save(fullRun);
+      } catch {}
       if (context.env.AIWG_CITE_RESULT_CACHE_STATS === '1') {
         context.stderr.write(`${runMessages.cacheStats(cache.stats.hits, cache.stats.misses)}\n`);
+        if (stamps !== null) context.stderr.write(`${runMessages.stampStats(stamps.known)}\n`);
       }
     },
   };

@@ -24,6 +24,7 @@ import {
   type AiwgCiteConfig,
   assertWriteConfined,
   createMentionResolver,
+  type FileStamps,
   filterByGlobs,
   loadCorpus,
   locateAiwgDir,
@@ -83,7 +84,7 @@ export interface ScholarlyRun {
   /** `options` plus the configured rule severities. */
   withOptions(options: CheckOptions): CheckOptions;
   /** Config include/exclude globs, applied only when no paths were given. */
-  filterDocuments(documents: readonly string[], explicit: boolean): string[];
+  filterDocuments(documents: readonly string[], explicit: boolean, stamps?: FileStamps | null): string[];
   /**
    * The pipeline's corpus stage: the run-level corpus findings (`corpus/absent`, `ref/not-in-corpus`
    * softened under a git-ignored corpus root) and the run's notes, before the report is built.
@@ -167,11 +168,11 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
       ...(config.strict === true || profile === 'strict' ? { strict: true } : {}),
       ...(config.rules === undefined ? {} : { severityOverrides: { ...config.rules, ...options.severityOverrides } }),
     }),
-    filterDocuments: (documents, explicit) => {
+    filterDocuments: (documents, explicit, stamps) => {
       if (explicit) return [...documents];
       const selected = filterByGlobs(documents, config.include, config.exclude);
       if (profile === 'all') return selected;
-      copies = findGeneratedCopies(workspace.root, selected);
+      copies = findGeneratedCopies(workspace.root, selected, stamps ?? null);
       const skipped = copies.skipped;
       return skipped.size === 0 ? selected : selected.filter((document) => !skipped.has(document));
     },

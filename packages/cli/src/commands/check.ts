@@ -125,7 +125,10 @@ export const check: Command = {
     // Online answers change with the network, so an online run neither reads nor stores results.
     const cache =
       values['no-cache'] === true || values.online === true ? null : openResultCache(workspace, context, scholarly, runOptions, checkers);
-    const reader = await worktreeReader(workspace, context, { cacheDirectories: true });
+    // --fix rewrites what it read: every document is read, none is answered from its stamp alone.
+    const stamps = cache?.stamps ?? null;
+    const reader = await worktreeReader(workspace, context, { cacheDirectories: true, stamps });
+    const results = cache === null ? undefined : values.fix === true ? { ...cache.results, known: undefined } : cache.results;
     // The one pipeline (core `runPipeline`): discover → read → admit → extract+verify → history →
     // settle → corpus → online → report. `check` plugs in the working tree and git's history.
     const { report, documents } = await runPipeline({
@@ -133,14 +136,14 @@ export const check: Command = {
         discover: () => {
           const notes: string[] = [];
           const found = discoverDocuments(workspace, context.cwd, positionals, (note) => notes.push(note));
-          const selected = scholarly.filterDocuments(found, positionals.length > 0);
+          const selected = scholarly.filterDocuments(found, positionals.length > 0, stamps);
           return { documents: shard === undefined ? selected : selectShard(selected, shard), notes };
         },
         reader: scholarly.wrapReader(reader),
-        sha256: nodeSha256,
+        sha256: stamps?.sha256 ?? nodeSha256,
         current: 'working tree',
         ...(values['no-history'] === true ? {} : optional('history', historyPort(workspace, context))),
-        ...(cache === null ? {} : { results: cache.results }),
+        ...optional('results', results),
         corpus: scholarly.corpusStage,
         ...optional('online', online.stage),
       },
@@ -207,7 +210,7 @@ async function runStaged(
   }
   const files = positionals.map((path) => git.toRootRelative(workspace.root, context.cwd, path));
   const runOptions = scholarly.withOptions(options);
-  const cache = useCache ? openResultCache(workspace, context, scholarly, runOptions, scholarly.checkers) : null;
+  const cache = useCache ? openResultCache(workspace, context, scholarly, runOptions, scholarly.checkers, 'index') : null;
   // The same pipeline with git's ports: the index as reader, the staged-change stage; built once.
   const staged = await git.checkStaged({
     root: workspace.root,

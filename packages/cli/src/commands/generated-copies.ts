@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import type { FileStamps } from '@aiwg-cite/node';
 
 /**
  * Folders that agent tools deploy instruction files into (`aiwg use`, editor rules, CLI agents).
@@ -51,7 +52,7 @@ export interface GeneratedCopies {
  *    whose directory holds a `*manifest*.json` naming it was written there by a tool; its source
  *    lives elsewhere (often in a package), so it is not checked here.
  */
-export function findGeneratedCopies(root: string, documents: readonly string[]): GeneratedCopies {
+export function findGeneratedCopies(root: string, documents: readonly string[], stamps: FileStamps | null = null): GeneratedCopies {
   const skipped = new Set<string>();
   let deployed = 0;
   const manifests = new Map<string, string>();
@@ -73,13 +74,9 @@ export function findGeneratedCopies(root: string, documents: readonly string[]):
   const byBody = new Map<string, string[]>();
   for (const document of documents) {
     if (skipped.has(document)) continue;
-    let text: string;
-    try {
-      text = readFileSync(`${root}/${document}`, 'utf8');
-    } catch {
-      continue;
-    }
-    const key = createHash('sha256').update(stripFrontMatter(text)).digest('hex');
+    // The stamps keep each body's digest, so a warm run does not read every document for it.
+    const key = stamps === null ? bodyDigest(readOrNull(`${root}/${document}`)) : stamps.derived(document, 'body', bodyDigest);
+    if (key === null) continue;
     const group = byBody.get(key);
     if (group === undefined) byBody.set(key, [document]);
     else group.push(document);
@@ -122,6 +119,25 @@ function readManifests(directory: string): string {
       }
     })
     .join('\n');
+}
+
+/** The SHA-256 of a document's body: its text after a leading YAML block; `null` for no file. */
+function bodyDigest(bytes: Buffer): string;
+function bodyDigest(bytes: Buffer | null): string | null;
+function bodyDigest(bytes: Buffer | null): string | null {
+  return bytes === null
+    ? null
+    : createHash('sha256')
+        .update(stripFrontMatter(bytes.toString('utf8')))
+        .digest('hex');
+}
+
+function readOrNull(path: string): Buffer | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /** The text after a leading `---` YAML block, or the whole text. */

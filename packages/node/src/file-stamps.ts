@@ -1,0 +1,209 @@
+import { createHash } from 'node:crypto';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import type { ArtifactReader, Sha256 } from '@aiwg-cite/core';
+import { nodeSha256, readRegularFile } from './fs.ts';
+import { SignedFile } from './result-store.ts';
+
+const FORMAT = 1;
+/**
+ * How long before a stat a file must have last changed for its stamp to be trusted. A write in
+ * the same timestamp tick as the stat would leave the signature as it was (git's "racy" entries);
+ * Linux stamps files from a clock that ticks every 1–10 ms, and a file system that keeps whole
+ * seconds (FAT keeps two) needs seconds.
+ */
+const SLACK_MS = 100;
+const COARSE_SLACK_MS = 3000;
+
+interface Stamp {
+  /** `dev:ino:size:mtime:ctime`, the times in milliseconds with their fraction. */
+  readonly signature: string;
+  /** The SHA-256 of the bytes a run's reader returns; `null` when they may differ from the bytes on disk. */
+  readonly digest: string | null;
+  /** Values a run derived from the bytes on disk, by name. */
+  readonly derived: Record<string, string>;
+}
+
+/**
+ * What a run knows of files without reading them (issue 18): for each root-relative path, the stat
+ * signature it had when a run read it (device, inode, size, modification and change times), the
+ * SHA-256 of the bytes read then, and values derived from them. While the signature is unchanged
+ * the bytes are too (the assumption git's index makes), so a warm run reads only what changed.
+ *
+ * Only what is certain is stamped: a regular file reached without a symbolic link, last changed
+ * well before it was looked at (a write in the same clock tick as the stat could keep the
+ * signature), whose bytes hold no CR and no UTF-16 byte-order mark (those the worktree reader
+ * may hand on changed: git's clean filters, decoding). The stamps live in one file signed with
+ * the user's key beside the result cache, and are never trusted when moved to another root.
+ */
+export class FileStamps {
+  readonly #root: string;
+  readonly #file: SignedFile;
+  readonly #stamps = new Map<string, Stamp>();
+  readonly #seen = new Set<string>();
+  readonly #realDirectories = new Map<string, string | null>();
+  /** What {@link digestOf} answered this run, per path: one stat per file per run. */
+  readonly #answers = new Map<string, string | null>();
+  readonly #digests = new WeakMap<Uint8Array, string>();
+  readonly #now: () => number;
+  #changed = false;
+  #known = 0;
+
+  /** `now` is the clock a file's change time is compared with (milliseconds, as `Date.now`). */
+  constructor(root: string, directory: string, secret: Uint8Array, now: () => number = Date.now) {
+    this.#root = root;
+    this.#now = now;
+    this.#file = new SignedFile(join(directory, 'stamps'), secret);
+    this.#load();
+  }
+
+  /** The digest of the bytes at a path, when its stamp holds; the path is not read. */
+  readonly digestOf = (path: string): string | null => {
+    let answer = this.#answers.get(path);
+    if (answer === undefined) {
+      this.#seen.add(path);
+      const stamp = this.#stamps.get(path);
+      answer = stamp?.digest != null && this.#signature(path)?.value === stamp.signature ? stamp.digest : null;
+      this.#answers.set(path, answer);
+      if (answer !== null) this.#known += 1;
+    }
+    return answer;
+  };
+
+  /**
+   * A value derived from the bytes on disk (`compute`), from the stamp when it holds; otherwise the
+   * file is read and the value stamped. `null` when the path is not a readable regular file.
+   */
+  derived(path: string, name: string, compute: (bytes: Buffer) => string): string | null {
+    this.#seen.add(path);
+    const signature = this.#signature(path);
+    const stamp = this.#stamps.get(path);
+    const same = signature !== null && stamp !== undefined && stamp.signature === signature.value;
+    const known = same ? stamp.derived[name] : undefined;
+    if (known !== undefined) return known;
+    let bytes: Buffer;
+    try {
+      bytes = readRegularFile(join(this.#root, path));
+    } catch {
+      return null;
+    }
+    const value = compute(bytes);
+    if (signature?.trusted === true) {
+      const derived = same ? { ...stamp.derived, [name]: value } : { [name]: value };
+      this.#stamp(path, { signature: signature.value, digest: same ? stamp.digest : this.#digestIfPlain(bytes), derived });
+    }
+    return value;
+  }
+
+  /** How many paths {@link digestOf} knew this run, unread. */
+  get known(): number {
+    return this.#known;
+  }
+
+  /** SHA-256 that answers from the digests stamped this run, so a file read here is hashed once. */
+  readonly sha256: Sha256 = (bytes) => this.#digests.get(bytes) ?? nodeSha256(bytes);
+
+  /** A reader that stamps what `inner` (the confined working-tree reader) reads. */
+  wrapReader(inner: ArtifactReader): ArtifactReader {
+    return {
+      read: async (path) => {
+        this.#seen.add(path);
+        const signature = this.#signature(path);
+        const result = await inner.read(path);
+        if (result.kind === 'file' && signature !== null) {
+          const digest = this.#digestIfPlain(result.bytes);
+          if (digest !== null) this.#digests.set(result.bytes, digest);
+          const stamp = this.#stamps.get(path);
+          if (signature.trusted && (stamp === undefined || stamp.signature !== signature.value || stamp.digest !== digest)) {
+            this.#stamp(path, { signature: signature.value, digest, derived: stamp?.signature === signature.value ? stamp.derived : {} });
+          }
+        }
+        return result;
+      },
+    };
+  }
+
+  /**
+   * Writes the stamps when the run changed them. After a run over every document, the stamps of
+   * paths it did not look at (deleted files, renamed ones) are dropped.
+   */
+  save(fullRun: boolean): void {
+    if (fullRun) {
+      for (const path of this.#stamps.keys()) {
+        if (!this.#seen.has(path)) {
+          this.#stamps.delete(path);
+          this.#changed = true;
+        }
+      }
+    }
+    if (!this.#changed) return;
+    const files: Record<string, [string, string | null, Record<string, string>]> = {};
+    for (const [path, stamp] of this.#stamps) files[path] = [stamp.signature, stamp.digest, stamp.derived];
+    this.#file.write(JSON.stringify({ format: FORMAT, root: this.#root, files }));
+    this.#changed = false;
+  }
+
+  #stamp(path: string, stamp: Stamp): void {
+    this.#stamps.set(path, stamp);
+    this.#changed = true;
+  }
+
+  #digestIfPlain(bytes: Uint8Array): string | null {
+    if (bytes.includes(0x0d)) return null;
+    if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) return null;
+    return createHash('sha256').update(bytes).digest('hex');
+  }
+
+  /** The signature of a regular file reached without a symbolic link, and whether it may be stamped now. */
+  #signature(path: string): { value: string; trusted: boolean } | null {
+    const slash = path.lastIndexOf('/');
+    const directory = slash === -1 ? this.#root : `${this.#root}/${path.slice(0, slash)}`;
+    if (this.#realDirectory(directory) !== directory) return null;
+    const now = this.#now();
+    let stats: Stats | undefined;
+    try {
+      stats = lstatSync(`${this.#root}/${path}`, { throwIfNoEntry: false });
+    } catch {
+      return null;
+    }
+    if (stats === undefined || !stats.isFile()) return null;
+    const slack = stats.ctimeMs % 1000 === 0 ? COARSE_SLACK_MS : SLACK_MS;
+    return {
+      value: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`,
+      trusted: stats.ctimeMs + slack < now && stats.mtimeMs + slack < now,
+    };
+  }
+
+  #realDirectory(directory: string): string | null {
+    let real = this.#realDirectories.get(directory);
+    if (real === undefined) {
+      try {
+        real = realpathSync.native(directory).split('\\').join('/');
+      } catch {
+        real = null;
+      }
+      this.#realDirectories.set(directory, real);
+    }
+    return real;
+  }
+
+  #load(): void {
+    const body = this.#file.read();
+    if (body === null) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return;
+    }
+    const stored = value as { format?: unknown; root?: unknown; files?: unknown } | null;
+    if (stored === null || stored.format !== FORMAT || stored.root !== this.#root) return;
+    if (typeof stored.files !== 'object' || stored.files === null) return;
+    for (const [path, entry] of Object.entries(stored.files as Record<string, unknown>)) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
+      const digest = typeof entry[1] === 'string' ? entry[1] : null;
+      const derived = typeof entry[2] === 'object' && entry[2] !== null ? (entry[2] as Record<string, string>) : {};
+      this.#stamps.set(path, { signature: entry[0], digest, derived });
+    }
+  }
+}
