@@ -195,11 +195,18 @@ describe('the README’s GitHub Actions matrix', { timeout: 300_000 }, () => {
   });
 });
 
-/** The entries of a result cache directory's pack (its first line is the signature), by line. */
+/** The segments of a result cache directory's pack. */
+function segments(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => /^pack-\d\d$/.test(name))
+    .map((name) => join(dir, name))
+    .sort();
+}
+
+/** The entries of a result cache directory's pack: the lines of its segments after their signatures. */
 function entries(dir: string): string[] {
-  const pack = join(dir, 'pack');
-  if (!existsSync(pack)) return [];
-  return readFileSync(pack, 'utf8').split('\n').slice(1, -1);
+  return segments(dir).flatMap((path) => readFileSync(path, 'utf8').split('\n').slice(1, -1));
 }
 
 const statsOf = (run: Run) => {
@@ -255,24 +262,34 @@ describe('the result cache', { timeout: 300_000 }, () => {
     expect(configured.stdout).toBe((await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env)).stdout);
   });
 
-  it('ignores and rewrites a corrupt, truncated, foreign or hand-written pack, never trusting it', async () => {
+  it('ignores and rewrites a corrupt, truncated, foreign or hand-written pack segment, never trusting it', async () => {
     const repo = generatedRepo(20);
     const mine = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
     const expected = (await cli(['check', '--format', 'json', '--no-cache'], repo.dir, mine)).stdout;
     await cli(['check', '--format', 'json'], repo.dir, mine);
-    const pack = join(repo.dir, '.git/aiwg-cite/results/pack');
-    const signed = readFileSync(pack, 'utf8');
-    expect(signed).toMatch(/"findings":\[\{/);
+    const dir = join(repo.dir, '.git/aiwg-cite/results');
+    expect(entries(dir)).toHaveLength(20);
+    // The three fullest segments: one's findings emptied under the old signature, one cut short,
+    // one a clean result signed with a guess.
+    const fullest = segments(dir)
+      .map((path) => ({ path, text: readFileSync(path, 'utf8') }))
+      .sort((a, b) => b.text.split('\n').length - a.text.split('\n').length)
+      .slice(0, 3);
     const clean = (text: string) => text.replace(/"findings":\[.*?\],"skippedInCode"/, '"findings":[],"skippedInCode"');
-    // One entry's findings emptied under the old signature; the pack cut short; a clean result signed with a guess.
-    const tampered = [clean(signed), signed.slice(0, 70), `${'0'.repeat(64)}\n${clean(signed.slice(signed.indexOf('\n') + 1))}`];
-    for (const bytes of tampered) {
-      writeFileSync(pack, bytes);
-      const after = await cli(['check', '--format', 'json'], repo.dir, mine);
-      expect(statsOf(after)).toEqual({ hits: 0, checked: 20 });
-      expect(after.stdout).toBe(expected);
-      expect(statsOf(await cli(['check', '--format', 'json'], repo.dir, mine))).toEqual({ hits: 20, checked: 0 });
-    }
+    const [corrupt, truncated, forged] = fullest as [
+      { path: string; text: string },
+      { path: string; text: string },
+      { path: string; text: string },
+    ];
+    expect(corrupt.text).toMatch(/"findings":\[\[/);
+    writeFileSync(corrupt.path, clean(corrupt.text));
+    writeFileSync(truncated.path, truncated.text.slice(0, 70));
+    writeFileSync(forged.path, `${'0'.repeat(64)}\n${clean(forged.text.slice(forged.text.indexOf('\n') + 1))}`);
+    const tampered = fullest.reduce((sum, segment) => sum + segment.text.split('\n').length - 2, 0);
+    const after = await cli(['check', '--format', 'json'], repo.dir, mine);
+    expect(statsOf(after)).toEqual({ hits: 20 - tampered, checked: tampered });
+    expect(after.stdout).toBe(expected);
+    expect(statsOf(await cli(['check', '--format', 'json'], repo.dir, mine))).toEqual({ hits: 20, checked: 0 });
     // A pack another user's key signed (a copied cache) is foreign: all checked again, then rewritten.
     const theirs = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
     const foreign = await cli(['check', '--format', 'json'], repo.dir, theirs);

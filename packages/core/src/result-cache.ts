@@ -45,7 +45,7 @@ export function artifactState(artifact: Artifact): string {
   }
 }
 
-const FORMAT = 1;
+const FORMAT = 2;
 const encoder = new TextEncoder();
 
 interface Entry {
@@ -57,6 +57,55 @@ interface Entry {
   readonly findings: readonly Finding[];
   readonly skippedInCode: number;
   readonly suppressed: number;
+}
+
+/**
+ * An entry as stored: findings as rows of values under a shape (their property names, in order),
+ * so that a large cache does not repeat every property name of every finding; the document's own
+ * path stands in its shape's place and is not repeated either.
+ */
+interface StoredEntry extends Omit<Entry, 'findings'> {
+  readonly shapes: readonly (readonly string[])[];
+  /** `[shape index, ...values]`; `file` takes no value. */
+  readonly findings: readonly (readonly unknown[])[];
+}
+
+function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes' | 'findings'> {
+  const shapes: string[][] = [];
+  const byShape = new Map<string, number>();
+  const rows: unknown[][] = [];
+  for (const finding of findings) {
+    // As JSON.stringify would write it: a property whose value is undefined is left out.
+    const names = Object.keys(finding).filter((name) => (finding as unknown as Record<string, unknown>)[name] !== undefined);
+    const id = names.join('\u0000');
+    let shape = byShape.get(id);
+    if (shape === undefined) {
+      shape = shapes.length;
+      shapes.push(names);
+      byShape.set(id, shape);
+    }
+    const row: unknown[] = [shape];
+    for (const name of names) if (name !== 'file') row.push((finding as unknown as Record<string, unknown>)[name]);
+    rows.push(row);
+  }
+  return { shapes, findings: rows };
+}
+
+function decodeFindings(shapes: unknown, rows: unknown, file: string): Finding[] | null {
+  if (!Array.isArray(shapes) || !Array.isArray(rows)) return null;
+  if (!shapes.every((shape) => Array.isArray(shape) && shape.every((name) => typeof name === 'string'))) return null;
+  const findings: Finding[] = [];
+  for (const row of rows) {
+    if (!Array.isArray(row)) return null;
+    const names = shapes[row[0] as number] as string[] | undefined;
+    if (names === undefined) return null;
+    const finding: Record<string, unknown> = {};
+    let at = 1;
+    for (const name of names) finding[name] = name === 'file' ? file : row[at++];
+    if (at !== row.length || !isFindingOf(finding, file)) return null;
+    findings.push(finding as unknown as Finding);
+  }
+  return findings;
 }
 
 /**
@@ -124,12 +173,12 @@ export class ResultCache {
     this.#misses += 1;
     const inputs: [string, string][] = [];
     for (const path of [...new Set(looked)].sort()) inputs.push([path, artifactState(await artifacts.get(path))]);
-    const entry: Entry = {
+    const entry: StoredEntry = {
       format: FORMAT,
       key,
       file,
       inputs,
-      findings: result.findings,
+      ...encodeFindings(result.findings),
       skippedInCode: result.skippedInCode,
       suppressed: result.suppressed,
     };
@@ -158,13 +207,14 @@ function parse(text: string | null, key: string, file: string): Entry | null {
   } catch {
     return null;
   }
-  const entry = value as Partial<Entry> | null;
+  const entry = value as Partial<StoredEntry> | null;
   if (typeof entry !== 'object' || entry === null) return null;
   if (entry.format !== FORMAT || entry.key !== key || entry.file !== file) return null;
   if (typeof entry.skippedInCode !== 'number' || typeof entry.suppressed !== 'number') return null;
   if (!Array.isArray(entry.inputs) || !entry.inputs.every(isInput)) return null;
-  if (!Array.isArray(entry.findings) || !entry.findings.every((finding) => isFindingOf(finding, file))) return null;
-  return entry as Entry;
+  const findings = decodeFindings(entry.shapes, entry.findings, file);
+  if (findings === null) return null;
+  return { ...(entry as StoredEntry), findings };
 }
 
 function isInput(value: unknown): value is readonly [string, string] {

@@ -15,6 +15,11 @@ const FORMAT = 1;
 const SLACK_MS = 100;
 const COARSE_SLACK_MS = 3000;
 
+interface Signature {
+  readonly value: string;
+  readonly trusted: boolean;
+}
+
 interface Stamp {
   /** `dev:ino:size:mtime:ctime`, the times in milliseconds with their fraction. */
   readonly signature: string;
@@ -42,7 +47,8 @@ export class FileStamps {
   readonly #stamps = new Map<string, Stamp>();
   readonly #seen = new Set<string>();
   readonly #realDirectories = new Map<string, string | null>();
-  /** What {@link digestOf} answered this run, per path: one stat per file per run. */
+  readonly #signatures = new Map<string, Signature | null>();
+  /** What {@link digestOf} answered this run, per path. */
   readonly #answers = new Map<string, string | null>();
   readonly #digests = new WeakMap<Uint8Array, string>();
   readonly #now: () => number;
@@ -154,8 +160,20 @@ export class FileStamps {
     return createHash('sha256').update(bytes).digest('hex');
   }
 
-  /** The signature of a regular file reached without a symbolic link, and whether it may be stamped now. */
-  #signature(path: string): { value: string; trusted: boolean } | null {
+  /**
+   * The signature of a regular file reached without a symbolic link, and whether it may be stamped
+   * now; taken once per path per run, before the file is read (a later change moves it).
+   */
+  #signature(path: string): Signature | null {
+    let signature = this.#signatures.get(path);
+    if (signature === undefined) {
+      signature = this.#takeSignature(path);
+      this.#signatures.set(path, signature);
+    }
+    return signature;
+  }
+
+  #takeSignature(path: string): Signature | null {
     const slash = path.lastIndexOf('/');
     const directory = slash === -1 ? this.#root : `${this.#root}/${path.slice(0, slash)}`;
     if (this.#realDirectory(directory) !== directory) return null;

@@ -47,6 +47,11 @@ export class SignedFile {
 
   /** The body, if the file is there and its signature holds. */
   read(): string | null {
+    return this.readBytes()?.toString('utf8') ?? null;
+  }
+
+  /** {@link read}, as bytes. */
+  readBytes(): Buffer | null {
     let bytes: Buffer;
     try {
       bytes = readFileSync(this.#path);
@@ -56,14 +61,14 @@ export class SignedFile {
     if (bytes.length <= MAC_LENGTH || bytes[MAC_LENGTH] !== 0x0a) return null;
     const body = bytes.subarray(MAC_LENGTH + 1);
     const given = bytes.subarray(0, MAC_LENGTH);
-    return timingSafeEqual(Buffer.from(this.#mac(body), 'latin1'), given) ? body.toString('utf8') : null;
+    return timingSafeEqual(Buffer.from(this.#mac(body), 'latin1'), given) ? body : null;
   }
 
   /** Replaces the file atomically; a failure leaves the old file and no temporary file behind. */
-  write(body: string): void {
+  write(body: string | Buffer): void {
     const directory = join(this.#path, '..');
     mkdirSync(directory, { recursive: true });
-    const encoded = Buffer.from(body, 'utf8');
+    const encoded = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     const temporary = `${this.#path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       writeFileSync(temporary, Buffer.concat([Buffer.from(`${this.#mac(encoded)}\n`, 'latin1'), encoded]));
@@ -84,28 +89,37 @@ interface PackEntry {
   readonly value: string;
 }
 
+/** How many segments the pack is cut into, by the first bits of an entry's key. */
+const SEGMENTS = 64;
+
+function segmentOf(key: string): number {
+  return (Number.parseInt(key.slice(0, 2), 16) || 0) % SEGMENTS;
+}
+
 /**
- * The result cache as one signed pack, `<dir>/pack` ({@link SignedFile}): one entry per line,
- * `key TAB file (JSON) TAB entry`. It is read once, on the first lookup of a run, and written once,
- * when the run is over and changed something. Reading one file instead of one file per document is
- * what makes a warm run over 100,000 documents cheap; a pack that does not verify is ignored as a
- * whole, so every document is checked again and the pack rewritten. A file copied from another
- * machine or brought by a pull request is never trusted: it is signed under another user's key.
+ * The result cache as a pack of signed segments, `<dir>/pack-NN` ({@link SignedFile}; 64 of
+ * them, by the key's first bits): one entry per line, `key TAB file (JSON) TAB entry`. A segment is
+ * read once, when a run first looks up a key in it, and written once, when the run is over and
+ * changed it. One read per segment instead of one file per document is what makes a warm run over
+ * many documents cheap, and segments keep each file, and each string read from it, small: a run
+ * that changed one document rewrites one segment. A segment that does not verify is ignored
+ * whole, so its documents are checked again and it is rewritten; a file copied from another
+ * machine or brought by a pull request is never trusted: another user's key signed it.
  */
 export class PackResultStorage implements ResultStorage {
   readonly #dir: string;
-  readonly #pack: SignedFile;
-  #entries: Map<string, PackEntry> | null = null;
+  readonly #secret: Uint8Array;
+  readonly #segments = new Map<number, Map<string, PackEntry>>();
   readonly #written = new Map<string, PackEntry>();
   readonly #hits = new Set<string>();
 
   constructor(dir: string, secret: Uint8Array) {
     this.#dir = dir;
-    this.#pack = new SignedFile(join(dir, 'pack'), secret);
+    this.#secret = secret;
   }
 
   read(key: string): string | null {
-    const entry = this.#load().get(key);
+    const entry = this.#load(segmentOf(key)).get(key);
     if (entry === undefined) return null;
     this.#hits.add(key);
     return entry.value;
@@ -116,58 +130,72 @@ export class PackResultStorage implements ResultStorage {
   }
 
   /**
-   * Writes the pack when the run changed it: the entries this run used or wrote, and, unless the
-   * run covered every document, the other entries of documents it did not look at (another
-   * shard's, or those a `check FILE` left alone). An entry of an older version of a document the
-   * run checked is dropped, so the pack holds about one entry per document. Returns the entries kept.
+   * Writes the segments the run changed. After a run over every document, each segment keeps the
+   * entries that run used or wrote and drops the rest (older versions of documents, deleted
+   * documents, other configurations), so the pack holds about one entry per document. A partial
+   * run (`check FILE`, `--staged`, a shard) adds its entries to the segments they fall in and
+   * drops nothing: the other documents' entries are still good. Returns the entries written.
    */
   flush(fullRun: boolean): number {
-    const old = this.#load();
-    const kept = new Map<string, PackEntry>();
-    const touched = new Set<string>();
-    for (const entry of this.#written.values()) touched.add(entry.file);
-    for (const key of this.#hits) {
-      const entry = old.get(key);
-      if (entry !== undefined) touched.add(entry.file);
+    const segments = new Set<number>();
+    for (const key of this.#written.keys()) segments.add(segmentOf(key));
+    if (fullRun) for (let segment = 0; segment < SEGMENTS; segment += 1) segments.add(segment);
+    let written = 0;
+    for (const segment of segments) {
+      const old = this.#load(segment);
+      const next = new Map<string, PackEntry>();
+      for (const [key, entry] of old) if (!fullRun || this.#hits.has(key)) next.set(key, entry);
+      let added = 0;
+      for (const [key, entry] of this.#written) {
+        if (segmentOf(key) !== segment) continue;
+        next.set(key, entry);
+        added += 1;
+      }
+      if (added === 0 && next.size === old.size) continue;
+      const lines: string[] = [];
+      for (const [key, entry] of next) lines.push(`${key}\t${JSON.stringify(entry.file)}\t${entry.value}\n`);
+      this.#file(segment).write(lines.join(''));
+      this.#segments.set(segment, next);
+      written += next.size;
     }
-    for (const [key, entry] of old) {
-      if (this.#hits.has(key) || (!fullRun && !touched.has(entry.file))) kept.set(key, entry);
-    }
-    for (const [key, entry] of this.#written) kept.set(key, entry);
-    const unchanged = this.#written.size === 0 && kept.size === old.size;
-    if (unchanged) return kept.size;
-    const lines: string[] = [];
-    for (const [key, entry] of kept) lines.push(`${key}\t${JSON.stringify(entry.file)}\t${entry.value}\n`);
-    this.#pack.write(lines.join(''));
-    this.#entries = kept;
     this.#written.clear();
-    this.#removeLeftovers();
-    return kept.size;
+    if (segments.size > 0) this.#removeLeftovers();
+    return written;
   }
 
-  #load(): Map<string, PackEntry> {
-    if (this.#entries !== null) return this.#entries;
-    const entries = new Map<string, PackEntry>();
-    const body = this.#pack.read();
-    if (body !== null) {
-      for (const line of body.split('\n')) {
-        const first = line.indexOf('\t');
-        const second = line.indexOf('\t', first + 1);
-        if (first <= 0 || second === -1) continue;
-        let file: unknown;
+  #file(segment: number): SignedFile {
+    return new SignedFile(join(this.#dir, `pack-${segment.toString().padStart(2, '0')}`), this.#secret);
+  }
+
+  /** One segment's entries, read line by line from its bytes (no string of the whole segment). */
+  #load(segment: number): Map<string, PackEntry> {
+    let entries = this.#segments.get(segment);
+    if (entries !== undefined) return entries;
+    entries = new Map<string, PackEntry>();
+    this.#segments.set(segment, entries);
+    const body = this.#file(segment).readBytes();
+    if (body === null) return entries;
+    for (let start = 0; start < body.length; ) {
+      let end = body.indexOf(0x0a, start);
+      if (end === -1) end = body.length;
+      const first = body.indexOf(0x09, start);
+      const second = first === -1 || first >= end ? -1 : body.indexOf(0x09, first + 1);
+      if (first > start && second !== -1 && second < end) {
         try {
-          file = JSON.parse(line.slice(first + 1, second));
+          const file: unknown = JSON.parse(body.toString('utf8', first + 1, second));
+          if (typeof file === 'string') {
+            entries.set(body.toString('latin1', start, first), { file, value: body.toString('utf8', second + 1, end) });
+          }
         } catch {
-          continue;
+          // A line that does not parse is left out; its document is checked again.
         }
-        if (typeof file === 'string') entries.set(line.slice(0, first), { file, value: line.slice(second + 1) });
       }
+      start = end + 1;
     }
-    this.#entries = entries;
     return entries;
   }
 
-  /** Temporary files of crashed runs, and the per-document entry files of versions before the pack. */
+  /** Temporary files of crashed runs, and the entry files of versions before the segmented pack. */
   #removeLeftovers(): void {
     let names: string[];
     try {
@@ -177,7 +205,7 @@ export class PackResultStorage implements ResultStorage {
     }
     for (const name of names) {
       const path = join(this.#dir, name);
-      if (/^[0-9a-f]{2}$/.test(name)) rmSync(path, { recursive: true, force: true });
+      if (/^[0-9a-f]{2}$/.test(name) || name === 'pack') rmSync(path, { recursive: true, force: true });
       else if (name.endsWith('.tmp') && Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0) > LEFTOVER_MS) {
         rmSync(path, { force: true });
       }

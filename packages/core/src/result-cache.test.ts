@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { ArtifactCache } from './artifacts.ts';
+import { contentHash } from './hash.ts';
+import { createMemoryFileSystem } from './memory-fs.ts';
+import { createConfinedReader } from './reader.ts';
+import type { Finding } from './report.ts';
+import { ResultCache, type ResultStorage } from './result-cache.ts';
+
+/** Entries kept in a map, as the host would keep them in its pack. */
+function memoryStorage(): ResultStorage & { readonly values: Map<string, string> } {
+  const values = new Map<string, string>();
+  return { values, read: (key) => values.get(key) ?? null, write: (key, _file, value) => void values.set(key, value) };
+}
+
+const finding = (line: number, extra: Record<string, unknown> = {}): Finding => ({
+  file: 'docs/a.md',
+  line,
+  column: 3,
+  kind: 'rlm',
+  text: '[src/a.ts, L1]',
+  status: 'unversioned',
+  severity: 'warning',
+  rule: 'rlm/unversioned',
+  message: 'no hash',
+  fix: null,
+  ...extra,
+});
+
+describe('ResultCache: entries as stored and read back', () => {
+  it('gives back findings equal to those stored, in their property order, shapes shared and undefined left out', async () => {
+    const fs = createMemoryFileSystem({ '/r/src/a.ts': 'a\n' });
+    const artifacts = new ArtifactCache(createConfinedReader(fs, '/r'));
+    const storage = memoryStorage();
+    const cache = new ResultCache(storage, 'context');
+    const findings = [finding(1), finding(2, { artifact: 'src/a.ts', detail: { nested: [1, 'two'] } }), finding(3, { ignored: undefined })];
+    const key = await cache.keyOf('docs/a.md', new TextEncoder().encode('doc'));
+    await cache.store(key, 'docs/a.md', { findings, skippedInCode: 1, suppressed: 2 }, ['src/a.ts'], artifacts);
+    const stored = storage.values.get(key) as string;
+    // Property names are written once per shape, not once per finding; the path not per finding.
+    expect(stored.split('"severity"').length - 1).toBe(2);
+    expect(stored.split('docs/a.md').length - 1).toBe(1);
+    const hit = await cache.lookup(key, 'docs/a.md', new ArtifactCache(createConfinedReader(fs, '/r')));
+    expect(hit).not.toBeNull();
+    expect(JSON.stringify(hit?.findings)).toBe(JSON.stringify(findings));
+    expect(hit?.skippedInCode).toBe(1);
+    expect(hit?.suppressed).toBe(2);
+  });
+
+  it('answers from a known digest without reading the artifact, and misses when the digest differs', async () => {
+    const fs = createMemoryFileSystem({ '/r/src/a.ts': 'a\n' });
+    const storage = memoryStorage();
+    const cache = new ResultCache(storage, 'context');
+    const key = await cache.keyOfDigest('docs/a.md', 'f'.repeat(64));
+    await cache.store(
+      key,
+      'docs/a.md',
+      { findings: [finding(1)], skippedInCode: 0, suppressed: 0 },
+      ['src/a.ts'],
+      new ArtifactCache(createConfinedReader(fs, '/r')),
+    );
+    const unreadable = new ArtifactCache({ read: () => Promise.reject(new Error('read')) });
+    const digest = (await contentHash(new TextEncoder().encode('a\n'))).padEnd(64, '0');
+    expect(await cache.lookup(key, 'docs/a.md', unreadable, () => digest)).not.toBeNull();
+    expect(await cache.lookup(key, 'docs/a.md', unreadable, () => '0'.repeat(64))).toBeNull();
+  });
+
+  it('trusts no entry that names another file, or whose rows do not fit their shapes', async () => {
+    const storage = memoryStorage();
+    const cache = new ResultCache(storage, 'context');
+    const artifacts = new ArtifactCache({ read: () => Promise.resolve({ kind: 'missing' }) });
+    const key = await cache.keyOfDigest('docs/a.md', 'e'.repeat(64));
+    await cache.store(key, 'docs/a.md', { findings: [finding(1)], skippedInCode: 0, suppressed: 0 }, [], artifacts);
+    const good = storage.values.get(key) as string;
+    expect(await cache.lookup(key, 'docs/b.md', artifacts)).toBeNull();
+    storage.values.set(key, good.replace('"findings":[[0,', '"findings":[[0,"extra",'));
+    expect(await cache.lookup(key, 'docs/a.md', artifacts)).toBeNull();
+    storage.values.set(key, good.replace('"findings":[[0,', '"findings":[[7,'));
+    expect(await cache.lookup(key, 'docs/a.md', artifacts)).toBeNull();
+    storage.values.set(key, good);
+    expect(await cache.lookup(key, 'docs/a.md', artifacts)).not.toBeNull();
+  });
+});

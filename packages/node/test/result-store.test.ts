@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '@aiwg-cite/test-utils';
+import { describe, expect, it } from 'vitest';
+import { PackResultStorage } from '../src/index.ts';
+
+const secret = randomBytes(32);
+const key = (at: number) => at.toString(16).padStart(2, '0').repeat(32);
+
+describe('PackResultStorage: the result cache as signed segments', () => {
+  it('reads back what a run wrote, from one file per segment', () => {
+    const dir = tempDir();
+    const first = new PackResultStorage(dir, secret);
+    for (let at = 0; at < 100; at += 1) first.write(key(at), `docs/d${at}.md`, `{"n":${at},"text":"tab\\there"}`);
+    first.flush(true);
+    expect(readdirSync(dir).filter((name) => name.startsWith('pack-')).length).toBe(64);
+    const second = new PackResultStorage(dir, secret);
+    for (let at = 0; at < 100; at += 1) expect(second.read(key(at))).toBe(`{"n":${at},"text":"tab\\there"}`);
+    expect(second.read(key(200))).toBeNull();
+  });
+
+  it('a partial run adds entries and drops none; a full run keeps only what it used or wrote', () => {
+    const dir = tempDir();
+    const first = new PackResultStorage(dir, secret);
+    first.write(key(1), 'a.md', '1');
+    first.write(key(2), 'b.md', '2');
+    first.flush(true);
+    const partial = new PackResultStorage(dir, secret);
+    partial.write(key(3), 'a.md', '3');
+    partial.flush(false);
+    const full = new PackResultStorage(dir, secret);
+    expect([full.read(key(1)), full.read(key(2)), full.read(key(3))]).toEqual(['1', '2', '3']);
+    const next = new PackResultStorage(dir, secret);
+    expect(next.read(key(3))).toBe('3');
+    next.flush(true);
+    const after = new PackResultStorage(dir, secret);
+    expect([after.read(key(1)), after.read(key(2)), after.read(key(3))]).toEqual([null, null, '3']);
+  });
+
+  it('trusts no segment it did not sign: a tampered one is read as empty, the others still serve', () => {
+    const dir = tempDir();
+    const first = new PackResultStorage(dir, secret);
+    first.write(key(1), 'a.md', '{"findings":[1]}');
+    first.write(key(2), 'b.md', '{"findings":[2]}');
+    first.flush(true);
+    const segment = join(dir, 'pack-01');
+    writeFileSync(segment, readFileSync(segment, 'utf8').replace('[1]', '[]'));
+    const second = new PackResultStorage(dir, secret);
+    expect(second.read(key(1))).toBeNull();
+    expect(second.read(key(2))).toBe('{"findings":[2]}');
+    expect(new PackResultStorage(dir, randomBytes(32)).read(key(2))).toBeNull();
+  });
+});
