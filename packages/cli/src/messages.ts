@@ -19,6 +19,14 @@ export const cliMessages = {
   /** `" (did you mean \`x\`?)"`, appended to an unknown name. */
   didYouMean: (match: string) => ` (did you mean \`${match}\`?)`,
   deprecatedRule: (name: string, note: string) => `aiwg-cite: \`${name}\` is deprecated: ${note}`,
+  /** The headings of a rule's examples, in `explain` and in SARIF's `help`. */
+  raisesIt: () => 'Raises it:',
+  passes: () => 'Passes:',
+  example: () => 'Example:',
+  okSeverity: () => ' (a citation that checked out)',
+  fixableYes: () => 'yes (check --fix)',
+  needsNothing: () => 'nothing',
+  refines: (parent: string) => ` (a sub-case of ${parent})`,
   /** Where `explain` sends the reader: the published URL, or the README anchor when package.json names none. */
   ruleDocs: (url: string | null, anchor: string) =>
     url === null ? `Docs: the rule table of the aiwg-cite repository's README, at #${anchor}` : `Docs: ${url}`,

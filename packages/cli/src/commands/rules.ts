@@ -74,18 +74,18 @@ export function formatExplanation(rule: Rule): string {
   const out = [
     `${rule.id}: ${rule.description}`,
     '',
-    `  severity    ${rule.severity}${rule.severity === 'ok' ? ' (a citation that checked out)' : ''}`,
+    `  severity    ${rule.severity}${rule.severity === 'ok' ? cliMessages.okSeverity() : ''}`,
     `  confidence  ${rule.confidence}`,
-    `  status      ${rule.kinds.join(', ')} \`${rule.status}\`${rule.refines === undefined ? '' : ` (a sub-case of ${rule.refines})`}`,
-    `  fixable     ${rule.fixable ? 'yes (check --fix)' : 'no'}`,
-    `  needs       ${rule.requires === 'none' ? 'nothing' : rule.requires}`,
+    `  status      ${rule.kinds.join(', ')} \`${rule.status}\`${rule.refines === undefined ? '' : cliMessages.refines(rule.refines)}`,
+    `  fixable     ${rule.fixable ? cliMessages.fixableYes() : 'no'}`,
+    `  needs       ${rule.requires === 'none' ? cliMessages.needsNothing() : rule.requires}`,
     `  profiles    ${rule.profiles.join(', ')}`,
   ];
   if (rule.aliases.length > 0) out.push(`  formerly    ${rule.aliases.map((alias) => alias.id).join(', ')}`);
   out.push('', wrap(rule.help, 96), '');
-  if (rule.bad !== '') out.push('Raises it:', '', indent(rule.bad), '');
+  if (rule.bad !== '') out.push(cliMessages.raisesIt(), '', indent(rule.bad), '');
   out.push(
-    rule.bad === '' ? 'Example:' : 'Passes:',
+    rule.bad === '' ? cliMessages.example() : cliMessages.passes(),
     '',
     indent(rule.good),
     '',

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Finding, findRule, type Report, RULE_LIST, type Rule, type Severity } from '@aiwg-cite/core';
+import { cliMessages } from '../messages.ts';
 import { readmeUrl, ruleDocsUrl } from '../rule-docs.ts';
 
 /** The SARIF `level` of a severity (SPEC §13): error → error, warning → warning, info → note. */
@@ -24,9 +25,10 @@ export interface SarifOptions {
 
 /** The SARIF `reportingDescriptor` of a registered rule (SARIF 2.1.0 §3.49). */
 export function ruleDescriptor(rule: Rule): Record<string, unknown> {
-  const examples = [rule.bad === '' ? null : `Raises it:\n\n    ${rule.bad}`, `Passes:\n\n    ${rule.good}`].filter(
-    (text) => text !== null,
-  );
+  const examples = [
+    rule.bad === '' ? null : `${cliMessages.raisesIt()}\n\n    ${rule.bad}`,
+    `${cliMessages.passes()}\n\n    ${rule.good}`,
+  ].filter((text) => text !== null);
   return {
     id: rule.id,
     ...(rule.aliases.length === 0 ? {} : { deprecatedIds: rule.aliases.map((alias) => alias.id) }),
