@@ -1,13 +1,4 @@
-import {
-  createRegionCursor,
-  isCodeKind,
-  isEscapedAt,
-  isOutsideRegions,
-  lineOf,
-  normaliseLabel,
-  positionOf,
-  type ScannedDocument,
-} from '../markdown/scan.ts';
+import { createRegionCursor, isCodeKind, isEscapedAt, normaliseLabel, type Region, type ScannedDocument } from '../markdown/scan.ts';
 import { classifyInner, parseFooterBullet, type RlmMalformed, type RlmParsed } from './grammar.ts';
 
 /** Where a candidate stands in its document. */
@@ -46,6 +37,11 @@ export function extractRlm(document: ScannedDocument): RlmExtraction {
   const malformed: RlmNearMiss[] = [];
   let skippedInCode = 0;
   const regionAt = createRegionCursor(document.regions);
+  const regions = document.regions;
+  // Candidates come in ascending order: the region after the last one passed, and the line of the
+  // last candidate, only move forward.
+  let regionIndex = 0;
+  let line = 1;
 
   CANDIDATE.lastIndex = 0;
   for (let match = CANDIDATE.exec(text); match !== null; match = CANDIDATE.exec(text)) {
@@ -57,13 +53,18 @@ export function extractRlm(document: ScannedDocument): RlmExtraction {
       if (isCodeKind(region.kind) && classifyInner(inner).type !== 'none') skippedInCode += 1;
       continue;
     }
-    if (!isOutsideRegions(document.regions, start, end)) continue;
+    // No region holds `start`: the candidate is outside all of them unless the next one starts before `end`.
+    while (regionIndex < regions.length && (regions[regionIndex] as Region).end <= start) regionIndex += 1;
+    const next = regions[regionIndex];
+    if (next !== undefined && next.start < end) continue;
     if (isEscapedAt(document, start) || isEscapedAt(document, end - 1)) continue;
     if (isExcluded(text, start, end, inner, definitions)) continue;
-    if (isSnippetInclude(text, lineStarts, start)) continue;
+    while (line < lineStarts.length && (lineStarts[line] as number) <= start) line += 1;
+    const lineStart = lineStarts[line - 1] as number;
+    if (isSnippetInclude(text, lineStart, start)) continue;
     const classification = classifyInner(inner);
     if (classification.type === 'none') continue;
-    const { line, column } = positionOf(lineStarts, start);
+    const column = start - lineStart + 1;
     if (classification.type === 'citation') {
       const { id, hash, lines, form, needsExistingFile } = classification.citation;
       if (form === 'bare' && isGluedToWord(text, start)) continue;
@@ -117,8 +118,8 @@ function isExcluded(text: string, start: number, end: number, inner: string, def
  * A VitePress or Docusaurus snippet include, `<<< @/path#region [title]`: the bracket is a display
  * title, not a citation.
  */
-function isSnippetInclude(text: string, lineStarts: readonly number[], offset: number): boolean {
-  let at = lineStarts[lineOf(lineStarts, offset) - 1] as number;
+function isSnippetInclude(text: string, lineStart: number, offset: number): boolean {
+  let at = lineStart;
   while (at < offset && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at += 1;
   return text.startsWith('<<<', at) && at + 3 < offset;
 }
