@@ -41,6 +41,8 @@ export const onlineMessages = {
     `aiwg-cite online: no answer from the network for ${lookups} ${lookups === 1 ? 'lookup' : 'lookups'} (offline?); they are reported as unknown`,
   progressTotals: (parts: readonly string[]) => `aiwg-cite online: ${parts.join('; ')}`,
   coverage: (requests: number, cached: number) => `online: ${requests} ${requests === 1 ? 'request' : 'requests'}, ${cached} from cache`,
+  warning: (message: string) => `aiwg-cite: warning: ${message}`,
+  cacheNotSaved: (reason: string) => `cache not saved (${reason})`,
   cacheCorrupt: (path: string, reason: string) => `cache \`${path}\` is corrupt (${reason}); it was discarded and will be rewritten`,
   deadline: (seconds: number) => `the online checks ran out of their ${seconds} s budget`,
 } as const;

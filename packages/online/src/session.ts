@@ -82,7 +82,7 @@ export async function openOnlineSession(options: OnlineSessionOptions): Promise<
   });
   const cachePath =
     env.AIWG_CITE_CACHE === undefined || env.AIWG_CITE_CACHE === '' ? defaultCachePath(options.root, env) : env.AIWG_CITE_CACHE;
-  const warn = (message: string) => options.stderr.write(`aiwg-cite: warning: ${message}\n`);
+  const warn = (message: string) => options.stderr.write(`${onlineMessages.warning(message)}\n`);
   let cache: ResultCache | null = null;
   if (options.useCache !== false) {
     try {
@@ -121,7 +121,7 @@ export async function openOnlineSession(options: OnlineSessionOptions): Promise<
       try {
         cache?.save();
       } catch (error) {
-        options.stderr.write(`aiwg-cite: warning: cache not saved (${(error as Error).message})\n`);
+        warn(onlineMessages.cacheNotSaved((error as Error).message));
       }
       const note = onlineMessages.coverage(client.requests, cache?.hits ?? 0);
       return budget.signal.aborted ? `${note}; ${onlineMessages.deadline(budgetMs / 1000)}` : note;
