@@ -107,10 +107,10 @@ function listMarkdown(workspace: Workspace, directory: string, unreadable: Unrea
   const under = prefix === '' ? '' : `${prefix}/`;
   if (workspace.isGit) {
     const skipped = (path: string, reason: string) => unreadable.push({ path: under + path, reason: reason.toLowerCase() });
-    return gitListFiles(directory, ['*.md', '*.markdown'], undefined, skipped)
+    const present = { isGone: (path: string) => isGone(join(directory, path)) };
+    return gitListFiles(directory, ['*.md', '*.markdown'], undefined, skipped, present)
       .filter((path) => isMarkdownPath(path) && !path.split('/').includes('node_modules'))
       .map((path) => under + path)
-      .filter((path) => !isGone(join(workspace.root, path)))
       .sort();
   }
   const out: string[] = [];

@@ -44,15 +44,20 @@ export function knownGitDirectory(top: string, env?: GitEnv): string | undefined
 
 /**
  * Files under `directory` that git tracks or would track (untracked and not ignored), as paths
- * relative to `directory`, from one `git ls-files -z` call (git-ls-files(1)).
+ * relative to `directory`, from one `git ls-files -z` call (git-ls-files(1)). With `present`, a
+ * tracked file deleted from the working tree is left out, by git's own stat of the index
+ * (`--deleted`, tagged `-t`), not one stat per file here: only the files git names deleted or
+ * skip-worktree (a sparse checkout's) are asked about with `isGone`.
  */
 export function gitListFiles(
   directory: string,
   pathspecs: readonly string[],
   env?: GitEnv,
   onUnreadable?: (path: string, reason: string) => void,
+  present?: { readonly isGone: (path: string) => boolean },
 ): string[] {
-  const args = ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...pathspecs];
+  const tags = present === undefined ? [] : ['-t', '--deleted'];
+  const args = ['ls-files', '-z', ...tags, '--cached', '--others', '--exclude-standard', '--', ...pathspecs];
   // git skips an untracked directory it cannot open with a warning and carries on; the warning
   // is the only trace of it, so it is read (in the C locale, whatever the user's language).
   const out =
@@ -68,6 +73,17 @@ export function gitListFiles(
         });
   if (out === null) throw new AiwgCiteError('GIT_FAILED', `${directory}: ${gitMessages.lsFilesFailed()}`, { data: { directory } });
   const seen = new Set<string>();
-  for (const path of out.split('\0')) if (path !== '') seen.add(path);
-  return [...seen];
+  if (present === undefined) {
+    for (const path of out.split('\0')) if (path !== '') seen.add(path);
+    return [...seen];
+  }
+  const gone = new Set<string>();
+  for (const entry of out.split('\0')) {
+    if (entry.length < 3) continue;
+    const path = entry.slice(2);
+    // Confirmed by a stat of each: git tags an unreadable path (no permission) as deleted too.
+    if ((entry[0] === 'R' || entry[0] === 'S') && present.isGone(path)) gone.add(path);
+    else seen.add(path);
+  }
+  return [...seen].filter((path) => !gone.has(path));
 }
