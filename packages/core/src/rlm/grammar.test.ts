@@ -1,9 +1,29 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyInner, PATH_SHAPED } from './grammar.ts';
+import { classifyInner, hasPathWithExtension, PATH_SHAPED } from './grammar.ts';
 
 /** The pattern as first written; it accepts the same ids but backtracks exponentially. */
 const NESTED = /^(?:~(?=\/|$)|\.{1,2}(?=\/))?(?:[/\\]?[\p{L}\p{N}_.+-]+)+$/u;
+
+describe('a path with an extension', () => {
+  it('is what the regex /\\/.*\\.[A-Za-z0-9]{1,10}$/ says', () => {
+    const regex = /\/.*\.[A-Za-z0-9]{1,10}$/;
+    const pieces = ['/', '.', 'a', 'Z', '9', '\n', '\u2028', '\\', ' ', 'é', 'abcdefghijk', '.ts', '..'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), (parts) => {
+        const id = parts.join('');
+        expect(hasPathWithExtension(id)).toBe(regex.test(id));
+      }),
+      { numRuns: 20_000, seed: 7 },
+    );
+  });
+
+  it('answers at once for a long run of slashes without an extension', () => {
+    // The regex needed a pass per `/`: quadratic.
+    expect(hasPathWithExtension('a/'.repeat(50_000))).toBe(false);
+    expect(hasPathWithExtension(`${'a/'.repeat(50_000)}b.md`)).toBe(true);
+  });
+});
 
 describe('the path-shaped id pattern', () => {
   it('accepts exactly what the nested pattern accepted', () => {

@@ -40,7 +40,21 @@ export type RlmClassification =
 const VERSIONED = /^(\S(?:[^@\n]*\S)?)@([0-9a-f]{16})(?:, (L\d+(?:-\d+)?))?$/;
 const PATH_ONLY = /^([^\s@]+), (L\d+(?:-\d+)?)$/;
 const BARE = /^[^\s@,]+$/;
-const PATH_WITH_EXTENSION = /\/.*\.[A-Za-z0-9]{1,10}$/;
+/** A file extension at the end: `.ts`, `.md` (1-10 letters or digits). */
+const EXTENSION = /\.[A-Za-z0-9]{1,10}$/;
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+
+/**
+ * `/\/.*\.[A-Za-z0-9]{1,10}$/.test(id)`: a `/` somewhere before a final extension, on the same
+ * line. That regex tried `.*` from every `/` (quadratic: 5 s for a 40 kB `a/a/a/…` bracket); this
+ * finds the extension once and looks back for the `/`.
+ */
+export function hasPathWithExtension(id: string): boolean {
+  const extension = EXTENSION.exec(id);
+  if (extension === null) return false;
+  const slash = id.lastIndexOf('/', extension.index - 1);
+  return slash !== -1 && !LINE_TERMINATOR.test(id.slice(slash + 1, extension.index));
+}
 /**
  * A path-shaped id: optional `/`, `~/`, `./` or `../` prefixes, then segments of letters, digits,
  * `.`, `_`, `-` and `+` joined by `/` or `\`. Text such as `>4.0/5.0` or `a|b` is not a path.
@@ -98,7 +112,7 @@ export function classifyInner(inner: string): RlmClassification {
   }
   if (BARE.test(inner)) {
     if (!PATH_SHAPED.test(inner) || SLASH_WORD.test(inner)) return { type: 'none' };
-    const needsExistingFile = !PATH_WITH_EXTENSION.test(inner) && !OUTSIDE_ROOT.test(inner);
+    const needsExistingFile = !hasPathWithExtension(inner) && !OUTSIDE_ROOT.test(inner);
     return { type: 'citation', citation: { id: inner, hash: null, lines: null, form: 'bare', needsExistingFile } };
   }
   return diagnose(inner);
