@@ -1,5 +1,7 @@
 import module from 'node:module';
-import process from 'node:process';
+
+// `process` is the global: `import process from 'node:process'` builds that module's ES facade,
+// which reads every property of `process` once, so all three standard streams would be made here.
 
 // Node 22.1+ keeps the compiled bundle on disk between runs (the commit hook starts a process per
 // commit); Node 20 has no such API, and there this does nothing. Called before the bundle loads,

@@ -141,7 +141,6 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
     checkers.push(scholarly);
   }
   let copies: GeneratedCopies | null = null;
-  const stderr = context.stderr;
   const read = new Map<string, Uint8Array>();
   return {
     checkers,
@@ -206,7 +205,7 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
       },
     },
     afterReport(report, documents) {
-      if (values.fix === true) applyFixes(report, workspace.root, read, stderr);
+      if (values.fix === true) applyFixes(report, workspace.root, read, context.stderr);
       if (values.report !== undefined) {
         const aiwg = locateAiwgDir(workspace.root, context.env);
         if (values.report === '' && aiwg.refused !== null) {
