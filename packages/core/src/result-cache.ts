@@ -76,7 +76,13 @@ function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes
   const rows: unknown[][] = [];
   for (const finding of findings) {
     // As JSON.stringify would write it: a property whose value is undefined is left out.
-    const names = Object.keys(finding).filter((name) => (finding as unknown as Record<string, unknown>)[name] !== undefined);
+    const names: string[] = [];
+    const row: unknown[] = [0];
+    for (const [name, value] of Object.entries(finding)) {
+      if (value === undefined) continue;
+      names.push(name);
+      if (name !== 'file') row.push(value);
+    }
     const id = names.join('\u0000');
     let shape = byShape.get(id);
     if (shape === undefined) {
@@ -84,8 +90,7 @@ function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes
       shapes.push(names);
       byShape.set(id, shape);
     }
-    const row: unknown[] = [shape];
-    for (const name of names) if (name !== 'file') row.push((finding as unknown as Record<string, unknown>)[name]);
+    row[0] = shape;
     rows.push(row);
   }
   return { shapes, findings: rows };

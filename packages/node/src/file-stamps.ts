@@ -78,7 +78,8 @@ export class FileStamps {
 
   /**
    * A value derived from the bytes on disk (`compute`), from the stamp when it holds; otherwise the
-   * file is read and the value stamped. `null` when the path is not a readable regular file.
+   * file is read and the value stamped (the digest is left to the reader, which hashes what it
+   * reads anyway). `null` when the path is not a readable regular file.
    */
   derived(path: string, name: string, compute: (bytes: Buffer) => string): string | null {
     this.#seen.add(path);
@@ -96,7 +97,7 @@ export class FileStamps {
     const value = compute(bytes);
     if (signature?.trusted === true) {
       const derived = same ? { ...stamp.derived, [name]: value } : { [name]: value };
-      this.#stamp(path, { signature: signature.value, digest: same ? stamp.digest : this.#digestIfPlain(bytes), derived });
+      this.#stamp(path, { signature: signature.value, digest: same ? stamp.digest : null, derived });
     }
     return value;
   }
