@@ -204,9 +204,9 @@ function segments(dir: string): string[] {
     .sort();
 }
 
-/** The entries of a result cache directory's pack: the lines of its segments after their signatures. */
+/** The entries of a result cache directory's pack: the lines of its segments before their signatures. */
 function entries(dir: string): string[] {
-  return segments(dir).flatMap((path) => readFileSync(path, 'utf8').split('\n').slice(1, -1));
+  return segments(dir).flatMap((path) => readFileSync(path, 'utf8').split('\n').slice(0, -2));
 }
 
 const statsOf = (run: Run) => {
@@ -284,7 +284,7 @@ describe('the result cache', { timeout: 300_000 }, () => {
     expect(corrupt.text).toMatch(/"findings":\[\[/);
     writeFileSync(corrupt.path, clean(corrupt.text));
     writeFileSync(truncated.path, truncated.text.slice(0, 70));
-    writeFileSync(forged.path, `${'0'.repeat(64)}\n${clean(forged.text.slice(forged.text.indexOf('\n') + 1))}`);
+    writeFileSync(forged.path, `${clean(forged.text.slice(0, -65))}${'0'.repeat(64)}\n`);
     const tampered = fullest.reduce((sum, segment) => sum + segment.text.split('\n').length - 2, 0);
     const after = await cli(['check', '--format', 'json'], repo.dir, mine);
     expect(statsOf(after)).toEqual({ hits: 20 - tampered, checked: tampered });

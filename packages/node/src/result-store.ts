@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultStorage } from '@aiwg-cite/core';
 import { runGit } from './git-files.ts';
@@ -28,13 +28,14 @@ function gitDirOf(root: string): string | null {
 
 const MAC_LENGTH = 64;
 /** A temporary file older than this is a crashed run's leftover, not a write in flight. */
-const LEFTOVER_MS = 60_000;
+const LEFTOVER_MS = 600_000;
 
 /**
- * One file signed with the user's key: a line with the HMAC-SHA256 of the body, then the body.
- * Read whole or not at all: a file that is absent, short, corrupt or signed under another key
- * reads as `null`. Written to a temporary file renamed into place, so a reader sees the old file
- * or the whole new one, never a torn one, however many runs share the directory.
+ * One file signed with the user's key: the body, then a last line with the HMAC-SHA256 of the
+ * body (a trailer, so a long body is signed as it is written). Read whole or not at all: a file
+ * that is absent, short, corrupt or signed under another key reads as `null`. Written to a
+ * temporary file renamed into place, so a reader sees the old file or the whole new one, never a
+ * torn one, however many runs share the directory.
  */
 export class SignedFile {
   readonly #path: string;
@@ -58,30 +59,70 @@ export class SignedFile {
     } catch {
       return null;
     }
-    if (bytes.length <= MAC_LENGTH || bytes[MAC_LENGTH] !== 0x0a) return null;
-    const body = bytes.subarray(MAC_LENGTH + 1);
-    const given = bytes.subarray(0, MAC_LENGTH);
-    return timingSafeEqual(Buffer.from(this.#mac(body), 'latin1'), given) ? body : null;
+    if (bytes.length < MAC_LENGTH + 1 || bytes[bytes.length - 1] !== 0x0a) return null;
+    const body = bytes.subarray(0, bytes.length - MAC_LENGTH - 1);
+    const given = bytes.subarray(bytes.length - MAC_LENGTH - 1, bytes.length - 1);
+    const expected = createHmac('sha256', this.#secret).update(body).digest('hex');
+    return timingSafeEqual(Buffer.from(expected, 'latin1'), given) ? body : null;
   }
 
   /** Replaces the file atomically; a failure leaves the old file and no temporary file behind. */
-  write(body: string | Buffer): void {
-    const directory = join(this.#path, '..');
-    mkdirSync(directory, { recursive: true });
-    const encoded = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    const temporary = `${this.#path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  write(body: string): void {
+    const writer = this.writer();
     try {
-      writeFileSync(temporary, Buffer.concat([Buffer.from(`${this.#mac(encoded)}\n`, 'latin1'), encoded]));
-      renameSync(temporary, this.#path);
+      writer.append(body);
+      writer.commit();
     } catch (error) {
-      rmSync(temporary, { force: true });
+      writer.abort();
       throw error;
     }
   }
 
-  #mac(body: Uint8Array): string {
-    return createHmac('sha256', this.#secret).update(body).digest('hex');
+  /** A replacement written piece by piece (signed as it goes), put in place by `commit`. */
+  writer(): SignedFileWriter {
+    mkdirSync(join(this.#path, '..'), { recursive: true });
+    const temporary = `${this.#path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const descriptor = openSync(temporary, 'wx');
+    const mac = createHmac('sha256', this.#secret);
+    let open = true;
+    const close = () => {
+      if (open) closeSync(descriptor);
+      open = false;
+    };
+    return {
+      append(text) {
+        const bytes = Buffer.from(text, 'utf8');
+        writeSync(descriptor, bytes);
+        mac.update(bytes);
+      },
+      commit: () => {
+        writeSync(descriptor, `${mac.digest('hex')}\n`);
+        close();
+        renameSync(temporary, this.#path);
+      },
+      abort() {
+        close();
+        rmSync(temporary, { force: true });
+      },
+    };
   }
+}
+
+/** A {@link SignedFile} being replaced. */
+export interface SignedFileWriter {
+  append(text: string): void;
+  /** Signs what was appended and puts it in place of the file. */
+  commit(): void;
+  /** Drops what was appended; the file stays as it was. */
+  abort(): void;
+}
+
+/** New entries of one segment: lines not yet written, and the replacement they go to. */
+interface Pending {
+  readonly segment: number;
+  writer: SignedFileWriter | null;
+  lines: string[];
+  size: number;
 }
 
 interface PackEntry {
@@ -91,6 +132,8 @@ interface PackEntry {
 
 /** How many segments the pack is cut into, by the first bits of an entry's key. */
 const SEGMENTS = 64;
+/** New lines of a segment kept in memory before they are appended to its replacement. */
+const PENDING_BYTES = 1 << 20;
 
 function segmentOf(key: string): number {
   return (Number.parseInt(key.slice(0, 2), 16) || 0) % SEGMENTS;
@@ -99,8 +142,8 @@ function segmentOf(key: string): number {
 /**
  * The result cache as a pack of signed segments, `<dir>/pack-NN` ({@link SignedFile}; 64 of
  * them, by the key's first bits): one entry per line, `key TAB file (JSON) TAB entry`. A segment is
- * read once, when a run first looks up a key in it, and written once, when the run is over and
- * changed it. One read per segment instead of one file per document is what makes a warm run over
+ * read once, when a run first looks up a key in it; a run's new entries are appended to the
+ * segment's replacement as they come, and the replacement is put in place when the run is over. One read per segment instead of one file per document is what makes a warm run over
  * many documents cheap, and segments keep each file, and each string read from it, small: a run
  * that changed one document rewrites one segment. A segment that does not verify is ignored
  * whole, so its documents are checked again and it is rewritten; a file copied from another
@@ -110,7 +153,8 @@ export class PackResultStorage implements ResultStorage {
   readonly #dir: string;
   readonly #secret: Uint8Array;
   readonly #segments = new Map<number, Map<string, PackEntry>>();
-  readonly #written = new Map<string, PackEntry>();
+  readonly #pending = new Map<number, Pending>();
+  readonly #written = new Set<string>();
   readonly #hits = new Set<string>();
 
   constructor(dir: string, secret: Uint8Array) {
@@ -125,42 +169,68 @@ export class PackResultStorage implements ResultStorage {
     return entry.value;
   }
 
+  /** Writes go to the segment's replacement as they come (a run over many documents keeps none in memory). */
   write(key: string, file: string, value: string): void {
-    this.#written.set(key, { file, value });
+    const segment = segmentOf(key);
+    let pending = this.#pending.get(segment);
+    if (pending === undefined) {
+      pending = { segment, writer: null, lines: [], size: 0 };
+      this.#pending.set(segment, pending);
+    }
+    const line = `${key}\t${JSON.stringify(file)}\t${value}\n`;
+    this.#written.add(key);
+    pending.lines.push(line);
+    pending.size += line.length;
+    if (pending.size > PENDING_BYTES) this.#drain(pending);
   }
 
   /**
-   * Writes the segments the run changed. After a run over every document, each segment keeps the
-   * entries that run used or wrote and drops the rest (older versions of documents, deleted
-   * documents, other configurations), so the pack holds about one entry per document. A partial
-   * run (`check FILE`, `--staged`, a shard) adds its entries to the segments they fall in and
-   * drops nothing: the other documents' entries are still good. Returns the entries written.
+   * Puts the segments the run changed in place. After a run over every document, each segment
+   * keeps the entries that run used or wrote and drops the rest (older versions of documents,
+   * deleted documents, other configurations), so the pack holds about one entry per document. A
+   * partial run (`check FILE`, `--staged`, a shard) adds its entries to the segments they fall in
+   * and drops nothing: the other documents' entries are still good. Returns the segments written.
    */
   flush(fullRun: boolean): number {
-    const segments = new Set<number>();
-    for (const key of this.#written.keys()) segments.add(segmentOf(key));
+    const segments = new Set<number>(this.#pending.keys());
     if (fullRun) for (let segment = 0; segment < SEGMENTS; segment += 1) segments.add(segment);
     let written = 0;
-    for (const segment of segments) {
-      const old = this.#load(segment);
-      const next = new Map<string, PackEntry>();
-      for (const [key, entry] of old) if (!fullRun || this.#hits.has(key)) next.set(key, entry);
-      let added = 0;
-      for (const [key, entry] of this.#written) {
-        if (segmentOf(key) !== segment) continue;
-        next.set(key, entry);
-        added += 1;
+    try {
+      for (const segment of segments) {
+        const old = this.#load(segment);
+        const kept: string[] = [];
+        for (const [key, entry] of old) {
+          if ((!fullRun || this.#hits.has(key)) && !this.#written.has(key))
+            kept.push(`${key}\t${JSON.stringify(entry.file)}\t${entry.value}\n`);
+        }
+        let pending = this.#pending.get(segment);
+        if (pending === undefined) {
+          if (kept.length === old.size) continue;
+          pending = { segment, writer: null, lines: [], size: 0 };
+          this.#pending.set(segment, pending);
+        }
+        pending.lines.push(...kept);
+        this.#drain(pending).commit();
+        this.#pending.delete(segment);
+        this.#segments.delete(segment);
+        written += 1;
       }
-      if (added === 0 && next.size === old.size) continue;
-      const lines: string[] = [];
-      for (const [key, entry] of next) lines.push(`${key}\t${JSON.stringify(entry.file)}\t${entry.value}\n`);
-      this.#file(segment).write(lines.join(''));
-      this.#segments.set(segment, next);
-      written += next.size;
+    } finally {
+      for (const pending of this.#pending.values()) pending.writer?.abort();
+      this.#pending.clear();
+      this.#written.clear();
     }
-    this.#written.clear();
     if (segments.size > 0) this.#removeLeftovers();
     return written;
+  }
+
+  /** Appends a segment's pending lines to its replacement, opened on the first of them. */
+  #drain(pending: Pending): SignedFileWriter {
+    pending.writer ??= this.#file(pending.segment).writer();
+    if (pending.lines.length > 0) pending.writer.append(pending.lines.join(''));
+    pending.lines = [];
+    pending.size = 0;
+    return pending.writer;
   }
 
   #file(segment: number): SignedFile {

@@ -51,4 +51,24 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     expect(second.read(key(2))).toBe('{"findings":[2]}');
     expect(new PackResultStorage(dir, randomBytes(32)).read(key(2))).toBeNull();
   });
+
+  it('streams large writes to the segment replacement and leaves nothing behind when a run never flushes', () => {
+    const dir = tempDir();
+    const big = 'x'.repeat(300_000);
+    const first = new PackResultStorage(dir, secret);
+    // Ten entries of 300 kB in one segment: more than is held in memory before it is appended.
+    for (let at = 0; at < 10; at += 1) first.write(`00${String(at).padStart(62, '0')}`, `d${at}.md`, `"${big}${at}"`);
+    first.flush(true);
+    const second = new PackResultStorage(dir, secret);
+    for (let at = 0; at < 10; at += 1) expect(second.read(`00${String(at).padStart(62, '0')}`)).toBe(`"${big}${at}"`);
+    // A run that writes and then stops without flushing (a crash) changes no segment; a small one
+    // leaves no file either (its lines were still in memory), a large one a temporary file.
+    const crashed = new PackResultStorage(dir, secret);
+    crashed.write(key(0), 'a.md', '"lost"');
+    expect(readdirSync(dir)).toEqual(['pack-00']);
+    for (let at = 0; at < 5; at += 1) crashed.write(`00${String(at).padStart(62, '1')}`, `e${at}.md`, `"${big}"`);
+    const third = new PackResultStorage(dir, secret);
+    expect(third.read(key(0))).toBe(`"${big}0"`);
+    expect(readdirSync(dir).filter((name) => !name.endsWith('.tmp'))).toEqual(['pack-00']);
+  });
 });
