@@ -5,6 +5,7 @@
  * destinations, footnote calls and backslash escapes. Emphasis and strikethrough change no
  * character's standing, so they are not parsed. One pass, left to right, linear in the text.
  */
+import { holdsBetween } from '../arrays.ts';
 import { closingTagEnd, isAsciiAlpha, isAsciiAlphanumeric, openTagEnd } from './blocks.ts';
 import { normaliseLabel, parseLabel } from './definitions.ts';
 import { type DelimiterScope, usedDelimiters } from './emphasis.ts';
@@ -781,7 +782,7 @@ function literalAddresses(s: string, covered: readonly number[], escapes: readon
     let value = s.slice(from, to);
     let map: number[] | null = null;
     let ends: number[] | null = null;
-    const hasEscape = value.includes('\\') && hasEscapeIn(escapes, from + 1, to + 1);
+    const hasEscape = value.includes('\\') && holdsBetween(escapes, from + 1, to + 1);
     if (hasEscape || value.includes('&#')) {
       value = '';
       map = [];
@@ -872,18 +873,6 @@ function numericReference(s: string, at: number, to: number): { value: string; e
     (code & 65_535) === 65_534 ||
     code > 1_114_111;
   return { value: replaced ? '\uFFFD' : String.fromCodePoint(code), end: end + 1 };
-}
-
-/** True when the ascending `escapes` hold an offset in `[from, to)`. */
-function hasEscapeIn(escapes: readonly number[], from: number, to: number): boolean {
-  let low = 0;
-  let high = escapes.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if ((escapes[mid] as number) < from) low = mid + 1;
-    else high = mid;
-  }
-  return low < escapes.length && (escapes[low] as number) < to;
 }
 
 function mergePieces(pieces: [number, number][]): [number, number][] {

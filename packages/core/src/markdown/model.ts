@@ -7,6 +7,7 @@
  *
  * Offsets are UTF-16 code units into `text`; lines end at `\n`, `\r\n` or a bare `\r`.
  */
+import { holdsBetween } from '../arrays.ts';
 import { parseBlocks } from './blocks.ts';
 import { type DefinitionSink, normaliseLabel } from './definitions.ts';
 import { type InlineSink, literalStarts, parseInline } from './inline.ts';
@@ -134,18 +135,6 @@ class ShiftedSink implements InlineSink {
   escape(offset: number): void {
     this.#escapes.push(this.base + offset);
   }
-}
-
-/** True when the sorted `offsets` hold one in `[start, end)`. */
-function holdsBetween(offsets: readonly number[], start: number, end: number): boolean {
-  let low = 0;
-  let high = offsets.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if ((offsets[mid] as number) < start) low = mid + 1;
-    else high = mid;
-  }
-  return low < offsets.length && (offsets[low] as number) < end;
 }
 
 /** The first line of a heading without its markers. */
