@@ -84,30 +84,28 @@ function firstEntries(bib, count, out) {
   return Math.min(count, parts.length);
 }
 
-const clean = await startServices([]);
-let cleanRun;
-try {
-  cleanRun = runRefs(devBib, clean.env, join(work, 'clean.cache.jsonl'));
-} finally {
-  clean.stop();
+/** Runs `body` with the stand-in services started with `args`, and stops them whatever happens. */
+async function withServices(args, body) {
+  const services = await startServices(args);
+  try {
+    return body(services.env);
+  } finally {
+    services.stop();
+  }
 }
+
+const cleanRun = await withServices([], (env) => runRefs(devBib, env, join(work, 'clean.cache.jsonl')));
 const cleanScore = score(cleanRun.verdicts, 'clean');
 console.log('## HALLMARK dev, offline stand-ins, no noise\n');
 console.log(cleanScore.text);
 
-const noisy = await startServices(['--noise', 'realistic', '--latency-ms', '200']);
-let cold;
-let warm;
-let noisyFull;
 const thousand = join(work, 'first-1000.bib');
 const count = firstEntries(devBib, 1000, thousand);
-try {
-  cold = runRefs(thousand, noisy.env, join(work, 'noisy-1000.cache.jsonl'));
-  warm = runRefs(thousand, noisy.env, join(work, 'noisy-1000.cache.jsonl'));
-  noisyFull = runRefs(devBib, noisy.env, join(work, 'noisy-full.cache.jsonl'));
-} finally {
-  noisy.stop();
-}
+const { cold, warm, noisyFull } = await withServices(['--noise', 'realistic', '--latency-ms', '200'], (env) => ({
+  cold: runRefs(thousand, env, join(work, 'noisy-1000.cache.jsonl')),
+  warm: runRefs(thousand, env, join(work, 'noisy-1000.cache.jsonl')),
+  noisyFull: runRefs(devBib, env, join(work, 'noisy-full.cache.jsonl')),
+}));
 const noisyScore = score(noisyFull.verdicts, 'noisy');
 console.log('## HALLMARK dev, --noise realistic --latency-ms 200\n');
 console.log(noisyScore.text);
