@@ -7,14 +7,20 @@ export function appendAll<T>(target: T[], items: Iterable<T>): T[] {
   return target;
 }
 
-/** True when the ascending `offsets` hold one in `[start, end)`: one binary search. */
-export function holdsBetween(offsets: readonly number[], start: number, end: number): boolean {
+/** How many of the ascending `sorted` values are strictly below `limit`: one binary search. */
+export function countBelow(sorted: readonly number[], limit: number): number {
   let low = 0;
-  let high = offsets.length;
+  let high = sorted.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if ((offsets[mid] as number) < start) low = mid + 1;
+    if ((sorted[mid] as number) < limit) low = mid + 1;
     else high = mid;
   }
-  return low < offsets.length && (offsets[low] as number) < end;
+  return low;
+}
+
+/** True when the ascending `offsets` hold one in `[start, end)`. */
+export function holdsBetween(offsets: readonly number[], start: number, end: number): boolean {
+  const at = countBelow(offsets, start);
+  return at < offsets.length && (offsets[at] as number) < end;
 }

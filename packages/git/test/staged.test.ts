@@ -258,7 +258,8 @@ describe('the reverse direction: committed documents the staged change breaks', 
     expect(existsSync(file)).toBe(false);
   });
 
-  it('answers from the small summary when no changed path is cited, without reading the full index', async () => {
+  /** A repository with an uncited `src/c.ts` whose citation index a first staged run built; nothing staged. */
+  const builtIndex = async () => {
     const repo = setup();
     repo.write({ 'src/c.ts': CODE });
     repo.commit('uncited file');
@@ -267,6 +268,11 @@ describe('the reverse direction: committed documents the staged change breaks', 
     await run(repo);
     repo.git('reset', '-q');
     const file = citationIndexPath(join(repo.dir, '.git'));
+    return { repo, file };
+  };
+
+  it('answers from the small summary when no changed path is cited, without reading the full index', async () => {
+    const { repo, file } = await builtIndex();
     const summary = JSON.parse(readFileSync(summaryPath(file), 'utf8')) as { artifacts: string[] };
     expect(summary.artifacts.sort()).toEqual(['src/a.ts', 'src/b.ts']);
     writeFileSync(file, 'corrupt on purpose: the fast path must not need it');
@@ -280,14 +286,7 @@ describe('the reverse direction: committed documents the staged change breaks', 
   });
 
   it('answers from the summary when only a staged document cites the changed path: it is checked from the index, not looked up', async () => {
-    const repo = setup();
-    repo.write({ 'src/c.ts': CODE });
-    repo.commit('uncited file');
-    repo.write({ 'src/a.ts': 'x\n' });
-    repo.git('add', 'src/a.ts');
-    await run(repo);
-    repo.git('reset', '-q');
-    const file = citationIndexPath(join(repo.dir, '.git'));
+    const { repo, file } = await builtIndex();
     writeFileSync(file, 'corrupt on purpose: the fast path must not need it');
     repo.write({ 'src/c.ts': `${CODE}four\n`, 'docs/four.md': `[src/c.ts@${sha16(CODE)}, L1]\n` });
     repo.git('add', 'src/c.ts', 'docs/four.md');

@@ -135,6 +135,11 @@ const SEGMENTS = 64;
 /** New lines of a segment kept in memory before they are appended to its replacement. */
 const PENDING_BYTES = 1 << 20;
 
+/** One entry as a line of its segment: `key TAB file (JSON) TAB entry`. */
+function packLine(key: string, entry: PackEntry): string {
+  return `${key}\t${JSON.stringify(entry.file)}\t${entry.value}\n`;
+}
+
 function segmentOf(key: string): number {
   return (Number.parseInt(key.slice(0, 2), 16) || 0) % SEGMENTS;
 }
@@ -177,7 +182,7 @@ export class PackResultStorage implements ResultStorage {
       pending = { segment, writer: null, lines: [], size: 0 };
       this.#pending.set(segment, pending);
     }
-    const line = `${key}\t${JSON.stringify(file)}\t${value}\n`;
+    const line = packLine(key, { file, value });
     this.#written.add(key);
     pending.lines.push(line);
     pending.size += line.length;
@@ -189,19 +194,17 @@ export class PackResultStorage implements ResultStorage {
    * keeps the entries that run used or wrote and drops the rest (older versions of documents,
    * deleted documents, other configurations), so the pack holds about one entry per document. A
    * partial run (`check FILE`, `--staged`, a shard) adds its entries to the segments they fall in
-   * and drops nothing: the other documents' entries are still good. Returns the segments written.
+   * and drops nothing: the other documents' entries are still good.
    */
-  flush(fullRun: boolean): number {
+  flush(fullRun: boolean): void {
     const segments = new Set<number>(this.#pending.keys());
     if (fullRun) for (let segment = 0; segment < SEGMENTS; segment += 1) segments.add(segment);
-    let written = 0;
     try {
       for (const segment of segments) {
         const old = this.#load(segment);
         const kept: string[] = [];
         for (const [key, entry] of old) {
-          if ((!fullRun || this.#hits.has(key)) && !this.#written.has(key))
-            kept.push(`${key}\t${JSON.stringify(entry.file)}\t${entry.value}\n`);
+          if ((!fullRun || this.#hits.has(key)) && !this.#written.has(key)) kept.push(packLine(key, entry));
         }
         let pending = this.#pending.get(segment);
         if (pending === undefined) {
@@ -209,11 +212,10 @@ export class PackResultStorage implements ResultStorage {
           pending = { segment, writer: null, lines: [], size: 0 };
           this.#pending.set(segment, pending);
         }
-        pending.lines.push(...kept);
+        for (const line of kept) pending.lines.push(line);
         this.#drain(pending).commit();
         this.#pending.delete(segment);
         this.#segments.delete(segment);
-        written += 1;
       }
     } finally {
       for (const pending of this.#pending.values()) pending.writer?.abort();
@@ -221,7 +223,6 @@ export class PackResultStorage implements ResultStorage {
       this.#written.clear();
     }
     if (segments.size > 0) this.#removeLeftovers();
-    return written;
   }
 
   /** Appends a segment's pending lines to its replacement, opened on the first of them. */

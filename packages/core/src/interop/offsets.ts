@@ -3,6 +3,7 @@
  * Python count Unicode code points, JavaScript strings count UTF-16 code units. The two differ by
  * one for every astral character (emoji, rare CJK, mathematical letters) before the offset.
  */
+import { countBelow } from '../arrays.ts';
 
 /** Converts offsets of one string between UTF-16 code units and code points. */
 export interface OffsetIndex {
@@ -60,16 +61,4 @@ export function createOffsetIndex(text: string): OffsetIndex {
 function clamp(value: number, max: number): number {
   if (!Number.isFinite(value) || value <= 0) return 0;
   return value >= max ? max : Math.floor(value);
-}
-
-/** How many sorted values are strictly below `limit`. */
-function countBelow(sorted: readonly number[], limit: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if ((sorted[mid] as number) < limit) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
