@@ -3,20 +3,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_ENTRY, GIT_ENV } from '@aiwg-cite/test-utils';
+import { afterAll } from 'vitest';
 
 let userCache: string | null = null;
 /**
- * A user cache directory for this test process (the online cache's key lives there), so no test
- * writes to the real `~/.cache`. Removed when the process exits.
+ * A user cache directory for this test file (the online cache's key lives there), so no test
+ * writes to the real `~/.cache`. Removed when the file's tests are over: vitest ends its workers
+ * without an `exit` event, so a handler on that event left one directory behind per file.
  */
 export function testUserCache(): string {
-  if (userCache === null) {
-    const dir = mkdtempSync(join(tmpdir(), 'aiwg-cite-user-cache-'));
-    userCache = dir;
-    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  }
+  userCache ??= mkdtempSync(join(tmpdir(), 'aiwg-cite-user-cache-'));
   return userCache;
 }
+
+afterAll(() => {
+  if (userCache !== null) rmSync(userCache, { recursive: true, force: true });
+  userCache = null;
+});
 
 /** The outcome of a CLI run. */
 export interface AsyncRun {

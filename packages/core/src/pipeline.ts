@@ -238,7 +238,6 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
   const early = new Map<string, DocumentOutcome>();
   const verified = new Map<string, VerifiedForHistory>();
   const cached = new Map<string, { findings: readonly Finding[]; readonly skippedInCode: number; readonly suppressed: number }>();
-  const toStore: { file: string; key: string; recording: RecordingArtifacts }[] = [];
   const admitNotes: string[] = [];
   await forEachLimited(files, options.concurrency ?? 32, async (file) => {
     // A document unchanged since an earlier run, with a stored result that still holds, is not read.
@@ -271,15 +270,22 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
         return;
       }
       const recording = new RecordingArtifacts(artifacts);
-      verified.set(file, forHistory(await verifyDocument(file, decodeDocument(admission.bytes), recording, options, checkers)));
-      toStore.push({ file, key, recording });
+      const document = await verifyDocument(file, decodeDocument(admission.bytes), recording, options, checkers);
+      verified.set(file, forHistory(document));
+      // Stored as soon as it is verified, so a large run holds no document's entry until its end.
+      // What is stored is the document's own result, before git's history: the next run asks git again.
+      const own = settleFindings(document.findings, document.suppressions, options.severityOverrides);
+      const uncacheable = ports.results.uncacheableKinds ?? [];
+      if (!document.uncacheable && !own.findings.some((finding) => uncacheable.includes(finding.kind))) {
+        const stored = { findings: own.findings, skippedInCode: document.skippedInCode, suppressed: own.suppressed };
+        await ports.results.cache.store(key, file, stored, recording.looked, artifacts);
+      }
     }
   });
   // Stored results are settled findings before history: history runs on them like on the rest.
   const notes = await historyStage([...verified.values(), ...cached.values()], ports.history, ports.current);
   const out = new Map<string, DocumentOutcome>() as BatchOutcome;
   (out as { notes: readonly string[] }).notes = [...admitNotes.sort(), ...notes];
-  const settledBeforeHistory = new Map<string, DocumentResultLike>();
   for (const file of files) {
     const outcome = early.get(file);
     if (outcome !== undefined) {
@@ -296,24 +302,6 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     if (document === undefined) continue;
     const settled = settleFindings(document.findings, document.suppressions, options.severityOverrides);
     out.set(file, { kind: 'checked', findings: settled.findings, skippedInCode: document.skippedInCode, suppressed: settled.suppressed });
-    settledBeforeHistory.set(file, { document, suppressed: settled.suppressed });
-  }
-  if (ports.results !== undefined) {
-    const uncacheable = ports.results.uncacheableKinds ?? [];
-    for (const { file, key, recording } of toStore) {
-      const entry = settledBeforeHistory.get(file);
-      if (entry === undefined) continue;
-      // What is stored is the document's own result, before git's history: the next run asks git again.
-      const own = settleFindings(entry.document.raw, entry.document.suppressions, options.severityOverrides);
-      if (entry.document.uncacheable || own.findings.some((finding) => uncacheable.includes(finding.kind))) continue;
-      await ports.results.cache.store(
-        key,
-        file,
-        { findings: own.findings, skippedInCode: entry.document.skippedInCode, suppressed: own.suppressed },
-        recording.looked,
-        ports.artifactsFor(file),
-      );
-    }
   }
   return out;
 }
@@ -336,26 +324,16 @@ export async function checkDocuments(input: CheckInput): Promise<Report> {
 
 interface VerifiedForHistory {
   findings: readonly Finding[];
-  /** The findings as verified, before history replaced any. */
-  readonly raw: readonly Finding[];
   readonly suppressions: readonly Suppression[];
   readonly skippedInCode: number;
-  readonly uncacheable: boolean;
 }
 
 function forHistory(document: VerifiedDocument): VerifiedForHistory {
   return {
     findings: document.findings,
-    raw: document.findings,
     suppressions: document.suppressions,
     skippedInCode: document.skippedInCode,
-    uncacheable: document.uncacheable,
   };
-}
-
-interface DocumentResultLike {
-  readonly document: VerifiedForHistory;
-  readonly suppressed: number;
 }
 
 /** Stage 5 over verified documents, in place (one lookup and one judgement for all): returns the coverage notes. */

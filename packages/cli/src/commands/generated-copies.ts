@@ -75,7 +75,7 @@ export function findGeneratedCopies(root: string, documents: readonly string[], 
   for (const document of documents) {
     if (skipped.has(document)) continue;
     // The stamps keep each body's digest, so a warm run does not read every document for it.
-    const key = stamps === null ? bodyDigest(readOrNull(`${root}/${document}`)) : stamps.derived(document, 'body', bodyDigest);
+    const key = stamps === null ? bodyDigest(readOrNull(`${root}/${document}`)) : stamps.derived(document, 'body-bytes', bodyDigest);
     if (key === null) continue;
     const group = byBody.get(key);
     if (group === undefined) byBody.set(key, [document]);
@@ -121,14 +121,14 @@ function readManifests(directory: string): string {
     .join('\n');
 }
 
-/** The SHA-256 of a document's body: its text after a leading YAML block; `null` for no file. */
+/** The SHA-256 of a document's body: its bytes after a leading YAML block; `null` for no file. */
 function bodyDigest(bytes: Buffer): string;
 function bodyDigest(bytes: Buffer | null): string | null;
 function bodyDigest(bytes: Buffer | null): string | null {
   return bytes === null
     ? null
     : createHash('sha256')
-        .update(stripFrontMatter(bytes.toString('utf8')))
+        .update(bytes.subarray(bodyStart(bytes)))
         .digest('hex');
 }
 
@@ -140,8 +140,27 @@ function readOrNull(path: string): Buffer | null {
   }
 }
 
-/** The text after a leading `---` YAML block, or the whole text. */
-function stripFrontMatter(text: string): string {
-  const match = /^---\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  return match === null ? text : text.slice(match[0].length);
+const DASHES = 0x2d;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Where the body starts: after a leading `---` YAML block (`---` on the first line, then a line
+ * that is `---` with only spaces or tabs after it), else at 0. Found in the bytes, so a document
+ * is neither decoded nor copied to be compared.
+ */
+function bodyStart(bytes: Buffer): number {
+  if (bytes[0] !== DASHES || bytes[1] !== DASHES || bytes[2] !== DASHES) return 0;
+  let from = bytes[3] === LF ? 4 : bytes[3] === CR && bytes[4] === LF ? 5 : -1;
+  if (from === -1) return 0;
+  for (;;) {
+    const close = bytes.indexOf('\n---', from, 'latin1');
+    if (close === -1) return 0;
+    let at = close + 4;
+    while (bytes[at] === 0x20 || bytes[at] === 0x09) at += 1;
+    if (at === bytes.length) return at;
+    if (bytes[at] === LF) return at + 1;
+    if (bytes[at] === CR && bytes[at + 1] === LF) return at + 2;
+    from = close + 1;
+  }
 }
