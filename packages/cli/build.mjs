@@ -45,15 +45,26 @@ function buildId() {
 }
 
 /**
- * Libraries bundled as CommonJS that the commit hook loads but seldom runs: `yaml` (72 modules,
- * ~200 KB) parses corpus frontmatter and GRADE files, which most repositories and most commits
- * never reach; `picomatch` compiles include/exclude globs, when a configuration has them. A
- * static import makes esbuild evaluate the whole library when the importing chunk loads (~10 ms
- * of every `check --staged` for yaml); rewritten to a `require` inside a stub, it is evaluated on
- * the first call. Only imports of functions are rewritten (a default or named import used other
- * than by calling it fails the build), and only in the workspace's sources.
+ * Libraries that the commit hook loads but seldom runs: `yaml` (72 CommonJS modules, ~260 KB
+ * bundled) parses corpus frontmatter and GRADE files, which most repositories and most commits
+ * never reach; `picomatch` (~60 KB) compiles include/exclude globs, when a configuration has them.
+ * Each is bundled on its own into `dist/chunks/lazy-<name>.cjs`, and a workspace source's import
+ * of it is rewritten into a stub around a `require` of that file, run on the first call. So the
+ * library is neither evaluated nor even compiled when the chunk that uses it loads: bytes in a
+ * loaded chunk cost compile time on every run (Node 20 keeps no compile cache), ~15 ms of each
+ * `check --staged` for these two. Only imports of functions are rewritten (a default or named
+ * import used other than by calling it fails the build), and only in the workspace's sources.
  */
-const LAZY_LIBRARIES = new Set(['yaml', 'picomatch/posix.js']);
+const LAZY_LIBRARIES = new Map([
+  ['yaml', 'lazy-yaml.cjs'],
+  ['picomatch/posix.js', 'lazy-picomatch.cjs'],
+]);
+
+/** The specifier a stub requires a lazy library by; resolved to its file beside the chunks. */
+const LAZY_PREFIX = 'aiwg-lazy:';
+
+/** Where each lazy library was imported from (its resolve directory), for bundling it alone. */
+const lazyImporters = new Map();
 
 const lazyLibraries = {
   name: 'lazy-libraries',
@@ -61,9 +72,14 @@ const lazyLibraries = {
     plugin.onLoad({ filter: /\/packages\/[^/]+\/src\/.*\.ts$/ }, (args) => {
       if (args.path.includes('/node_modules/')) return undefined;
       const text = readFileSync(args.path, 'utf8');
-      if (![...LAZY_LIBRARIES].some((name) => text.includes(`'${name}'`))) return undefined;
+      if (![...LAZY_LIBRARIES.keys()].some((name) => text.includes(`'${name}'`))) return undefined;
       return { contents: deferImports(args.path, text), loader: 'ts', resolveDir: dirname(args.path) };
     });
+    // The stub's require names the library's own file, beside the chunk that calls it (checked below).
+    plugin.onResolve({ filter: new RegExp(`^${LAZY_PREFIX}`) }, (args) => ({
+      path: `./${LAZY_LIBRARIES.get(args.path.slice(LAZY_PREFIX.length))}`,
+      external: true,
+    }));
   },
 };
 
@@ -79,8 +95,9 @@ function deferImports(path, text) {
     if (clause === undefined || (clause.namedBindings !== undefined && !ts.isNamedImports(clause.namedBindings))) {
       throw new Error(`build: ${relative(here, path)}: only default and named imports of ${library} can be deferred`);
     }
+    lazyImporters.set(library, dirname(path));
     const loader = `__aiwgLazy_${library.replace(/\W/g, '_')}`;
-    const stubs = [`let ${loader}Module; const ${loader} = () => (${loader}Module ??= require(${JSON.stringify(library)}));`];
+    const stubs = [`let ${loader}Module; const ${loader} = () => (${loader}Module ??= require(${JSON.stringify(LAZY_PREFIX + library)}));`];
     const bindings = [
       ...(clause.name === undefined ? [] : [{ local: clause.name.text, member: null }]),
       ...named
@@ -141,6 +158,7 @@ try {
     logLevel: 'warning',
     plugins: [lazyLibraries],
   });
+  const lazyInputs = await buildLazyLibraries(result.metafile);
   // The API's report types are the core's: their declaration ships beside api.d.ts, which then
   // imports it by a relative path instead of the (bundled, unpublished) core package.
   writeFileSync(join(staging, 'report-types.d.ts'), declarationOf(join(here, '../core/src/report-types.ts')));
@@ -148,7 +166,7 @@ try {
   if (api.includes('@aiwg-cite/'))
     throw new Error('build: dist/api.d.ts names a workspace package; declare what it needs in report-types.ts');
   writeFileSync(join(staging, 'api.d.ts'), api);
-  writeFileSync(join(staging, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses(Object.keys(result.metafile.inputs)));
+  writeFileSync(join(staging, 'THIRD-PARTY-LICENSES.txt'), thirdPartyLicenses([...Object.keys(result.metafile.inputs), ...lazyInputs]));
   const old = join(here, `dist-old-${process.pid}`);
   if (existsSync(target)) renameSync(target, old);
   renameSync(staging, target);
@@ -156,6 +174,37 @@ try {
 } catch (error) {
   rmSync(staging, { recursive: true, force: true });
   throw error;
+}
+
+/**
+ * Bundles each lazy library that a stub requires into its CommonJS file under chunks/, and
+ * returns the inputs bundled (for the licences). A stub's `require('./lazy-….cjs')` resolves
+ * beside the file it is in, so every output that has one must be a chunk.
+ */
+async function buildLazyLibraries(metafile) {
+  for (const [output, { imports }] of Object.entries(metafile.outputs)) {
+    const lazy = imports.filter((entry) => entry.external && [...LAZY_LIBRARIES.values()].some((file) => entry.path === `./${file}`));
+    if (lazy.length > 0 && relative(staging, dirname(join(process.cwd(), output))) !== 'chunks')
+      throw new Error(`build: ${output} requires ${lazy[0].path}, which lies in chunks/: that output is not a chunk`);
+  }
+  const inputs = [];
+  for (const [library, resolveDir] of lazyImporters) {
+    const lazy = await build({
+      stdin: { contents: `module.exports = require(${JSON.stringify(library)});`, resolveDir, sourcefile: `lazy-${library}` },
+      outfile: join(staging, 'chunks', LAZY_LIBRARIES.get(library)),
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      sourcemap: sourcemap ? 'linked' : false,
+      legalComments: 'none',
+      metafile: true,
+      logLevel: 'warning',
+    });
+    inputs.push(...Object.keys(lazy.metafile.inputs));
+  }
+  return inputs;
 }
 
 /** The .d.ts of one self-contained module (its exported types are declared in the file itself). */
