@@ -100,10 +100,9 @@ export async function checkStaged(input: StagedCheckInput): Promise<StagedCheckR
       ? input.gitDir
       : (await runGitAsync(root, ['rev-parse', '--absolute-git-dir'], env === undefined ? {} : { env })).toString('utf8').trim(),
   );
-  const [snapshot, changes] = await Promise.all([
-    readIndex(root, env, gitDir),
-    explicit ? Promise.resolve<StagedChange[]>([]) : readStagedChanges(root, env),
-  ]);
+  // `git diff --cached` first: its process runs while this one reads and parses the index file.
+  const stagedChanges = explicit ? Promise.resolve<StagedChange[]>([]) : readStagedChanges(root, env);
+  const [snapshot, changes] = await Promise.all([readIndex(root, env, gitDir), stagedChanges]);
   if (snapshot.unmerged.length > 0) {
     throw new AiwgCiteError('UNMERGED_INDEX', stagedMessages.unmerged(snapshot.unmerged), { data: { paths: snapshot.unmerged } });
   }
