@@ -14,8 +14,8 @@ import {
 import { isInside, placePath, realLocation } from './confine.ts';
 import { toPosix } from './discover.ts';
 import { readRegularFile } from './fs.ts';
-import { gitListFiles } from './git-files.ts';
-import { fileMessages, noteMessages } from './messages.ts';
+import { gitAsync } from './git-runner.ts';
+import { fileMessages, gitMessages, noteMessages } from './messages.ts';
 
 /** The default corpus roots (SPEC §3.1): under the `.aiwg/` directory, and `docs/references`. */
 export const DEFAULT_AIWG_CORPUS_DIRS: readonly string[] = ['sources', 'findings', 'paper-analysis', 'corpus', 'knowledge'].map(
@@ -121,6 +121,9 @@ function locate(root: string, aiwgDir: string, path: string): string {
 export async function loadCorpus(options: LoadCorpusOptions): Promise<CorpusIndex> {
   const { root, env } = options;
   const note = options.onNote ?? (() => undefined);
+  // The bibliography listing is a git process: started first, it runs while the corpus is read.
+  const listing = options.bibliography === undefined ? discoverBibliographies(root, options.isGit) : undefined;
+  listing?.catch(() => undefined);
   const aiwg = locateAiwgDir(root, env);
   if (aiwg.refused !== null) note(aiwg.refused);
   if (aiwg.outside !== null) note(aiwg.outside);
@@ -167,7 +170,10 @@ export async function loadCorpus(options: LoadCorpusOptions): Promise<CorpusInde
   if (escaping > 0) {
     note(noteMessages.corpusFilesEscape(escaping));
   }
-  const bibliography = await loadBibliographies(root, options.isGit, options.bibliography, note);
+  const bibliography =
+    options.bibliography === undefined
+      ? await readBibliographies(root, (await listing) ?? [], false, note)
+      : await readBibliographies(root, options.bibliography, true, note);
   const index = new CorpusIndex({ roots, files, metadata, assessments, bibliography });
   // Files read but not as written (YAML the parser had to recover from) are noted, not silent.
   for (const problem of index.problems) note(problem);
@@ -209,7 +215,18 @@ export async function loadBibliographies(
   explicit: readonly string[] | undefined,
   onNote: (note: string) => void = () => undefined,
 ): Promise<BibliographyEntry[]> {
-  const paths = explicit ?? discoverBibliographies(root, isGit);
+  return explicit === undefined
+    ? readBibliographies(root, await discoverBibliographies(root, isGit), false, onNote)
+    : readBibliographies(root, explicit, true, onNote);
+}
+
+/** {@link loadBibliographies} of a known list of files, `named` when the configuration names them. */
+async function readBibliographies(
+  root: string,
+  paths: readonly string[],
+  named: boolean,
+  onNote: (note: string) => void,
+): Promise<BibliographyEntry[]> {
   const entries: BibliographyEntry[] = [];
   for (const path of paths) {
     const absolute = resolve(root, path);
@@ -222,7 +239,7 @@ export async function loadBibliographies(
     }
     if (placement.kind === 'outside-named') onNote(noteMessages.bibliographyOutside(path));
     const refuse = (problem: string) => {
-      if (explicit !== undefined) throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${problem}`, { data: { path } });
+      if (named) throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${problem}`, { data: { path } });
       onNote(fileMessages.bibliographySkipped(path, problem));
     };
     let text: string;
@@ -242,11 +259,25 @@ export async function loadBibliographies(
   return entries;
 }
 
-function discoverBibliographies(root: string, isGit: boolean): string[] {
-  if (isGit)
-    return gitListFiles(root, ['*.bib', '*.csl.json'])
-      .filter((path) => !path.split('/').includes('node_modules') && existsSync(join(root, path)))
+/**
+ * The `git ls-files` that finds bibliographies: tracked ones and untracked ones git does not
+ * ignore. The bin starts this same command early for the commit hook (cli/src/bin.ts), so it must
+ * stay the same command.
+ */
+const BIBLIOGRAPHY_LISTING = ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '*.bib', '*.csl.json'];
+
+async function discoverBibliographies(root: string, isGit: boolean): Promise<string[]> {
+  if (isGit) {
+    let out: Buffer;
+    try {
+      out = await gitAsync(root, BIBLIOGRAPHY_LISTING);
+    } catch {
+      throw new AiwgCiteError('GIT_FAILED', `${root}: ${gitMessages.lsFilesFailed()}`, { data: { directory: root } });
+    }
+    return [...new Set(out.toString('utf8').split('\0'))]
+      .filter((path) => path !== '' && !path.split('/').includes('node_modules') && existsSync(join(root, path)))
       .sort();
+  }
   const out: string[] = [];
   walk(root, (path) => {
     if (/\.(bib|csl\.json)$/i.test(path)) out.push(displayPath(root, path));

@@ -50,16 +50,18 @@ export function gitProbe(cwd: string, args: readonly string[], options: GitRunOp
 
 /** Runs one git command without blocking and resolves with its raw stdout. */
 export function gitAsync(cwd: string, args: readonly string[], options: GitRunOptions = {}): Promise<Buffer> {
+  const env = environment(options.env);
+  const early = options.input === undefined ? takeEarlyRead(cwd, args, env) : undefined;
   return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      [...args],
-      { cwd, env: environment(options.env), encoding: 'buffer', maxBuffer: MAX_BUFFER },
-      (error, stdout, stderr) => {
-        if (error === null) resolve(stdout);
-        else reject(failure(cwd, args, error, stderr));
-      },
-    );
+    const settle = (error: Error | null, stdout: Buffer, stderr: Buffer) => {
+      if (error === null) resolve(stdout);
+      else reject(failure(cwd, args, error, stderr));
+    };
+    if (early !== undefined) {
+      early.then((result) => settle(result.error, result.stdout, result.stderr));
+      return;
+    }
+    const child = execFile('git', [...args], { cwd, env, encoding: 'buffer', maxBuffer: MAX_BUFFER }, settle);
     if (options.input !== undefined) {
       child.stdin?.on('error', () => {});
       child.stdin?.end(options.input);
@@ -87,6 +89,51 @@ function failure(cwd: string, args: readonly string[], error: Error | null, stde
   const text = stderr === null || stderr === undefined ? '' : typeof stderr === 'string' ? stderr : stderr.toString('utf8');
   const detail = text.trim().split('\n')[0] ?? '';
   return gitFailure(cwd, args, detail === '' && error !== null ? error.message : detail, error ?? undefined);
+}
+
+/**
+ * A git read that the bin started before the bundle loaded (cli/src/bin.ts): the commit hook's
+ * `git diff --cached` and bibliography listing run while Node compiles the bundle, instead of one
+ * after another on the main path. The result is the raw outcome of `execFile`, judged by the
+ * caller exactly as its own process's would be.
+ */
+export interface EarlyGitRead {
+  readonly cwd: string;
+  readonly args: readonly string[];
+  /** The environment the process was started with: a read is used only under an equal one. */
+  readonly env: GitEnv;
+  readonly maxBuffer: number;
+  readonly outcome: Promise<{ readonly error: Error | null; readonly stdout: Buffer; readonly stderr: Buffer }>;
+}
+
+/**
+ * The global under which the bin leaves its {@link EarlyGitRead}s (an array). A global, because the
+ * bin runs before the bundle that holds this module is loaded, and must not load it to start them.
+ */
+const EARLY_GIT_READS = Symbol.for('aiwg-cite.early-git-reads');
+
+/**
+ * The early read of exactly this command (same directory, arguments, environment and buffer
+ * limit), taken so that it answers once; `undefined` when there is none.
+ */
+function takeEarlyRead(cwd: string, args: readonly string[], env: GitEnv): EarlyGitRead['outcome'] | undefined {
+  const reads = (globalThis as { [EARLY_GIT_READS]?: EarlyGitRead[] })[EARLY_GIT_READS];
+  if (reads === undefined) return undefined;
+  const index = reads.findIndex(
+    (read) =>
+      read.cwd === cwd &&
+      read.maxBuffer === MAX_BUFFER &&
+      read.args.length === args.length &&
+      read.args.every((arg, at) => arg === args[at]) &&
+      sameEnvironment(read.env, env),
+  );
+  if (index < 0) return undefined;
+  return reads.splice(index, 1)[0]?.outcome;
+}
+
+function sameEnvironment(a: GitEnv, b: GitEnv): boolean {
+  const names = Object.keys(a);
+  return names.length === Object.keys(b).length && names.every((name) => Object.hasOwn(b, name) && a[name] === b[name]);
 }
 
 function environment(env: GitEnv | undefined): NodeJS.ProcessEnv {

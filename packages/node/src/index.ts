@@ -16,7 +16,7 @@ export { discoverDocuments, isMarkdownPath, resolveWorkspace, toPosix, unreadabl
 export { FileStamps } from './file-stamps.ts';
 export { createRunFileSystem, describeFileType, nodeFileSystem, nodeSha256, notRegularFile, readRegularFile } from './fs.ts';
 export { gitListFiles, gitTopLevel, knownGitDirectory, runGit } from './git-files.ts';
-export type { GitEnv, GitRunOptions } from './git-runner.ts';
+export type { EarlyGitRead, GitEnv, GitRunOptions } from './git-runner.ts';
 export { gitAsync, gitFailure, gitProbe, gitProcess, gitSync } from './git-runner.ts';
 export type { NodeReaderOptions } from './reader.ts';
 export { createNodeReader } from './reader.ts';
