@@ -172,6 +172,42 @@ describe('check --shard i/n and merge', { timeout: 300_000 }, () => {
   });
 });
 
+describe('generated copies in a run over every document', { timeout: 300_000 }, () => {
+  interface JsonReport {
+    readonly summary: { readonly files: number };
+    readonly citations: readonly { readonly file: string }[];
+    readonly coverage: { readonly notes: readonly string[] };
+  }
+  const reportOf = (run: Run) => JSON.parse(run.stdout) as JsonReport;
+  const filesOf = (report: JsonReport) => new Set(report.citations.map((citation) => citation.file));
+
+  it('leaves out the same copies cold, warm, without the cache and as merged shards', async () => {
+    const repo = generatedRepo(30);
+    const original = readFileSync(join(repo.dir, 'docs/area0/report-0.md'), 'utf8');
+    // A deployed copy (front matter of its own) and a plain copy at a path that sorts first.
+    repo.write({ '.claude/agents/report-0.md': `---\nname: deployed\n---\n${original}`, 'aaa/copy.md': original });
+    const cold = await cli(['check', '--format', 'json'], repo.dir);
+    const report = reportOf(cold);
+    expect(filesOf(report).has('aaa/copy.md')).toBe(true);
+    expect(filesOf(report).has('docs/area0/report-0.md')).toBe(false);
+    expect(filesOf(report).has('.claude/agents/report-0.md')).toBe(false);
+    expect(report.coverage.notes).toContain('2 identical copies of other documents skipped (checked once, at the first)');
+    expect(report.summary.files).toBe(30);
+    const warm = await cli(['check', '--format', 'json'], repo.dir, { AIWG_CITE_RESULT_CACHE_STATS: '1' });
+    expect(warm.stdout).toBe(cold.stdout);
+    // The warm run knew every document unread, copies included (their identity is stamped too).
+    expect(warm.stderr).toContain('result cache: 32 from the cache, 0 checked');
+    expect((await cli(['check', '--format', 'json', '--no-cache'], repo.dir)).stdout).toBe(cold.stdout);
+    await expectShardsMerge(repo.dir, 3, 'json');
+    // A copy whose body changes is a document of its own again.
+    repo.write({ 'aaa/copy.md': `${original}\nOne more line.\n` });
+    const changed = reportOf(await cli(['check', '--format', 'json'], repo.dir));
+    expect(filesOf(changed).has('aaa/copy.md')).toBe(true);
+    expect(filesOf(changed).has('docs/area0/report-0.md')).toBe(true);
+    expect(changed.coverage.notes).toContain('1 identical copies of other documents skipped (checked once, at the first)');
+  });
+});
+
 describe('the README’s GitHub Actions matrix', { timeout: 300_000 }, () => {
   it('its check and merge lines, run as written, give the full run’s report and exit code', async () => {
     const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');

@@ -148,6 +148,7 @@ export { joinRoot, normaliseArtifactPath, relativeToRoot } from './paths.ts';
 export type {
   BatchOutcome,
   BatchPorts,
+  CopiesPort,
   Discovery,
   DocumentOutcome,
   PipelinePlan,

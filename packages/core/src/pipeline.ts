@@ -95,12 +95,26 @@ export interface PipelinePorts {
   readonly history?: HistoryFacts;
   /** Stages 2–6: results of earlier runs (issue 18); an unchanged document takes its stored findings. */
   readonly results?: ResultPort;
+  /** Stage 3: documents that repeat another checked document's body are left out of the run. */
+  readonly copies?: CopiesPort;
   /** Stage 7: which committed documents cite what the staged change touches. */
   readonly stagedChange?: (artifacts: ArtifactCache, documents: ReadonlySet<string>) => Promise<StagedChangeFacts>;
   /** Stage 8. */
   readonly corpus?: RunStage;
   /** Stage 9. */
   readonly online?: RunStage;
+}
+
+/**
+ * Body identity (issue 14): a generated copy repeats every finding of the document it copies, so
+ * it is checked once. The pipeline asks each document's identity while it has the bytes in hand
+ * (no second read), then leaves out what {@link CopiesPort.leaveOut} names.
+ */
+export interface CopiesPort {
+  /** A document's body identity from the bytes the run read, or without reading (`bytes` null); `null`: none. */
+  bodyOf(file: string, bytes: Uint8Array | null): string | null;
+  /** Of the documents and their identities, those the run leaves out. */
+  leaveOut(bodies: ReadonlyMap<string, string>): ReadonlySet<string>;
 }
 
 /** Stage 1's outcome when it has something to say: the documents, and one line per note. */
@@ -147,22 +161,26 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
 
   // 1. discover
   const discovered = await ports.discover();
-  const documents = isDiscovery(discovered) ? [...discovered.documents] : [...discovered];
+  const found = isDiscovery(discovered) ? discovered.documents : discovered;
 
   // 2–6. read, admit, extract+verify, history, settle
-  const outcomes = await checkDocumentBatch(documents, {
+  const outcomes = await checkDocumentBatch(found, {
     reader: ports.reader,
     artifactsFor: () => artifacts,
+    ...(ports.copies === undefined ? {} : { bodyOf: ports.copies.bodyOf }),
     ...(ports.history === undefined ? {} : { history: ports.history }),
     ...(ports.current === undefined ? {} : { current: ports.current }),
     ...(ports.results === undefined ? {} : { results: ports.results }),
     options,
     ...(plan.checkers === undefined ? {} : { checkers: plan.checkers }),
   });
+  const copies = ports.copies?.leaveOut(outcomes.bodies);
+  const documents = copies === undefined || copies.size === 0 ? [...found] : found.filter((file) => !copies.has(file));
   const findings: Finding[] = [];
   const skipped: string[] = [];
   let checked = 0;
   for (const [file, outcome] of outcomes) {
+    if (copies?.has(file) === true) continue;
     if (outcome.kind === 'gone' && outcome.read.kind !== 'file') {
       // One bad document (a symlink out of the root, a vanished file) is that document's
       // finding; the others are still checked.
@@ -218,13 +236,21 @@ export interface BatchPorts {
   readonly current?: VersionSource;
   /** Results of earlier runs: a hit skips extract+verify and settle for that document. */
   readonly results?: ResultPort;
+  /** Asked for each checked document's body identity ({@link CopiesPort.bodyOf}), kept in the outcome's `bodies`. */
+  readonly bodyOf?: CopiesPort['bodyOf'];
   readonly options?: CheckOptions;
   /** @default [rlmChecker] */
   readonly checkers?: readonly DocumentChecker[];
 }
 
-/** Per document, its outcome; plus the run's history notes (shallow clone, untracked files). */
-export type BatchOutcome = Map<string, DocumentOutcome> & { readonly notes: readonly string[] };
+/**
+ * Per document, its outcome; plus the run's history notes (shallow clone, untracked files) and,
+ * when `bodyOf` was given, the body identity of each checked document.
+ */
+export type BatchOutcome = Map<string, DocumentOutcome> & {
+  readonly notes: readonly string[];
+  readonly bodies: ReadonlyMap<string, string>;
+};
 
 /**
  * Stages 2–6 for a batch of documents: read and admit each, extract and verify it, then one
@@ -239,6 +265,11 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
   const verified = new Map<string, VerifiedForHistory>();
   const cached = new Map<string, { findings: readonly Finding[]; readonly skippedInCode: number; readonly suppressed: number }>();
   const admitNotes: string[] = [];
+  const bodies = new Map<string, string>();
+  const noteBody = (file: string, bytes: Uint8Array | null): void => {
+    const body = ports.bodyOf?.(file, bytes) ?? null;
+    if (body !== null) bodies.set(file, body);
+  };
   await forEachLimited(files, options.concurrency ?? 32, async (file) => {
     // A document unchanged since an earlier run, with a stored result that still holds, is not read.
     const digest = ports.results?.known?.(file);
@@ -247,6 +278,7 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
       const hit = await cache.lookup(await cache.keyOfDigest(file, digest), file, ports.artifactsFor(file), known);
       if (hit !== null) {
         cached.set(file, { findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed });
+        noteBody(file, null);
         return;
       }
     }
@@ -256,7 +288,9 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     }
     if (admission.kind === 'gone') early.set(file, { kind: 'gone', read: admission.read });
     else if (admission.kind === 'skip') early.set(file, { kind: 'skipped', reason: admission.reason });
-    else if (ports.results === undefined) {
+    else noteBody(file, admission.bytes);
+    if (admission.kind !== 'admit') return;
+    if (ports.results === undefined) {
       verified.set(
         file,
         forHistory(await verifyDocument(file, decodeDocument(admission.bytes), ports.artifactsFor(file), options, checkers)),
@@ -284,8 +318,7 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
   });
   // Stored results are settled findings before history: history runs on them like on the rest.
   const notes = await historyStage([...verified.values(), ...cached.values()], ports.history, ports.current);
-  const out = new Map<string, DocumentOutcome>() as BatchOutcome;
-  (out as { notes: readonly string[] }).notes = [...admitNotes.sort(), ...notes];
+  const out = Object.assign(new Map<string, DocumentOutcome>(), { notes: [...admitNotes.sort(), ...notes], bodies });
   for (const file of files) {
     const outcome = early.get(file);
     if (outcome !== undefined) {

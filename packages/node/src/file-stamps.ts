@@ -102,6 +102,21 @@ export class FileStamps {
     return value;
   }
 
+  /**
+   * A value derived from bytes this run's reader ({@link wrapReader}) returned for `path`: stamped
+   * beside them when they are the bytes on disk that the path's stamp vouches for, so a later run
+   * knows it unread ({@link derived}).
+   */
+  deriveFrom(path: string, name: string, bytes: Uint8Array, compute: (bytes: Uint8Array) => string): string {
+    const value = compute(bytes);
+    const stamp = this.#stamps.get(path);
+    const digest = this.#digests.get(bytes);
+    if (stamp !== undefined && digest !== undefined && stamp.digest === digest && this.#signature(path)?.value === stamp.signature) {
+      if (stamp.derived[name] !== value) this.#stamp(path, { ...stamp, derived: { ...stamp.derived, [name]: value } });
+    }
+    return value;
+  }
+
   /** How many paths {@link digestOf} knew this run, unread. */
   get known(): number {
     return this.#known;

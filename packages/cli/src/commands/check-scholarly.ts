@@ -4,6 +4,7 @@ import {
   AiwgCiteError,
   type ArtifactReader,
   type CheckOptions,
+  type CopiesPort,
   type CorpusIndex,
   compareFindings,
   createScholarlyChecker,
@@ -38,7 +39,7 @@ import { parseChoice } from '../args.ts';
 import { type CliContext, loadRunConfig, runDate } from '../context.ts';
 import { formatMarkdownReport } from '../format/markdown-report.ts';
 import { checkMessages, inputMessages, usageMessages } from '../messages.ts';
-import { findGeneratedCopies, type GeneratedCopies } from './generated-copies.ts';
+import { BODY_STAMP, bodyDigest, deployedCopies, findGeneratedCopies, type GeneratedCopies, identicalCopies } from './generated-copies.ts';
 
 /** The `check` flags of the corpus and scholarly checks (issue #3), merged into `check`'s parser. */
 export const SCHOLARLY_FLAGS = {
@@ -83,8 +84,21 @@ export interface ScholarlyRun {
   wrapReader(reader: ArtifactReader): ArtifactReader;
   /** `options` plus the configured rule severities. */
   withOptions(options: CheckOptions): CheckOptions;
-  /** Config include/exclude globs, applied only when no paths were given. */
-  filterDocuments(documents: readonly string[], explicit: boolean, stamps?: FileStamps | null): string[];
+  /**
+   * Config include/exclude globs, applied only when no paths were given; then generated copies are
+   * left out (unless the profile is `all`). With `identity: 'pipeline'` the content-identity rule is
+   * left to {@link copiesPort}'s port, which sees each document's bytes as the pipeline reads them.
+   */
+  filterDocuments(
+    documents: readonly string[],
+    explicit: boolean,
+    options?: { readonly stamps?: FileStamps | null; readonly identity?: 'now' | 'pipeline' },
+  ): string[];
+  /**
+   * The pipeline's copies port for a run whose {@link filterDocuments} left content identity to it;
+   * it asks nothing of the documents otherwise. `stamps` give the identity of documents answered unread.
+   */
+  copiesPort(stamps: FileStamps | null): CopiesPort;
   /**
    * The pipeline's corpus stage: the run-level corpus findings (`corpus/absent`, `ref/not-in-corpus`
    * softened under a git-ignored corpus root) and the run's notes, before the report is built.
@@ -141,6 +155,8 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
     checkers.push(scholarly);
   }
   let copies: GeneratedCopies | null = null;
+  // Whether the last filterDocuments left the content-identity rule to the pipeline's copies port.
+  let identityInPipeline = false;
   const read = new Map<string, Uint8Array>();
   return {
     checkers,
@@ -167,14 +183,34 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
       ...(config.strict === true || profile === 'strict' ? { strict: true } : {}),
       ...(config.rules === undefined ? {} : { severityOverrides: { ...config.rules, ...options.severityOverrides } }),
     }),
-    filterDocuments: (documents, explicit, stamps) => {
+    filterDocuments: (documents, explicit, options = {}) => {
+      identityInPipeline = false;
       if (explicit) return [...documents];
       const selected = filterByGlobs(documents, config.include, config.exclude);
       if (profile === 'all') return selected;
-      copies = findGeneratedCopies(workspace.root, selected, stamps ?? null);
+      if (options.identity === 'pipeline') {
+        const deployed = deployedCopies(workspace.root, selected);
+        copies = { skipped: deployed, identical: 0, deployed: deployed.size };
+        identityInPipeline = true;
+        return deployed.size === 0 ? selected : selected.filter((document) => !deployed.has(document));
+      }
+      copies = findGeneratedCopies(workspace.root, selected, options.stamps ?? null);
       const skipped = copies.skipped;
       return skipped.size === 0 ? selected : selected.filter((document) => !skipped.has(document));
     },
+    copiesPort: (stamps) => ({
+      bodyOf(file, bytes) {
+        if (!identityInPipeline) return null;
+        if (bytes !== null) return stamps === null ? bodyDigest(bytes) : stamps.deriveFrom(file, BODY_STAMP, bytes, bodyDigest);
+        return stamps?.derived(file, BODY_STAMP, bodyDigest) ?? null;
+      },
+      leaveOut(bodies) {
+        if (!identityInPipeline || copies === null) return new Set<string>();
+        const identical = identicalCopies(bodies);
+        copies = { skipped: new Set([...copies.skipped, ...identical]), identical: identical.size, deployed: copies.deployed };
+        return identical;
+      },
+    }),
     corpusStage: {
       run(findings) {
         // In report order, so the run-level findings sit at the first citation they stand for.

@@ -136,7 +136,10 @@ export const check: Command = {
         discover: () => {
           const notes: string[] = [];
           const found = discoverDocuments(workspace, context.cwd, positionals, (note) => notes.push(note));
-          const selected = scholarly.filterDocuments(found, positionals.length > 0, stamps);
+          // A shard must leave out the copies of the whole run, so it reads every document for
+          // their identity here; a full run leaves that to the pipeline, which reads each once.
+          const identity = shard === undefined ? 'pipeline' : 'now';
+          const selected = scholarly.filterDocuments(found, positionals.length > 0, { stamps, identity });
           return { documents: shard === undefined ? selected : selectShard(selected, shard), notes };
         },
         reader: scholarly.wrapReader(reader),
@@ -144,6 +147,7 @@ export const check: Command = {
         current: 'working tree',
         ...(values['no-history'] === true ? {} : optional('history', historyPort(workspace, context))),
         ...optional('results', results),
+        copies: scholarly.copiesPort(stamps),
         corpus: scholarly.corpusStage,
         ...optional('online', online.stage),
       },

@@ -41,20 +41,38 @@ export interface GeneratedCopies {
   readonly deployed: number;
 }
 
+/** The name of the body digest among the values {@link FileStamps} derive from a file. */
+export const BODY_STAMP = 'body-bytes';
+
 /**
  * Generated copies among the documents (issue 14), decided by two general rules:
  *
- * 1. Content identity: documents whose body (after a leading YAML front matter block, which
- *    deploy tools rewrite per target) is byte-identical to another document's are checked once,
- *    at the first of them in path order, preferring a path outside hidden folders. A copy would
- *    repeat every finding of its source word for word.
- * 2. Deploy manifests: a document under an agent deploy folder ({@link AGENT_DEPLOY_FOLDERS})
- *    whose directory holds a `*manifest*.json` naming it was written there by a tool; its source
- *    lives elsewhere (often in a package), so it is not checked here.
+ * 1. Content identity ({@link identicalCopies}): documents whose body (after a leading YAML front
+ *    matter block, which deploy tools rewrite per target) is byte-identical to another document's
+ *    are checked once. A copy would repeat every finding of its source word for word.
+ * 2. Deploy manifests ({@link deployedCopies}): a document under an agent deploy folder
+ *    ({@link AGENT_DEPLOY_FOLDERS}) whose directory holds a `*manifest*.json` naming it was written
+ *    there by a tool; its source lives elsewhere (often in a package), so it is not checked here.
+ *
+ * This reads every document for rule 1 (or takes its body digest from `stamps`); `check` leaves
+ * rule 1 to the pipeline instead, which has each document's bytes in hand.
  */
 export function findGeneratedCopies(root: string, documents: readonly string[], stamps: FileStamps | null = null): GeneratedCopies {
-  const skipped = new Set<string>();
-  let deployed = 0;
+  const deployed = deployedCopies(root, documents);
+  const bodies = new Map<string, string>();
+  for (const document of documents) {
+    if (deployed.has(document)) continue;
+    // The stamps keep each body's digest, so a warm run does not read every document for it.
+    const key = stamps === null ? bodyDigest(readOrNull(`${root}/${document}`)) : stamps.derived(document, BODY_STAMP, bodyDigest);
+    if (key !== null) bodies.set(document, key);
+  }
+  const identical = identicalCopies(bodies);
+  return { skipped: new Set([...deployed, ...identical]), identical: identical.size, deployed: deployed.size };
+}
+
+/** Rule 2 of {@link findGeneratedCopies}: documents a deploy manifest beside them names. */
+export function deployedCopies(root: string, documents: readonly string[]): Set<string> {
+  const deployed = new Set<string>();
   const manifests = new Map<string, string>();
   for (const document of documents) {
     if (!inDeployFolder(document)) continue;
@@ -66,32 +84,30 @@ export function findGeneratedCopies(root: string, documents: readonly string[], 
       manifest = readManifests(`${root}/${directory}`);
       manifests.set(directory, manifest);
     }
-    if (manifest.includes(JSON.stringify(name))) {
-      skipped.add(document);
-      deployed += 1;
-    }
+    if (manifest.includes(JSON.stringify(name))) deployed.add(document);
   }
+  return deployed;
+}
+
+/**
+ * Rule 1 of {@link findGeneratedCopies}: given each document's body digest, the documents left
+ * out. Each body is checked at the first of its documents in path order, preferring a path
+ * outside hidden folders.
+ */
+export function identicalCopies(bodies: ReadonlyMap<string, string>): Set<string> {
   const byBody = new Map<string, string[]>();
-  for (const document of documents) {
-    if (skipped.has(document)) continue;
-    // The stamps keep each body's digest, so a warm run does not read every document for it.
-    const key = stamps === null ? bodyDigest(readOrNull(`${root}/${document}`)) : stamps.derived(document, 'body-bytes', bodyDigest);
-    if (key === null) continue;
+  for (const [document, key] of bodies) {
     const group = byBody.get(key);
     if (group === undefined) byBody.set(key, [document]);
     else group.push(document);
   }
-  let identical = 0;
+  const copies = new Set<string>();
   for (const group of byBody.values()) {
     if (group.length < 2) continue;
     const keep = [...group].sort((a, b) => Number(isHidden(a)) - Number(isHidden(b)) || (a < b ? -1 : a > b ? 1 : 0))[0];
-    for (const document of group) {
-      if (document === keep) continue;
-      skipped.add(document);
-      identical += 1;
-    }
+    for (const document of group) if (document !== keep) copies.add(document);
   }
-  return { skipped, identical, deployed };
+  return copies;
 }
 
 function inDeployFolder(path: string): boolean {
@@ -122,9 +138,9 @@ function readManifests(directory: string): string {
 }
 
 /** The SHA-256 of a document's body: its bytes after a leading YAML block; `null` for no file. */
-function bodyDigest(bytes: Buffer): string;
-function bodyDigest(bytes: Buffer | null): string | null;
-function bodyDigest(bytes: Buffer | null): string | null {
+export function bodyDigest(bytes: Uint8Array): string;
+export function bodyDigest(bytes: Uint8Array | null): string | null;
+export function bodyDigest(bytes: Uint8Array | null): string | null {
   return bytes === null
     ? null
     : createHash('sha256')
@@ -143,18 +159,20 @@ function readOrNull(path: string): Buffer | null {
 const DASHES = 0x2d;
 const LF = 0x0a;
 const CR = 0x0d;
+const CLOSING = Buffer.from('\n---');
 
 /**
  * Where the body starts: after a leading `---` YAML block (`---` on the first line, then a line
  * that is `---` with only spaces or tabs after it), else at 0. Found in the bytes, so a document
  * is neither decoded nor copied to be compared.
  */
-function bodyStart(bytes: Buffer): number {
+function bodyStart(text: Uint8Array): number {
+  const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
   if (bytes[0] !== DASHES || bytes[1] !== DASHES || bytes[2] !== DASHES) return 0;
   let from = bytes[3] === LF ? 4 : bytes[3] === CR && bytes[4] === LF ? 5 : -1;
   if (from === -1) return 0;
   for (;;) {
-    const close = bytes.indexOf('\n---', from, 'latin1');
+    const close = bytes.indexOf(CLOSING, from);
     if (close === -1) return 0;
     let at = close + 4;
     while (bytes[at] === 0x20 || bytes[at] === 0x09) at += 1;
