@@ -45,14 +45,10 @@ export function artifactState(artifact: Artifact): string {
   }
 }
 
-const FORMAT = 2;
+const FORMAT = 3;
 const encoder = new TextEncoder();
 
 interface Entry {
-  readonly format: number;
-  readonly key: string;
-  readonly file: string;
-  /** `[path, state]` of every artifact the checks looked at. */
   readonly inputs: readonly (readonly [string, string])[];
   readonly findings: readonly Finding[];
   readonly skippedInCode: number;
@@ -60,54 +56,206 @@ interface Entry {
 }
 
 /**
- * An entry as stored: findings as rows of values under a shape (their property names, in order),
- * so that a large cache does not repeat every property name of every finding; the document's own
- * path stands in its shape's place and is not repeated either.
+ * An entry as stored (format 3). Findings are rows of values under a shape (their property names,
+ * in order, and which of them hold strings), so that property names are written once per entry;
+ * the document's own path stands in its shape's place and takes no value. Every string a row holds
+ * is an index into the entry's `strings`, so a string many findings share (a status, a rule, a
+ * message without its path) is written once. A string is either written out or a template: pieces
+ * of text and the columns of its own row whose values it repeats, so the citation text, a message
+ * or a fix that names the artifact, its hash and its lines does not write them a second time.
+ * Templates only name columns whose strings are written out, so a row decodes in two passes.
  */
-interface StoredEntry extends Omit<Entry, 'findings'> {
-  readonly shapes: readonly (readonly string[])[];
+interface StoredEntry {
+  readonly format: number;
+  readonly key: string;
+  readonly file: string;
+  /** `[path (index into strings), state]` of every artifact the checks looked at. */
+  readonly inputs: readonly (readonly [number, string])[];
+  readonly strings: readonly (string | Template)[];
+  /** `[names, indices of the columns holding strings]`. */
+  readonly shapes: readonly (readonly [readonly string[], readonly number[]])[];
   /** `[shape index, ...values]`; `file` takes no value. */
   readonly findings: readonly (readonly unknown[])[];
+  readonly skippedInCode: number;
+  readonly suppressed: number;
 }
 
-function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes' | 'findings'> {
-  const shapes: string[][] = [];
+/** Text pieces and column indices of the same row, joined in order. */
+type Template = readonly (string | number)[];
+
+/** A value shorter than this is never replaced by a reference: the reference would not be shorter. */
+const SHORTEST_REFERENCED = 4;
+
+/** The strings of one entry, each written once. */
+class StringTable {
+  readonly values: (string | Template)[] = [];
+  readonly #ids = new Map<string, number>();
+
+  idOf(value: string | Template): number {
+    const id = typeof value === 'string' ? `s${value}` : `t${JSON.stringify(value)}`;
+    let at = this.#ids.get(id);
+    if (at === undefined) {
+      at = this.values.length;
+      this.values.push(value);
+      this.#ids.set(id, at);
+    }
+    return at;
+  }
+}
+
+/**
+ * The strings of one row as written out or as templates over the row's other strings: a string
+ * equal to an earlier one refers to it; a string that holds other strings of the row (the longest
+ * first where they overlap) is written as a template over those that hold none themselves.
+ */
+function encodeRowStrings(values: readonly unknown[], columns: readonly number[]): Map<number, string | Template> {
+  const out = new Map<number, string | Template>();
+  const first = new Map<string, number>();
+  const distinct: number[] = [];
+  for (const column of columns) {
+    const value = values[column] as string;
+    const earlier = first.get(value);
+    if (earlier === undefined) {
+      first.set(value, column);
+      distinct.push(column);
+    } else out.set(column, [earlier]);
+  }
+  const long = distinct.filter((column) => (values[column] as string).length >= SHORTEST_REFERENCED);
+  const holdsOther = (column: number): boolean =>
+    long.some((other) => other !== column && (values[column] as string).includes(values[other] as string));
+  const sources = long.filter((column) => !holdsOther(column));
+  for (const column of distinct) {
+    const value = values[column] as string;
+    out.set(column, sources.includes(column) ? value : templateOf(value, values, sources));
+  }
+  return out;
+}
+
+/** `value` with the occurrences of the sources' strings replaced by their columns, leftmost and longest first. */
+function templateOf(value: string, values: readonly unknown[], sources: readonly number[]): string | Template {
+  const parts: (string | number)[] = [];
+  let from = 0;
+  for (;;) {
+    let best = -1;
+    let bestAt = value.length;
+    for (const column of sources) {
+      const source = values[column] as string;
+      const at = value.indexOf(source, from);
+      if (at !== -1 && (best === -1 || at < bestAt || (at === bestAt && source.length > (values[best] as string).length))) {
+        best = column;
+        bestAt = at;
+      }
+    }
+    if (best === -1) break;
+    if (bestAt > from) parts.push(value.slice(from, bestAt));
+    parts.push(best);
+    from = bestAt + (values[best] as string).length;
+  }
+  if (parts.length === 0) return value;
+  if (from < value.length) parts.push(value.slice(from));
+  return parts;
+}
+
+function encodeEntry(key: string, file: string, inputs: readonly (readonly [string, string])[], result: DocumentResult): StoredEntry {
+  const strings = new StringTable();
+  const shapes: [string[], number[]][] = [];
   const byShape = new Map<string, number>();
   const rows: unknown[][] = [];
-  for (const finding of findings) {
+  for (const finding of result.findings) {
     // As JSON.stringify would write it: a property whose value is undefined is left out.
     const names: string[] = [];
-    const row: unknown[] = [0];
-    for (const [name, value] of Object.entries(finding)) {
+    const values: unknown[] = [];
+    const columns: number[] = [];
+    for (const name of Object.keys(finding)) {
+      const value = finding[name];
       if (value === undefined) continue;
+      if (typeof value === 'string') columns.push(names.length);
       names.push(name);
-      if (name !== 'file') row.push(value);
+      values.push(value);
     }
-    const id = names.join('\u0000');
+    const id = `${names.join('\u0000')}\u0001${columns.join(',')}`;
     let shape = byShape.get(id);
     if (shape === undefined) {
       shape = shapes.length;
-      shapes.push(names);
+      shapes.push([names, columns]);
       byShape.set(id, shape);
     }
-    row[0] = shape;
+    const encoded = encodeRowStrings(values, columns);
+    const row: unknown[] = [shape];
+    for (let column = 0; column < names.length; column += 1) {
+      if (names[column] === 'file') continue;
+      const string = encoded.get(column);
+      row.push(string === undefined ? values[column] : strings.idOf(string));
+    }
     rows.push(row);
   }
-  return { shapes, findings: rows };
+  return {
+    format: FORMAT,
+    key,
+    file,
+    inputs: inputs.map(([path, state]) => [strings.idOf(path), state]),
+    strings: strings.values,
+    shapes,
+    findings: rows,
+    skippedInCode: result.skippedInCode,
+    suppressed: result.suppressed,
+  };
 }
 
-function decodeFindings(shapes: unknown, rows: unknown, file: string): Finding[] | null {
-  if (!Array.isArray(shapes) || !Array.isArray(rows)) return null;
-  if (!shapes.every((shape) => Array.isArray(shape) && shape.every((name) => typeof name === 'string'))) return null;
+function isShape(value: unknown): value is readonly [readonly string[], readonly number[]] {
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    Array.isArray(value[0]) &&
+    value[0].every((name) => typeof name === 'string') &&
+    Array.isArray(value[1]) &&
+    value[1].every((column) => Number.isInteger(column) && column >= 0 && column < value[0].length)
+  );
+}
+
+function isStringOrTemplate(value: unknown): value is string | Template {
+  return typeof value === 'string' || (Array.isArray(value) && value.every((part) => typeof part === 'string' || Number.isInteger(part)));
+}
+
+function decodeFindings(entry: Partial<StoredEntry>, file: string): Finding[] | null {
+  const { strings, shapes, findings: rows } = entry;
+  if (!Array.isArray(strings) || !Array.isArray(shapes) || !Array.isArray(rows)) return null;
+  if (!strings.every(isStringOrTemplate) || !shapes.every(isShape)) return null;
   const findings: Finding[] = [];
   for (const row of rows) {
     if (!Array.isArray(row)) return null;
-    const names = shapes[row[0] as number] as string[] | undefined;
-    if (names === undefined) return null;
-    const finding: Record<string, unknown> = {};
+    const shape = shapes[row[0] as number];
+    if (shape === undefined) return null;
+    const [names, columns] = shape;
+    const values: unknown[] = [];
     let at = 1;
-    for (const name of names) finding[name] = name === 'file' ? file : row[at++];
-    if (at !== row.length || !isFindingOf(finding, file)) return null;
+    for (const name of names) values.push(name === 'file' ? file : row[at++]);
+    if (at !== row.length) return null;
+    // Strings written out first, then the templates over them.
+    const templates: number[] = [];
+    for (const column of columns) {
+      if (names[column] === 'file') continue;
+      const index = values[column];
+      const string = Number.isInteger(index) ? strings[index as number] : undefined;
+      if (string === undefined) return null;
+      if (typeof string === 'string') values[column] = string;
+      else {
+        values[column] = string;
+        templates.push(column);
+      }
+    }
+    for (const column of templates) {
+      let text = '';
+      for (const part of values[column] as Template) {
+        if (typeof part === 'string') text += part;
+        else if (typeof values[part] === 'string' && columns.includes(part)) text += values[part] as string;
+        else return null;
+      }
+      values[column] = text;
+    }
+    const finding: Record<string, unknown> = {};
+    for (let column = 0; column < names.length; column += 1) finding[names[column] as string] = values[column];
+    if (!isFindingOf(finding, file)) return null;
     findings.push(finding as unknown as Finding);
   }
   return findings;
@@ -161,14 +309,22 @@ export class ResultCache {
   async lookup(key: string, file: string, artifacts: ArtifactCache, known?: KnownDigest): Promise<DocumentResult | null> {
     const entry = parse(await this.#read(key), key, file);
     if (entry === null) return null;
-    const stateOf = async (path: string): Promise<string> => {
+    // Most artifacts are answered at once (loaded already, or stamped): no promise per input.
+    let waiting: Promise<boolean>[] | null = null;
+    for (const [path, state] of entry.inputs) {
       const loaded = artifacts.peek(path);
-      if (loaded !== undefined) return artifactState(loaded);
+      if (loaded !== undefined) {
+        if (artifactState(loaded) !== state) return null;
+        continue;
+      }
       const digest = known?.(path);
-      return digest == null ? artifactState(await artifacts.get(path)) : `file:${digest.slice(0, CONTENT_HASH_LENGTH)}`;
-    };
-    const states = await Promise.all(entry.inputs.map(([path]) => stateOf(path)));
-    if (states.some((state, at) => state !== entry.inputs[at]?.[1])) return null;
+      if (digest != null) {
+        if (!isFileState(state, digest)) return null;
+        continue;
+      }
+      (waiting ??= []).push(artifacts.get(path).then((artifact) => artifactState(artifact) === state));
+    }
+    if (waiting !== null && (await Promise.all(waiting)).includes(false)) return null;
     this.#hits += 1;
     return { findings: entry.findings, skippedInCode: entry.skippedInCode, suppressed: entry.suppressed };
   }
@@ -178,15 +334,7 @@ export class ResultCache {
     this.#misses += 1;
     const inputs: [string, string][] = [];
     for (const path of [...new Set(looked)].sort()) inputs.push([path, artifactState(await artifacts.get(path))]);
-    const entry: StoredEntry = {
-      format: FORMAT,
-      key,
-      file,
-      inputs,
-      ...encodeFindings(result.findings),
-      skippedInCode: result.skippedInCode,
-      suppressed: result.suppressed,
-    };
+    const entry = encodeEntry(key, file, inputs, result);
     try {
       await this.#storage.write(key, file, JSON.stringify(entry));
     } catch {
@@ -216,14 +364,21 @@ function parse(text: string | null, key: string, file: string): Entry | null {
   if (typeof entry !== 'object' || entry === null) return null;
   if (entry.format !== FORMAT || entry.key !== key || entry.file !== file) return null;
   if (typeof entry.skippedInCode !== 'number' || typeof entry.suppressed !== 'number') return null;
-  if (!Array.isArray(entry.inputs) || !entry.inputs.every(isInput)) return null;
-  const findings = decodeFindings(entry.shapes, entry.findings, file);
-  if (findings === null) return null;
-  return { ...(entry as StoredEntry), findings };
+  const findings = decodeFindings(entry, file);
+  if (findings === null || !Array.isArray(entry.inputs)) return null;
+  const inputs: [string, string][] = [];
+  for (const input of entry.inputs as unknown[]) {
+    if (!Array.isArray(input) || input.length !== 2 || typeof input[1] !== 'string') return null;
+    const path = Number.isInteger(input[0]) ? (entry.strings as unknown[])[input[0]] : undefined;
+    if (typeof path !== 'string') return null;
+    inputs.push([path, input[1]]);
+  }
+  return { inputs, findings, skippedInCode: entry.skippedInCode, suppressed: entry.suppressed };
 }
 
-function isInput(value: unknown): value is readonly [string, string] {
-  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string';
+/** Whether a stored state is that of a file with this SHA-256 (as {@link artifactState} writes it), without building the string. */
+function isFileState(state: string, digest: string): boolean {
+  return state.length === 5 + CONTENT_HASH_LENGTH && state.startsWith('file:') && digest.startsWith(state.slice(5));
 }
 
 function isFindingOf(value: unknown, file: string): value is Finding {
