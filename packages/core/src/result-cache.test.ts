@@ -142,7 +142,13 @@ describe('ResultCache: entries as stored and read back', () => {
     const cache = new ResultCache(storage, 'context');
     const artifacts = new ArtifactCache({ read: () => Promise.resolve({ kind: 'missing' }) });
     const key = await cache.keyOfDigest('docs/a.md', 'c'.repeat(64));
-    await cache.store(key, 'docs/a.md', { findings: [finding(1, { artifact: 'src/a.ts' })], skippedInCode: 0, suppressed: 0 }, [], artifacts);
+    await cache.store(
+      key,
+      'docs/a.md',
+      { findings: [finding(1, { artifact: 'src/a.ts' })], skippedInCode: 0, suppressed: 0 },
+      [],
+      artifacts,
+    );
     const good = JSON.parse(storage.values.get(key) as string);
     const tampered = (change: (entry: { strings: unknown[]; findings: unknown[][] }) => void) => {
       const entry = structuredClone(good);
@@ -154,8 +160,12 @@ describe('ResultCache: entries as stored and read back', () => {
     expect(await tampered((entry) => entry.strings.push(['x', 1]))).not.toBeNull();
     expect(await tampered((entry) => (entry.strings[0] = ['x', 1]))).toBeNull();
     expect(await tampered((entry) => (entry.strings[0] = ['x', 99]))).toBeNull();
-    expect(await tampered((entry) => (entry.findings[0] = entry.findings[0]?.map((cell, at) => (at === 4 ? 'length' : cell)) ?? []))).toBeNull();
-    expect(await tampered((entry) => (entry.findings[0] = entry.findings[0]?.map((cell, at) => (at === 4 ? 1000 : cell)) ?? []))).toBeNull();
+    expect(
+      await tampered((entry) => (entry.findings[0] = entry.findings[0]?.map((cell, at) => (at === 4 ? 'length' : cell)) ?? [])),
+    ).toBeNull();
+    expect(
+      await tampered((entry) => (entry.findings[0] = entry.findings[0]?.map((cell, at) => (at === 4 ? 1000 : cell)) ?? [])),
+    ).toBeNull();
     expect(await tampered(() => {})).not.toBeNull();
   });
 });

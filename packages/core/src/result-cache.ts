@@ -202,59 +202,68 @@ function encodeEntry(key: string, file: string, inputs: readonly (readonly [stri
   };
 }
 
-function isShape(value: unknown): value is readonly [readonly string[], readonly number[]] {
-  return (
-    Array.isArray(value) &&
-    value.length === 2 &&
-    Array.isArray(value[0]) &&
-    value[0].every((name) => typeof name === 'string') &&
-    Array.isArray(value[1]) &&
-    value[1].every((column) => Number.isInteger(column) && column >= 0 && column < value[0].length)
-  );
+interface Shape {
+  readonly names: readonly string[];
+  /** Per column, whether it holds an index into the strings. */
+  readonly strings: readonly boolean[];
+  /** The column of `file`, which takes no value in a row; -1 when there is none. */
+  readonly file: number;
 }
 
-function isStringOrTemplate(value: unknown): value is string | Template {
-  return typeof value === 'string' || (Array.isArray(value) && value.every((part) => typeof part === 'string' || Number.isInteger(part)));
+function shapeOf(value: unknown): Shape | null {
+  if (!Array.isArray(value) || value.length !== 2 || !Array.isArray(value[0]) || !Array.isArray(value[1])) return null;
+  const names = value[0] as unknown[];
+  if (!names.every((name) => typeof name === 'string')) return null;
+  const strings = names.map(() => false);
+  for (const column of value[1] as unknown[]) {
+    if (!Number.isInteger(column) || (column as number) < 0 || (column as number) >= names.length) return null;
+    strings[column as number] = names[column as number] !== 'file';
+  }
+  return { names: names as string[], strings, file: names.indexOf('file') };
 }
 
 function decodeFindings(entry: Partial<StoredEntry>, file: string): Finding[] | null {
-  const { strings, shapes, findings: rows } = entry;
-  if (!Array.isArray(strings) || !Array.isArray(shapes) || !Array.isArray(rows)) return null;
-  if (!strings.every(isStringOrTemplate) || !shapes.every(isShape)) return null;
+  const { strings, findings: rows } = entry;
+  if (!Array.isArray(strings) || !Array.isArray(entry.shapes) || !Array.isArray(rows)) return null;
+  const shapes = entry.shapes.map(shapeOf);
   const findings: Finding[] = [];
   for (const row of rows) {
     if (!Array.isArray(row)) return null;
     const shape = shapes[row[0] as number];
-    if (shape === undefined) return null;
-    const [names, columns] = shape;
-    const values: unknown[] = [];
-    let at = 1;
-    for (const name of names) values.push(name === 'file' ? file : row[at++]);
-    if (at !== row.length) return null;
-    // Strings written out first, then the templates over them.
-    const templates: number[] = [];
-    for (const column of columns) {
-      if (names[column] === 'file') continue;
-      const index = values[column];
-      const string = Number.isInteger(index) ? strings[index as number] : undefined;
-      if (string === undefined) return null;
-      if (typeof string === 'string') values[column] = string;
-      else {
-        values[column] = string;
-        templates.push(column);
-      }
-    }
-    for (const column of templates) {
-      let text = '';
-      for (const part of values[column] as Template) {
-        if (typeof part === 'string') text += part;
-        else if (typeof values[part] === 'string' && columns.includes(part)) text += values[part] as string;
-        else return null;
-      }
-      values[column] = text;
-    }
+    if (shape == null || row.length !== shape.names.length + (shape.file === -1 ? 1 : 0)) return null;
+    const { names, strings: isString } = shape;
     const finding: Record<string, unknown> = {};
-    for (let column = 0; column < names.length; column += 1) finding[names[column] as string] = values[column];
+    let templates: number[] | null = null;
+    let at = 1;
+    for (let column = 0; column < names.length; column += 1) {
+      const name = names[column] as string;
+      if (column === shape.file) {
+        finding[name] = file;
+        continue;
+      }
+      let value: unknown = row[at++];
+      if (isString[column] === true) {
+        value = Number.isInteger(value) ? strings[value as number] : undefined;
+        if (typeof value !== 'string') {
+          if (!Array.isArray(value)) return null;
+          (templates ??= []).push(column);
+        }
+      }
+      finding[name] = value;
+    }
+    // Strings written out first, then the templates over them.
+    if (templates !== null) {
+      for (const column of templates) {
+        let text = '';
+        for (const part of finding[names[column] as string] as Template) {
+          const piece =
+            typeof part === 'string' ? part : isString[part] === true || part === shape.file ? finding[names[part] as string] : null;
+          if (typeof piece !== 'string') return null;
+          text += piece;
+        }
+        finding[names[column] as string] = text;
+      }
+    }
     if (!isFindingOf(finding, file)) return null;
     findings.push(finding as unknown as Finding);
   }

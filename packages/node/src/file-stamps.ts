@@ -5,7 +5,7 @@ import type { ArtifactReader, Sha256 } from '@aiwg-cite/core';
 import { nodeSha256, readRegularFile } from './fs.ts';
 import { SignedFile } from './result-store.ts';
 
-const FORMAT = 1;
+const FORMAT = 2;
 /**
  * How long before a stat a file must have last changed for its stamp to be trusted. A write in
  * the same timestamp tick as the stat would leave the signature as it was (git's "racy" entries);
@@ -14,15 +14,27 @@ const FORMAT = 1;
  */
 const SLACK_MS = 100;
 const COARSE_SLACK_MS = 3000;
+/** `lstat`'s options, made once: a missing file is `undefined`, not a throw. */
+const NO_THROW = { throwIfNoEntry: false } as const;
+
+/**
+ * `[dev, ino, size, mtime, ctime]`, the times in milliseconds with their fraction: numbers as
+ * `lstat` gives them, compared as numbers (no string built per file) and stored as JSON numbers,
+ * which read back exactly.
+ */
+type SignatureValue = readonly [number, number, number, number, number];
 
 interface Signature {
-  readonly value: string;
+  readonly value: SignatureValue;
   readonly trusted: boolean;
 }
 
+function sameSignature(a: SignatureValue, b: SignatureValue): boolean {
+  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3] && a[4] === b[4];
+}
+
 interface Stamp {
-  /** `dev:ino:size:mtime:ctime`, the times in milliseconds with their fraction. */
-  readonly signature: string;
+  readonly signature: SignatureValue;
   /** The SHA-256 of the bytes a run's reader returns; `null` when they may differ from the bytes on disk. */
   readonly digest: string | null;
   /** Values a run derived from the bytes on disk, by name. */
@@ -69,7 +81,8 @@ export class FileStamps {
     if (answer === undefined) {
       this.#seen.add(path);
       const stamp = this.#stamps.get(path);
-      answer = stamp?.digest != null && this.#signature(path)?.value === stamp.signature ? stamp.digest : null;
+      const signature = stamp?.digest == null ? null : this.#signature(path);
+      answer = signature != null && sameSignature(signature.value, (stamp as Stamp).signature) ? (stamp as Stamp).digest : null;
       this.#answers.set(path, answer);
       if (answer !== null) this.#known += 1;
     }
@@ -85,7 +98,7 @@ export class FileStamps {
     this.#seen.add(path);
     const signature = this.#signature(path);
     const stamp = this.#stamps.get(path);
-    const same = signature !== null && stamp !== undefined && stamp.signature === signature.value;
+    const same = signature !== null && stamp !== undefined && sameSignature(stamp.signature, signature.value);
     const known = same ? stamp.derived[name] : undefined;
     if (known !== undefined) return known;
     let bytes: Buffer;
@@ -136,8 +149,9 @@ export class FileStamps {
           const digest = this.#digestIfPlain(result.bytes);
           if (digest !== null) this.#digests.set(result.bytes, digest);
           const stamp = this.#stamps.get(path);
-          if (signature.trusted && (stamp === undefined || stamp.signature !== signature.value || stamp.digest !== digest)) {
-            this.#stamp(path, { signature: signature.value, digest, derived: stamp?.signature === signature.value ? stamp.derived : {} });
+          const same = stamp !== undefined && sameSignature(stamp.signature, signature.value);
+          if (signature.trusted && (!same || stamp.digest !== digest)) {
+            this.#stamp(path, { signature: signature.value, digest, derived: same ? stamp.derived : {} });
           }
         }
         return result;
@@ -159,7 +173,7 @@ export class FileStamps {
       }
     }
     if (!this.#changed) return;
-    const files: Record<string, [string, string | null, Record<string, string>]> = {};
+    const files: Record<string, [SignatureValue, string | null, Record<string, string>]> = {};
     for (const [path, stamp] of this.#stamps) files[path] = [stamp.signature, stamp.digest, stamp.derived];
     this.#file.write(JSON.stringify({ format: FORMAT, root: this.#root, files }));
     this.#changed = false;
@@ -196,14 +210,14 @@ export class FileStamps {
     const now = this.#now();
     let stats: Stats | undefined;
     try {
-      stats = lstatSync(`${this.#root}/${path}`, { throwIfNoEntry: false });
+      stats = lstatSync(`${this.#root}/${path}`, NO_THROW);
     } catch {
       return null;
     }
     if (stats === undefined || !stats.isFile()) return null;
     const slack = stats.ctimeMs % 1000 === 0 ? COARSE_SLACK_MS : SLACK_MS;
     return {
-      value: `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`,
+      value: [stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs],
       trusted: stats.ctimeMs + slack < now && stats.mtimeMs + slack < now,
     };
   }
@@ -234,10 +248,14 @@ export class FileStamps {
     if (stored === null || stored.format !== FORMAT || stored.root !== this.#root) return;
     if (typeof stored.files !== 'object' || stored.files === null) return;
     for (const [path, entry] of Object.entries(stored.files as Record<string, unknown>)) {
-      if (!Array.isArray(entry) || typeof entry[0] !== 'string') continue;
+      if (!Array.isArray(entry) || !isSignatureValue(entry[0])) continue;
       const digest = typeof entry[1] === 'string' ? entry[1] : null;
       const derived = typeof entry[2] === 'object' && entry[2] !== null ? (entry[2] as Record<string, string>) : {};
       this.#stamps.set(path, { signature: entry[0], digest, derived });
     }
   }
+}
+
+function isSignatureValue(value: unknown): value is SignatureValue {
+  return Array.isArray(value) && value.length === 5 && value.every((part) => typeof part === 'number');
 }
