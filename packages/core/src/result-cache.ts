@@ -246,7 +246,8 @@ function decodeFindings(entry: Partial<StoredEntry>, file: string): Finding[] | 
         value = Number.isInteger(value) ? strings[value as number] : undefined;
         if (typeof value !== 'string') {
           if (!Array.isArray(value)) return null;
-          (templates ??= []).push(column);
+          templates ??= [];
+          templates.push(column);
         }
       }
       finding[name] = value;
@@ -331,7 +332,8 @@ export class ResultCache {
         if (!isFileState(state, digest)) return null;
         continue;
       }
-      (waiting ??= []).push(artifacts.get(path).then((artifact) => artifactState(artifact) === state));
+      waiting ??= [];
+      waiting.push(artifacts.get(path).then((artifact) => artifactState(artifact) === state));
     }
     if (waiting !== null && (await Promise.all(waiting)).includes(false)) return null;
     this.#hits += 1;
