@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { PackResultStorage } from '../src/index.ts';
+import { PackResultStorage, SignedFile } from '../src/index.ts';
 
 const secret = randomBytes(32);
 const key = (at: number) => at.toString(16).padStart(2, '0').repeat(32);
@@ -70,5 +70,21 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     const third = new PackResultStorage(dir, secret);
     expect(third.read(key(0))).toBe(`"${big}0"`);
     expect(readdirSync(dir).filter((name) => !name.endsWith('.tmp'))).toEqual(['pack-00']);
+  });
+
+  it('serves the good lines of a signed segment, drops malformed ones on the next rewrite and copies kept lines unchanged', () => {
+    const dir = tempDir();
+    const good = (at: number, value: string) => `${key(at)}\t"d${at}.md"\t${value}\n`;
+    // Segment 1 (keys starting 01 and 41): a good line, one without its fields, one with a tab in the value, a last one without its newline.
+    new SignedFile(join(dir, 'pack-01'), secret).write(
+      `${good(1, '{"a":"é"}')}no fields here\n${good(0x41, 'x\ty')}${key(0x81).slice(0, 2)}${'1'.repeat(62)}\t"e.md"\tlast`,
+    );
+    const first = new PackResultStorage(dir, secret);
+    expect(first.read(key(1))).toBe('{"a":"é"}');
+    expect(first.read(key(0x41))).toBe('x\ty');
+    expect(first.read(`01${'1'.repeat(62)}`)).toBeNull();
+    first.write(key(0xc1), 'f.md', 'new');
+    first.flush(false);
+    expect(new SignedFile(join(dir, 'pack-01'), secret).read()).toBe(`${key(0xc1)}\t"f.md"\tnew\n${good(1, '{"a":"é"}')}${good(0x41, 'x\ty')}`);
   });
 });
