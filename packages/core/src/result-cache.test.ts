@@ -80,40 +80,7 @@ describe('ResultCache: entries as stored and read back', () => {
     expect(await cache.lookup(key, 'docs/a.md', artifacts)).not.toBeNull();
   });
 
-  it('writes a string a row repeats once: the citation text and the message refer to the artifact, hash and lines', async () => {
-    const storage = memoryStorage();
-    const cache = new ResultCache(storage, 'context');
-    const artifacts = new ArtifactCache({ read: () => Promise.resolve({ kind: 'missing' }) });
-    const fresh = (line: number, path: string, hash: string): Finding => ({
-      ...finding(line),
-      text: `[${path}@${hash}, L${line}-${line + 3}]`,
-      status: 'fresh',
-      severity: 'ok',
-      rule: 'rlm/fresh',
-      message: `\`${path}\` matches the cited hash`,
-      artifact: path,
-      hash,
-      currentHash: hash,
-      lines: `L${line}-${line + 3}`,
-    });
-    const findings = [
-      fresh(1, 'src/module1/file10.ts', '0123456789abcdef'),
-      fresh(2, 'src/module2/file20.ts', 'fedcba9876543210'),
-      // A value that holds others overlapping, the document's own path, an empty string, a long one.
-      finding(3, { artifact: 'src/ab', other: 'src/abc', joined: 'src/abcsrc/ab docs/a.md src/abc', empty: '', n: 0, flag: false }),
-      finding(4, { text: 'docs/a.md', message: '\u2028 \ud83d\ude00 «»', fix: 'x'.repeat(1000) }),
-    ];
-    const key = await cache.keyOfDigest('docs/a.md', 'd'.repeat(64));
-    await cache.store(key, 'docs/a.md', { findings, skippedInCode: 0, suppressed: 0 }, [], artifacts);
-    const stored = storage.values.get(key) as string;
-    expect(stored.split('src/module1/file10.ts').length - 1).toBe(1);
-    expect(stored.split('0123456789abcdef').length - 1).toBe(1);
-    expect(stored.split('matches the cited hash').length - 1).toBe(1);
-    const hit = await cache.lookup(key, 'docs/a.md', artifacts);
-    expect(JSON.stringify(hit?.findings)).toBe(JSON.stringify(findings));
-  });
-
-  it('gives back any findings exactly (generated rows of strings that hold one another)', async () => {
+  it('gives back any findings exactly (generated rows of strings that hold one another, undefined left out)', async () => {
     const storage = memoryStorage();
     const cache = new ResultCache(storage, 'context');
     const artifacts = new ArtifactCache({ read: () => Promise.resolve({ kind: 'missing' }) });
@@ -135,37 +102,5 @@ describe('ResultCache: entries as stored and read back', () => {
       const hit = await cache.lookup(key, 'docs/a.md', artifacts);
       expect(JSON.stringify(hit?.findings)).toBe(JSON.stringify(findings));
     }
-  });
-
-  it('trusts no template that names a column without a string, or a string that is not there', async () => {
-    const storage = memoryStorage();
-    const cache = new ResultCache(storage, 'context');
-    const artifacts = new ArtifactCache({ read: () => Promise.resolve({ kind: 'missing' }) });
-    const key = await cache.keyOfDigest('docs/a.md', 'c'.repeat(64));
-    await cache.store(
-      key,
-      'docs/a.md',
-      { findings: [finding(1, { artifact: 'src/a.ts' })], skippedInCode: 0, suppressed: 0 },
-      [],
-      artifacts,
-    );
-    const good = JSON.parse(storage.values.get(key) as string);
-    const tampered = (change: (entry: { strings: unknown[]; findings: unknown[][] }) => void) => {
-      const entry = structuredClone(good);
-      change(entry);
-      storage.values.set(key, JSON.stringify(entry));
-      return cache.lookup(key, 'docs/a.md', artifacts);
-    };
-    // Column 1 is the line (a number), column 99 none.
-    expect(await tampered((entry) => entry.strings.push(['x', 1]))).not.toBeNull();
-    expect(await tampered((entry) => (entry.strings[0] = ['x', 1]))).toBeNull();
-    expect(await tampered((entry) => (entry.strings[0] = ['x', 99]))).toBeNull();
-    expect(
-      await tampered((entry) => (entry.findings[0] = entry.findings[0]?.map((cell, at) => (at === 4 ? 'length' : cell)) ?? [])),
-    ).toBeNull();
-    expect(
-      await tampered((entry) => (entry.findings[0] = entry.findings[0]?.map((cell, at) => (at === 4 ? 1000 : cell)) ?? [])),
-    ).toBeNull();
-    expect(await tampered(() => {})).not.toBeNull();
   });
 });

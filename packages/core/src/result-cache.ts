@@ -45,10 +45,14 @@ export function artifactState(artifact: Artifact): string {
   }
 }
 
-const FORMAT = 3;
+const FORMAT = 2;
 const encoder = new TextEncoder();
 
 interface Entry {
+  readonly format: number;
+  readonly key: string;
+  readonly file: string;
+  /** `[path, state]` of every artifact the checks looked at. */
   readonly inputs: readonly (readonly [string, string])[];
   readonly findings: readonly Finding[];
   readonly skippedInCode: number;
@@ -56,216 +60,54 @@ interface Entry {
 }
 
 /**
- * An entry as stored (format 3). Findings are rows of values under a shape (their property names,
- * in order, and which of them hold strings), so that property names are written once per entry;
- * the document's own path stands in its shape's place and takes no value. Every string a row holds
- * is an index into the entry's `strings`, so a string many findings share (a status, a rule, a
- * message without its path) is written once. A string is either written out or a template: pieces
- * of text and the columns of its own row whose values it repeats, so the citation text, a message
- * or a fix that names the artifact, its hash and its lines does not write them a second time.
- * Templates only name columns whose strings are written out, so a row decodes in two passes.
+ * An entry as stored: findings as rows of values under a shape (their property names, in order),
+ * so that a large cache does not repeat every property name of every finding; the document's own
+ * path stands in its shape's place and is not repeated either.
  */
-interface StoredEntry {
-  readonly format: number;
-  readonly key: string;
-  readonly file: string;
-  /** `[path (index into strings), state]` of every artifact the checks looked at. */
-  readonly inputs: readonly (readonly [number, string])[];
-  readonly strings: readonly (string | Template)[];
-  /** `[names, indices of the columns holding strings]`. */
-  readonly shapes: readonly (readonly [readonly string[], readonly number[]])[];
+interface StoredEntry extends Omit<Entry, 'findings'> {
+  readonly shapes: readonly (readonly string[])[];
   /** `[shape index, ...values]`; `file` takes no value. */
   readonly findings: readonly (readonly unknown[])[];
-  readonly skippedInCode: number;
-  readonly suppressed: number;
 }
 
-/** Text pieces and column indices of the same row, joined in order. */
-type Template = readonly (string | number)[];
-
-/** A value shorter than this is never replaced by a reference: the reference would not be shorter. */
-const SHORTEST_REFERENCED = 4;
-
-/** The strings of one entry, each written once. */
-class StringTable {
-  readonly values: (string | Template)[] = [];
-  readonly #ids = new Map<string, number>();
-
-  idOf(value: string | Template): number {
-    const id = typeof value === 'string' ? `s${value}` : `t${JSON.stringify(value)}`;
-    let at = this.#ids.get(id);
-    if (at === undefined) {
-      at = this.values.length;
-      this.values.push(value);
-      this.#ids.set(id, at);
-    }
-    return at;
-  }
-}
-
-/**
- * The strings of one row as written out or as templates over the row's other strings: a string
- * equal to an earlier one refers to it; a string that holds other strings of the row (the longest
- * first where they overlap) is written as a template over those that hold none themselves.
- */
-function encodeRowStrings(values: readonly unknown[], columns: readonly number[]): Map<number, string | Template> {
-  const out = new Map<number, string | Template>();
-  const first = new Map<string, number>();
-  const distinct: number[] = [];
-  for (const column of columns) {
-    const value = values[column] as string;
-    const earlier = first.get(value);
-    if (earlier === undefined) {
-      first.set(value, column);
-      distinct.push(column);
-    } else out.set(column, [earlier]);
-  }
-  const long = distinct.filter((column) => (values[column] as string).length >= SHORTEST_REFERENCED);
-  const holdsOther = (column: number): boolean =>
-    long.some((other) => other !== column && (values[column] as string).includes(values[other] as string));
-  const sources = long.filter((column) => !holdsOther(column));
-  for (const column of distinct) {
-    const value = values[column] as string;
-    out.set(column, sources.includes(column) ? value : templateOf(value, values, sources));
-  }
-  return out;
-}
-
-/** `value` with the occurrences of the sources' strings replaced by their columns, leftmost and longest first. */
-function templateOf(value: string, values: readonly unknown[], sources: readonly number[]): string | Template {
-  const parts: (string | number)[] = [];
-  let from = 0;
-  for (;;) {
-    let best = -1;
-    let bestAt = value.length;
-    for (const column of sources) {
-      const source = values[column] as string;
-      const at = value.indexOf(source, from);
-      if (at !== -1 && (best === -1 || at < bestAt || (at === bestAt && source.length > (values[best] as string).length))) {
-        best = column;
-        bestAt = at;
-      }
-    }
-    if (best === -1) break;
-    if (bestAt > from) parts.push(value.slice(from, bestAt));
-    parts.push(best);
-    from = bestAt + (values[best] as string).length;
-  }
-  if (parts.length === 0) return value;
-  if (from < value.length) parts.push(value.slice(from));
-  return parts;
-}
-
-function encodeEntry(key: string, file: string, inputs: readonly (readonly [string, string])[], result: DocumentResult): StoredEntry {
-  const strings = new StringTable();
-  const shapes: [string[], number[]][] = [];
+function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes' | 'findings'> {
+  const shapes: string[][] = [];
   const byShape = new Map<string, number>();
   const rows: unknown[][] = [];
-  for (const finding of result.findings) {
+  for (const finding of findings) {
     // As JSON.stringify would write it: a property whose value is undefined is left out.
     const names: string[] = [];
-    const values: unknown[] = [];
-    const columns: number[] = [];
-    for (const name of Object.keys(finding)) {
-      const value = finding[name];
+    const row: unknown[] = [0];
+    for (const [name, value] of Object.entries(finding)) {
       if (value === undefined) continue;
-      if (typeof value === 'string') columns.push(names.length);
       names.push(name);
-      values.push(value);
+      if (name !== 'file') row.push(value);
     }
-    const id = `${names.join('\u0000')}\u0001${columns.join(',')}`;
+    const id = names.join('\u0000');
     let shape = byShape.get(id);
     if (shape === undefined) {
       shape = shapes.length;
-      shapes.push([names, columns]);
+      shapes.push(names);
       byShape.set(id, shape);
     }
-    const encoded = encodeRowStrings(values, columns);
-    const row: unknown[] = [shape];
-    for (let column = 0; column < names.length; column += 1) {
-      if (names[column] === 'file') continue;
-      const string = encoded.get(column);
-      row.push(string === undefined ? values[column] : strings.idOf(string));
-    }
+    row[0] = shape;
     rows.push(row);
   }
-  return {
-    format: FORMAT,
-    key,
-    file,
-    inputs: inputs.map(([path, state]) => [strings.idOf(path), state]),
-    strings: strings.values,
-    shapes,
-    findings: rows,
-    skippedInCode: result.skippedInCode,
-    suppressed: result.suppressed,
-  };
+  return { shapes, findings: rows };
 }
 
-interface Shape {
-  readonly names: readonly string[];
-  /** Per column, whether it holds an index into the strings. */
-  readonly strings: readonly boolean[];
-  /** The column of `file`, which takes no value in a row; -1 when there is none. */
-  readonly file: number;
-}
-
-function shapeOf(value: unknown): Shape | null {
-  if (!Array.isArray(value) || value.length !== 2 || !Array.isArray(value[0]) || !Array.isArray(value[1])) return null;
-  const names = value[0] as unknown[];
-  if (!names.every((name) => typeof name === 'string')) return null;
-  const strings = names.map(() => false);
-  for (const column of value[1] as unknown[]) {
-    if (!Number.isInteger(column) || (column as number) < 0 || (column as number) >= names.length) return null;
-    strings[column as number] = names[column as number] !== 'file';
-  }
-  return { names: names as string[], strings, file: names.indexOf('file') };
-}
-
-function decodeFindings(entry: Partial<StoredEntry>, file: string): Finding[] | null {
-  const { strings, findings: rows } = entry;
-  if (!Array.isArray(strings) || !Array.isArray(entry.shapes) || !Array.isArray(rows)) return null;
-  const shapes = entry.shapes.map(shapeOf);
+function decodeFindings(shapes: unknown, rows: unknown, file: string): Finding[] | null {
+  if (!Array.isArray(shapes) || !Array.isArray(rows)) return null;
+  if (!shapes.every((shape) => Array.isArray(shape) && shape.every((name) => typeof name === 'string'))) return null;
   const findings: Finding[] = [];
   for (const row of rows) {
     if (!Array.isArray(row)) return null;
-    const shape = shapes[row[0] as number];
-    if (shape == null || row.length !== shape.names.length + (shape.file === -1 ? 1 : 0)) return null;
-    const { names, strings: isString } = shape;
+    const names = shapes[row[0] as number] as string[] | undefined;
+    if (names === undefined) return null;
     const finding: Record<string, unknown> = {};
-    let templates: number[] | null = null;
     let at = 1;
-    for (let column = 0; column < names.length; column += 1) {
-      const name = names[column] as string;
-      if (column === shape.file) {
-        finding[name] = file;
-        continue;
-      }
-      let value: unknown = row[at++];
-      if (isString[column] === true) {
-        value = Number.isInteger(value) ? strings[value as number] : undefined;
-        if (typeof value !== 'string') {
-          if (!Array.isArray(value)) return null;
-          templates ??= [];
-          templates.push(column);
-        }
-      }
-      finding[name] = value;
-    }
-    // Strings written out first, then the templates over them.
-    if (templates !== null) {
-      for (const column of templates) {
-        let text = '';
-        for (const part of finding[names[column] as string] as Template) {
-          const piece =
-            typeof part === 'string' ? part : isString[part] === true || part === shape.file ? finding[names[part] as string] : null;
-          if (typeof piece !== 'string') return null;
-          text += piece;
-        }
-        finding[names[column] as string] = text;
-      }
-    }
-    if (!isFindingOf(finding, file)) return null;
+    for (const name of names) finding[name] = name === 'file' ? file : row[at++];
+    if (at !== row.length || !isFindingOf(finding, file)) return null;
     findings.push(finding as unknown as Finding);
   }
   return findings;
@@ -344,8 +186,17 @@ export class ResultCache {
   async store(key: string, file: string, result: DocumentResult, looked: Iterable<string>, artifacts: ArtifactCache): Promise<void> {
     this.#misses += 1;
     const inputs: [string, string][] = [];
-    for (const path of [...new Set(looked)].sort()) inputs.push([path, artifactState(await artifacts.get(path))]);
-    const entry = encodeEntry(key, file, inputs, result);
+    // The checks loaded every path they looked at: no promise per path for those.
+    for (const path of [...new Set(looked)].sort()) inputs.push([path, artifactState(artifacts.peek(path) ?? (await artifacts.get(path)))]);
+    const entry: StoredEntry = {
+      format: FORMAT,
+      key,
+      file,
+      inputs,
+      ...encodeFindings(result.findings),
+      skippedInCode: result.skippedInCode,
+      suppressed: result.suppressed,
+    };
     try {
       await this.#storage.write(key, file, JSON.stringify(entry));
     } catch {
@@ -375,16 +226,14 @@ function parse(text: string | null, key: string, file: string): Entry | null {
   if (typeof entry !== 'object' || entry === null) return null;
   if (entry.format !== FORMAT || entry.key !== key || entry.file !== file) return null;
   if (typeof entry.skippedInCode !== 'number' || typeof entry.suppressed !== 'number') return null;
-  const findings = decodeFindings(entry, file);
-  if (findings === null || !Array.isArray(entry.inputs)) return null;
-  const inputs: [string, string][] = [];
-  for (const input of entry.inputs as unknown[]) {
-    if (!Array.isArray(input) || input.length !== 2 || typeof input[1] !== 'string') return null;
-    const path = Number.isInteger(input[0]) ? (entry.strings as unknown[])[input[0]] : undefined;
-    if (typeof path !== 'string') return null;
-    inputs.push([path, input[1]]);
-  }
-  return { inputs, findings, skippedInCode: entry.skippedInCode, suppressed: entry.suppressed };
+  if (!Array.isArray(entry.inputs) || !entry.inputs.every(isInput)) return null;
+  const findings = decodeFindings(entry.shapes, entry.findings, file);
+  if (findings === null) return null;
+  return { ...(entry as StoredEntry), findings };
+}
+
+function isInput(value: unknown): value is readonly [string, string] {
+  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string';
 }
 
 /** Whether a stored state is that of a file with this SHA-256 (as {@link artifactState} writes it), without building the string. */
