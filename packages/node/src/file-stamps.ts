@@ -124,7 +124,9 @@ export class FileStamps {
     const value = compute(bytes);
     const stamp = this.#stamps.get(path);
     const digest = this.#digests.get(bytes);
-    if (stamp !== undefined && digest !== undefined && stamp.digest === digest && this.#signature(path)?.value === stamp.signature) {
+    if (stamp !== undefined && digest !== undefined && stamp.digest === digest) {
+      const signature = this.#signature(path);
+      if (signature === null || !sameSignature(signature.value, stamp.signature)) return value;
       if (stamp.derived[name] !== value) this.#stamp(path, { ...stamp, derived: { ...stamp.derived, [name]: value } });
     }
     return value;

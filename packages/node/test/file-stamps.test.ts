@@ -116,4 +116,24 @@ describe('FileStamps: what a run knows of files without reading them', () => {
     full.save(true);
     expect(open().digestOf('b.md')).toBeNull();
   });
+
+  it('stamps a value derived from bytes the run read (deriveFrom) while the stamp holds, for the next run to know unread', async () => {
+    const { root, open, readWith } = setup();
+    writeFileSync(join(root, 'a.md'), 'alpha\n');
+    const first = open();
+    const read = await readWith(first, 'a.md');
+    if (read.kind !== 'file') throw new Error('not read');
+    expect(first.deriveFrom('a.md', 'length', read.bytes, (bytes) => String(bytes.length))).toBe('6');
+    first.save(true);
+    let computed = 0;
+    const second = open();
+    expect(second.digestOf('a.md')).toBe(sha('alpha\n'));
+    expect(
+      second.derived('a.md', 'length', () => {
+        computed += 1;
+        return 'read again';
+      }),
+    ).toBe('6');
+    expect(computed).toBe(0);
+  });
 });
