@@ -85,6 +85,8 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     expect(first.read(`01${'1'.repeat(62)}`)).toBeNull();
     first.write(key(0xc1), 'f.md', 'new');
     first.flush(false);
-    expect(new SignedFile(join(dir, 'pack-01'), secret).read()).toBe(`${key(0xc1)}\t"f.md"\tnew\n${good(1, '{"a":"é"}')}${good(0x41, 'x\ty')}`);
+    expect(new SignedFile(join(dir, 'pack-01'), secret).read()).toBe(
+      `${key(0xc1)}\t"f.md"\tnew\n${good(1, '{"a":"é"}')}${good(0x41, 'x\ty')}`,
+    );
   });
 });
