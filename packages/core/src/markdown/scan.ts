@@ -49,16 +49,36 @@ export function scanMarkdown(input: string, options: ScanOptions = {}): ScannedD
   const model = parseMarkdown(input);
   const { text, lineStarts } = model;
   let regions: readonly Region[] = model.regions;
-  const audit = regions.find(
-    (region) => region.kind === 'comment' && text.startsWith(AUDIT_REPORT, region.start) && startsLine(text, region.start),
-  );
-  if (audit !== undefined) {
-    regions = [...regions.filter((region) => region.end <= audit.start), { kind: 'html-block', start: audit.start, end: text.length }];
+  let audit: Region | undefined;
+  let hasComment = false;
+  for (const region of regions) {
+    if (region.kind !== 'comment') continue;
+    hasComment = true;
+    if (text.startsWith(AUDIT_REPORT, region.start) && startsLine(text, region.start)) {
+      audit = region;
+      break;
+    }
   }
-  const suppressions = findSuppressions(text, regions, lineStarts);
+  if (audit !== undefined) {
+    const auditStart = audit.start;
+    regions = [...regions.filter((region) => region.end <= auditStart), { kind: 'html-block', start: auditStart, end: text.length }];
+  }
+  // Directives stand in comments only: a document without one has none to look for.
+  const suppressions = hasComment ? findSuppressions(text, regions, lineStarts) : [];
   if (options.includeCode === true) regions = regions.filter((region) => !isCodeKind(region.kind));
   const sourcesSections = findSourcesSections(model.headings, lineStarts, text.length);
-  return { ...model, regions, sourcesSections, suppressions };
+  // Written out rather than spread: a spread of the model cost more than the rest of this function.
+  return {
+    text,
+    lineStarts,
+    regions,
+    escapes: model.escapes,
+    definitions: model.definitions,
+    footnotes: model.footnotes,
+    headings: model.headings,
+    sourcesSections,
+    suppressions,
+  };
 }
 
 function startsLine(text: string, offset: number): boolean {
