@@ -25,7 +25,6 @@ export interface RlmExtraction {
   readonly skippedInCode: number;
 }
 
-const CANDIDATE = /\[([^[\]\n]*)\]/g;
 const MARKER_INNER = /^[A-Z][A-Z_-]+\s*:/;
 const REF_ID = /^REF-\S+$/;
 const FOOTER_BULLET = /^([ \t]*[-*+][ \t]+)(.*?)[ \t]*\r?$/;
@@ -43,35 +42,48 @@ export function extractRlm(document: ScannedDocument): RlmExtraction {
   let regionIndex = 0;
   let line = 1;
 
-  CANDIDATE.lastIndex = 0;
-  for (let match = CANDIDATE.exec(text); match !== null; match = CANDIDATE.exec(text)) {
-    const start = match.index;
-    const end = start + match[0].length;
-    const inner = match[1] as string;
-    const region = regionAt(start);
-    if (region !== null) {
-      if (isCodeKind(region.kind) && classifyInner(inner).type !== 'none') skippedInCode += 1;
+  // The candidates of `\[([^[\]\n]*)\]`, found with indexOf: the leftmost `[` whose run up to
+  // the next `]` holds no `[` and no line feed. Nothing is copied for a bracket that is skipped.
+  for (let start = text.indexOf('['); start !== -1; ) {
+    let close = start + 1;
+    let code = text.charCodeAt(close);
+    while (code !== 93 /* ] */ && code !== 91 /* [ */ && code !== 10 && close < text.length) {
+      close += 1;
+      code = text.charCodeAt(close);
+    }
+    if (code !== 93) {
+      // A `[` starts the next attempt; a line feed or the end leaves none before it.
+      start = code === 91 ? close : text.indexOf('[', close + 1);
       continue;
     }
-    // No region holds `start`: the candidate is outside all of them unless the next one starts before `end`.
-    while (regionIndex < regions.length && (regions[regionIndex] as Region).end <= start) regionIndex += 1;
+    const end = close + 1;
+    const candidate = start;
+    start = text.indexOf('[', end);
+    const region = regionAt(candidate);
+    if (region !== null) {
+      if (isCodeKind(region.kind) && classifyInner(text.slice(candidate + 1, close)).type !== 'none') skippedInCode += 1;
+      continue;
+    }
+    // No region holds the start: the candidate is outside all of them unless the next one starts before `end`.
+    while (regionIndex < regions.length && (regions[regionIndex] as Region).end <= candidate) regionIndex += 1;
     const next = regions[regionIndex];
     if (next !== undefined && next.start < end) continue;
-    if (isEscapedAt(document, start) || isEscapedAt(document, end - 1)) continue;
-    if (isExcluded(text, start, end, inner, definitions)) continue;
-    while (line < lineStarts.length && (lineStarts[line] as number) <= start) line += 1;
+    if (isEscapedAt(document, candidate) || isEscapedAt(document, close)) continue;
+    const inner = text.slice(candidate + 1, close);
+    if (isExcluded(text, candidate, end, inner, definitions)) continue;
+    while (line < lineStarts.length && (lineStarts[line] as number) <= candidate) line += 1;
     const lineStart = lineStarts[line - 1] as number;
-    if (isSnippetInclude(text, lineStart, start)) continue;
+    if (isSnippetInclude(text, lineStart, candidate)) continue;
     const classification = classifyInner(inner);
     if (classification.type === 'none') continue;
-    const column = start - lineStart + 1;
+    const column = candidate - lineStart + 1;
     if (classification.type === 'citation') {
       const { id, hash, lines, form, needsExistingFile } = classification.citation;
-      if (form === 'bare' && isGluedToWord(text, start)) continue;
-      citations.push({ text: match[0], offset: start, line, column, id, hash, lines, form, needsExistingFile });
+      if (form === 'bare' && isGluedToWord(text, candidate)) continue;
+      citations.push({ text: text.slice(candidate, end), offset: candidate, line, column, id, hash, lines, form, needsExistingFile });
     } else {
       const { defects, normalised } = classification.malformed;
-      malformed.push({ text: match[0], offset: start, line, column, defects, normalised });
+      malformed.push({ text: text.slice(candidate, end), offset: candidate, line, column, defects, normalised });
     }
   }
 
