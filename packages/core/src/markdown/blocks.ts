@@ -891,17 +891,18 @@ export function isAsciiAlphanumeric(code: number): boolean {
   return isAsciiAlpha(code) || (code >= 48 && code <= 57);
 }
 
-/** The offset after an HTML open tag starting at `start` (`<`), or -1 (CommonMark §6.6). */
+/** The offset after an HTML open tag starting at `start` (`<`) and ending before `end`, or -1 (CommonMark §6.6). */
 export function openTagEnd(text: string, start: number, end: number): number {
   let at = start + 1;
-  if (!isAsciiAlpha(text.charCodeAt(at))) return -1;
+  if (at >= end || !isAsciiAlpha(text.charCodeAt(at))) return -1;
   while (at < end && (isAsciiAlphanumeric(text.charCodeAt(at)) || text.charCodeAt(at) === 45)) at += 1;
   for (;;) {
     const spaceStart = at;
     while (at < end && isWhitespace(text.charCodeAt(at))) at += 1;
+    if (at >= end) return -1;
     const code = text.charCodeAt(at);
     if (code === 62) return at + 1;
-    if (code === 47) return text.charCodeAt(at + 1) === 62 ? at + 2 : -1;
+    if (code === 47) return at + 1 < end && text.charCodeAt(at + 1) === 62 ? at + 2 : -1;
     if (at === spaceStart || !(isAsciiAlpha(code) || code === 95 || code === 58)) return -1;
     at += 1;
     while (at < end) {
@@ -911,17 +912,19 @@ export function openTagEnd(text: string, start: number, end: number): number {
     }
     const beforeValue = at;
     while (at < end && isWhitespace(text.charCodeAt(at))) at += 1;
-    if (text.charCodeAt(at) !== 61) {
+    if (at >= end || text.charCodeAt(at) !== 61) {
       at = beforeValue;
       continue;
     }
     at += 1;
     while (at < end && isWhitespace(text.charCodeAt(at))) at += 1;
-    const quote = text.charCodeAt(at);
+    const quote = at < end ? text.charCodeAt(at) : -1;
     if (quote === 34 || quote === 39) {
-      const close = text.indexOf(String.fromCharCode(quote), at + 1);
-      if (close === -1 || close >= end) return -1;
-      at = close + 1;
+      // A loop, not indexOf: a search past `end` for a quote that never comes reads the rest of the document.
+      at += 1;
+      while (at < end && text.charCodeAt(at) !== quote) at += 1;
+      if (at >= end) return -1;
+      at += 1;
     } else {
       const valueStart = at;
       while (at < end) {
@@ -945,13 +948,13 @@ export function openTagEnd(text: string, start: number, end: number): number {
   }
 }
 
-/** The offset after an HTML closing tag starting at `start`, or -1. */
+/** The offset after an HTML closing tag starting at `start` and ending before `end`, or -1. */
 export function closingTagEnd(text: string, start: number, end: number): number {
   let at = start + 2;
-  if (!isAsciiAlpha(text.charCodeAt(at))) return -1;
+  if (at >= end || !isAsciiAlpha(text.charCodeAt(at))) return -1;
   while (at < end && (isAsciiAlphanumeric(text.charCodeAt(at)) || text.charCodeAt(at) === 45)) at += 1;
   while (at < end && isWhitespace(text.charCodeAt(at))) at += 1;
-  return text.charCodeAt(at) === 62 ? at + 1 : -1;
+  return at < end && text.charCodeAt(at) === 62 ? at + 1 : -1;
 }
 
 /** Space, tab, line feed, carriage return (and form feed, vertical tab as the spec's whitespace). */

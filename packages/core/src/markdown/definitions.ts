@@ -47,18 +47,18 @@ export function parseDefinitions(text: string, lines: readonly number[], sink: D
 
 /** Parses one definition at `start`; returns the offset after its line ending, or -1. */
 function parseDefinition(s: string, start: number, sink: DefinitionSink): number {
-  const labelEnd = parseLabel(s, start);
+  const labelEnd = parseLabel(s, start, s.length);
   if (labelEnd === -1 || s.charCodeAt(labelEnd) !== 58 /* : */) return -1;
   const label = s.slice(start + 1, labelEnd - 1);
-  let at = skipWhitespace(s, labelEnd + 1, true);
-  const destinationEnd = parseDestination(s, at, Number.POSITIVE_INFINITY);
+  let at = skipWhitespace(s, labelEnd + 1, true, s.length);
+  const destinationEnd = parseDestination(s, at, Number.POSITIVE_INFINITY, s.length);
   if (destinationEnd === -1 || (destinationEnd === at && s.charCodeAt(at) !== 60)) return -1;
   at = destinationEnd;
   const beforeTitle = at;
-  const titleStart = skipWhitespace(s, at, true);
+  const titleStart = skipWhitespace(s, at, true, s.length);
   let end = -1;
   if (titleStart > beforeTitle) {
-    const titleEnd = parseTitle(s, titleStart);
+    const titleEnd = parseTitle(s, titleStart, s.length);
     if (titleEnd !== -1) end = lineEndAfter(s, titleEnd);
   }
   if (end === -1) end = lineEndAfter(s, beforeTitle);
@@ -76,17 +76,17 @@ function lineEndAfter(s: string, from: number): number {
 }
 
 /**
- * A link label `[…]` at `start`: at most 999 characters, no unescaped brackets, not blank.
- * Returns the offset after `]`, or -1.
+ * A link label `[…]` at `start`, read before `to`: at most 999 characters, no unescaped brackets,
+ * not blank. Returns the offset after `]`, or -1.
  */
-export function parseLabel(s: string, start: number): number {
+export function parseLabel(s: string, start: number, to: number): number {
   let at = start + 1;
   let seen = false;
-  while (at < s.length && at - start <= 1000) {
+  while (at < to && at - start <= 1000) {
     const code = s.charCodeAt(at);
     if (code === 93) return seen && at - start - 1 <= 999 ? at + 1 : -1;
     if (code === 91) return -1;
-    if (code === 92 && at + 1 < s.length && (s.charCodeAt(at + 1) === 91 || s.charCodeAt(at + 1) === 92 || s.charCodeAt(at + 1) === 93)) {
+    if (code === 92 && at + 1 < to && (s.charCodeAt(at + 1) === 91 || s.charCodeAt(at + 1) === 92 || s.charCodeAt(at + 1) === 93)) {
       seen = true;
       at += 2;
       continue;

@@ -15,11 +15,11 @@ const UNICODE_PUNCTUATION = /[\p{P}\p{S}]/u;
 const UNICODE_WHITESPACE = /\s/u;
 
 /**
- * micromark's classifyCharacter: 1 whitespace (and the ends of the leaf), 2 punctuation, 0 other.
- * micromark reads UTF-16 units, so a character outside the BMP (an emoji) counts as other.
+ * micromark's classifyCharacter: 1 whitespace (and the ends of the leaf `[from, to)`), 2 punctuation,
+ * 0 other. micromark reads UTF-16 units, so a character outside the BMP (an emoji) counts as other.
  */
-function classify(s: string, at: number): number {
-  if (at < 0 || at >= s.length) return 1;
+function classify(s: string, at: number, from: number, to: number): number {
+  if (at < from || at >= to) return 1;
   const code = s.charCodeAt(at);
   if (code === 32 || code === 9 || code === 10 || code === 13) return 1;
   if (code < 128) {
@@ -52,10 +52,10 @@ export interface DelimiterScope {
 }
 
 /**
- * The delimiter characters of `s` that micromark uses as emphasis, strong or strikethrough markers
- * outside link texts, as flattened `[start, end)` ranges.
+ * The delimiter characters of the leaf `s[from, to)` that micromark uses as emphasis, strong or
+ * strikethrough markers outside link texts, as flattened `[start, end)` ranges.
  */
-export function usedDelimiters(s: string, scope: DelimiterScope): number[] {
+export function usedDelimiters(s: string, from: number, to: number, scope: DelimiterScope): number[] {
   const blocked = sortedPairs(scope.blocked);
   const spans = sortedPairs(scope.spans);
   const top: Run[] = [];
@@ -63,7 +63,7 @@ export function usedDelimiters(s: string, scope: DelimiterScope): number[] {
   let firstTilde = -1;
   let blockIndex = 0;
   let spanIndex = 0;
-  for (let at = 0; at < s.length; ) {
+  for (let at = from; at < to; ) {
     while (blockIndex < blocked.length && (blocked[blockIndex] as [number, number])[1] <= at) blockIndex += 1;
     const block = blocked[blockIndex];
     if (block !== undefined && block[0] <= at) {
@@ -76,7 +76,7 @@ export function usedDelimiters(s: string, scope: DelimiterScope): number[] {
       continue;
     }
     let end = at + 1;
-    const limit = block === undefined ? s.length : block[0];
+    const limit = block === undefined ? to : block[0];
     while (end < limit && s.charCodeAt(end) === code && !scope.escapes.has(end)) end += 1;
     const size = end - at;
     const start = at;
@@ -89,8 +89,8 @@ export function usedDelimiters(s: string, scope: DelimiterScope): number[] {
     while (spanIndex < spans.length && (spans[spanIndex] as [number, number])[1] <= start) spanIndex += 1;
     const span = spans[spanIndex];
     if (span !== undefined && span[0] <= start) continue;
-    const before = classify(s, start - 1);
-    const after = classify(s, end);
+    const before = classify(s, start - 1, from, to);
+    const after = classify(s, end, from, to);
     let open: boolean;
     let close: boolean;
     if (code === TILDE) {
@@ -98,8 +98,8 @@ export function usedDelimiters(s: string, scope: DelimiterScope): number[] {
       close = before === 0 || (before === 2 && after !== 0);
     } else {
       // `~` around `*` or `_` loosens flanking (micromark's attention markers).
-      const looseOpen = after === 0 || (after === 2 && before !== 0) || s.charCodeAt(end) === TILDE;
-      const looseClose = before === 0 || (before === 2 && after !== 0) || s.charCodeAt(start - 1) === TILDE;
+      const looseOpen = after === 0 || (after === 2 && before !== 0) || (end < to && s.charCodeAt(end) === TILDE);
+      const looseClose = before === 0 || (before === 2 && after !== 0) || (start > from && s.charCodeAt(start - 1) === TILDE);
       open = code === ASTERISK ? looseOpen : looseOpen && (before !== 0 || !looseClose);
       close = code === ASTERISK ? looseClose : looseClose && (after !== 0 || !looseOpen);
     }

@@ -4,6 +4,11 @@
  * code spans, `$` math, autolinks and GFM autolink literals, raw HTML, links and images with their
  * destinations, footnote calls and backslash escapes. Emphasis and strikethrough change no
  * character's standing, so they are not parsed. One pass, left to right, linear in the text.
+ *
+ * A leaf is read in place: `s[from, to)`, where `s` is the document text (a one-line leaf) or the
+ * lines of a leaf joined (several lines). V8 reads a sliced string about 1.7 times slower than a
+ * flat one, and copies cost allocation; so every test here is bounded by `from` and `to`
+ * explicitly, never by `s.length`, and never reads a character outside the leaf.
  */
 import { holdsBetween } from '../arrays.ts';
 import { closingTagEnd, isAsciiAlpha, isAsciiAlphanumeric, openTagEnd } from './blocks.ts';
@@ -18,7 +23,7 @@ export interface InlineContext {
   readonly footnotes: ReadonlySet<string>;
 }
 
-/** Receives regions and escapes in offsets of the leaf string. */
+/** Receives regions and escapes in offsets of `s`. */
 export interface InlineSink {
   region(kind: RegionKind, start: number, end: number): void;
   /** The offset of a character made literal by a backslash. */
@@ -78,6 +83,57 @@ class Openers {
   }
 }
 
+const SPECIAL_SEARCH = /[\\`$<![\]]/g;
+
+/**
+ * What the inline phase remembers about one string it reads leaves in: the document text (for
+ * every one-line leaf) or one joined leaf. Its searches may run past a leaf to the next occurrence;
+ * the answer is kept, and leaves come in document order, so the string is read about once per
+ * search however many leaves it holds. The caller makes one per string: answers are never looked
+ * up by comparing strings (two equal documents would compare in full at every call).
+ */
+export class TextSearch {
+  readonly s: string;
+  #specialFrom = 0;
+  #specialNext = -1;
+  /** Made on the first search: most strings are never searched. */
+  #found: Map<string, { from: number; at: number }> | null = null;
+
+  constructor(s: string) {
+    this.s = s;
+  }
+
+  /**
+   * The offset of the first special character at or after `from`, or the length of the string.
+   * A regular expression reads prose faster than a loop of charCodeAt.
+   */
+  nextSpecial(from: number): number {
+    if (this.#specialFrom <= from && from <= this.#specialNext) return this.#specialNext;
+    SPECIAL_SEARCH.lastIndex = from;
+    const next = SPECIAL_SEARCH.test(this.s) ? SPECIAL_SEARCH.lastIndex - 1 : this.s.length;
+    this.#specialFrom = from;
+    this.#specialNext = next;
+    return next;
+  }
+
+  /**
+   * `s.indexOf(needle, from)`, or -1 when the occurrence does not end before `to`. No occurrence
+   * starts between the `from` of an earlier search and what it found, so callers that ask with
+   * growing `from` (every `<` looking for its `>`) read the string about once per needle.
+   */
+  nextIndexOf(needle: string, from: number, to: number): number {
+    this.#found ??= new Map();
+    const known = this.#found.get(needle);
+    let at: number;
+    if (known !== undefined && known.from <= from && (known.at === -1 || known.at >= from)) at = known.at;
+    else {
+      at = this.s.indexOf(needle, from);
+      this.#found.set(needle, { from, at });
+    }
+    return at === -1 || at + needle.length > to ? -1 : at;
+  }
+}
+
 /** The one bracket stack: the inline phase runs one leaf at a time and never re-enters. */
 const OPENERS = new Openers();
 
@@ -91,7 +147,16 @@ interface ScanSink extends InlineSink {
   imageText(start: number, end: number): void;
 }
 
-export function parseInline(s: string, context: InlineContext, out: InlineSink, mayHoldLiteral = true): void {
+/** Parses the leaf `s[from, to)` of `search.s`; regions and escapes go to `out` in offsets of `s`. */
+export function parseInline(
+  search: TextSearch,
+  from: number,
+  to: number,
+  context: InlineContext,
+  out: InlineSink,
+  mayHoldLiteral = true,
+): void {
+  const s = search.s;
   const found: number[] = [];
   const kinds: RegionKind[] = [];
   const escapes: number[] = [];
@@ -113,8 +178,8 @@ export function parseInline(s: string, context: InlineContext, out: InlineSink, 
       imageTexts.push(start, end);
     },
   };
-  const hints = mayHoldLiteral ? literalHints(s) : NO_LITERALS;
-  scan(s, context, sink, hints);
+  const hints = mayHoldLiteral ? literalHints(s, from, to) : NO_LITERALS;
+  scan(search, from, to, context, sink, hints);
   for (let index = 0; index < kinds.length; index += 1) {
     out.region(kinds[index] as RegionKind, found[index * 2] as number, found[index * 2 + 1] as number);
   }
@@ -123,8 +188,10 @@ export function parseInline(s: string, context: InlineContext, out: InlineSink, 
   if (escapes.length > 0 || hasUncoveredNeedle(hints.needles, covered)) {
     // Link text is prose, but the address transform leaves it alone; emphasis and strikethrough
     // markers end the text nodes it reads.
-    const markers = DELIMITER.test(s) ? usedDelimiters(s, delimiterScope(found, kinds, linkTexts, imageTexts, escapes)) : [];
-    for (const [start, end] of literalAddresses(s, markers.length === 0 ? covered : covered.concat(markers), escapes)) {
+    const markers = hasDelimiter(s, from, to)
+      ? usedDelimiters(s, from, to, delimiterScope(found, kinds, linkTexts, imageTexts, escapes))
+      : [];
+    for (const [start, end] of literalAddresses(s, from, to, markers.length === 0 ? covered : covered.concat(markers), escapes)) {
       out.region('autolink', start, end);
     }
   }
@@ -175,7 +242,12 @@ function isWordCode(code: number): boolean {
   return isAsciiAlphanumeric(code) || code === 95;
 }
 
-function literalHints(s: string): LiteralHints {
+/**
+ * The hints of `s[from, to)`. Searched in a copy of the leaf: an indexOf in the document would
+ * read past the leaf to the next occurrence, for every leaf. Offsets are shifted back to `s`.
+ */
+function literalHints(text: string, from: number, to: number): LiteralHints {
+  const s = from === 0 && to === text.length ? text : text.slice(from, to);
   const needles: number[] = [];
   let email = false;
   let url = false;
@@ -204,6 +276,7 @@ function literalHints(s: string): LiteralHints {
       }
     }
   }
+  if (from !== 0) for (let index = 0; index < needles.length; index += 1) needles[index] = (needles[index] as number) + from;
   return { email, url, needles };
 }
 
@@ -223,7 +296,14 @@ function hasUncoveredNeedle(needles: readonly number[], covered: readonly number
   return false;
 }
 
-const DELIMITER = /[*_~]/;
+/** True when `s[from, to)` holds `*`, `_` or `~`. */
+function hasDelimiter(s: string, from: number, to: number): boolean {
+  for (let at = from; at < to; at += 1) {
+    const code = s.charCodeAt(at);
+    if (code === 42 || code === 95 || code === 126) return true;
+  }
+  return false;
+}
 
 /** Where delimiters can stand: not in code, HTML, destinations or autolinks; image descriptions are spans. */
 function delimiterScope(
@@ -251,26 +331,24 @@ function delimiterScope(
   return { blocked, escapes: new Set(escapes), spans: linkTexts.concat(imageTexts) };
 }
 
-function scan(s: string, context: InlineContext, sink: ScanSink, hints: LiteralHints): void {
-  const length = s.length;
+function scan(search: TextSearch, from: number, to: number, context: InlineContext, sink: ScanSink, hints: LiteralHints): void {
+  const s = search.s;
+  const length = to;
   const openers = OPENERS;
   openers.reset();
   // Every e-mail literal holds `@`, then a dot before an ASCII letter or digit (see emailLiteral).
   const hasAt = hints.email;
   const hasLiteralStart = hasAt || hints.url;
-  trailCache.s = s;
   trailCache.failUntil = -1;
   const runs = { backtick: null as RunIndex | null, dollar: null as RunIndex | null };
-  let at = 0;
+  let at = from;
   while (at < length) {
     let code = s.charCodeAt(at);
-    if (!hasLiteralStart) {
+    if (!hasLiteralStart && (code >= 128 || SPECIAL[code] === 0)) {
       // Most leaves hold no literal: only the special characters matter, so skip to the next.
-      while (code >= 128 || SPECIAL[code] === 0) {
-        at += 1;
-        if (at >= length) return;
-        code = s.charCodeAt(at);
-      }
+      at = search.nextSpecial(at);
+      if (at >= length) return;
+      code = s.charCodeAt(at);
     }
     if (code < 128 && SPECIAL[code] === 1) {
       switch (code) {
@@ -293,8 +371,8 @@ function scan(s: string, context: InlineContext, sink: ScanSink, hints: LiteralH
               at = end;
               continue;
             }
-            if (code === 96 && runs.backtick === null) runs.backtick = indexRuns(s, 96);
-            if (code === 36 && runs.dollar === null) runs.dollar = indexRuns(s, 36);
+            if (code === 96 && runs.backtick === null) runs.backtick = indexRuns(s, 96, from, to);
+            if (code === 36 && runs.dollar === null) runs.dollar = indexRuns(s, 36, from, to);
             const index = (code === 96 ? runs.backtick : runs.dollar) as RunIndex;
             const close = index.next(end - at, end);
             if (close !== -1) {
@@ -307,7 +385,7 @@ function scan(s: string, context: InlineContext, sink: ScanSink, hints: LiteralH
           }
         case 60 /* < */:
           {
-            const end = angle(s, at);
+            const end = angle(search, at, to);
             if (end.end !== -1) {
               sink.region(end.kind, at, end.end);
               at = end.end;
@@ -317,7 +395,7 @@ function scan(s: string, context: InlineContext, sink: ScanSink, hints: LiteralH
             continue;
           }
         case 33 /* ! */:
-          if (s.charCodeAt(at + 1) === 91) {
+          if (at + 1 < length && s.charCodeAt(at + 1) === 91) {
             openers.push(at, true);
             at += 2;
           } else {
@@ -326,8 +404,8 @@ function scan(s: string, context: InlineContext, sink: ScanSink, hints: LiteralH
           continue;
         case 91 /* [ */:
           {
-            if (s.charCodeAt(at + 1) === 94 /* ^ */ && context.footnotes.size > 0) {
-              const end = footnoteCall(s, at, context.footnotes);
+            if (at + 1 < length && s.charCodeAt(at + 1) === 94 /* ^ */ && context.footnotes.size > 0) {
+              const end = footnoteCall(s, at, context.footnotes, to);
               if (end !== -1) {
                 sink.region('footnote-call', at, end);
                 at = end;
@@ -339,12 +417,12 @@ function scan(s: string, context: InlineContext, sink: ScanSink, hints: LiteralH
             continue;
           }
         case 93 /* ] */:
-          at = closeBracket(s, at, openers, context, sink);
+          at = closeBracket(s, at, openers, context, sink, to);
           continue;
       }
     }
     if (hasLiteralStart && openers.length === 0 && isLiteralTrigger(code)) {
-      const end = autolinkLiteral(s, at, hasAt);
+      const end = autolinkLiteral(s, at, hasAt, from, to);
       if (end !== -1) {
         sink.region('autolink', at, end);
         at = end;
@@ -365,13 +443,17 @@ interface RunIndex {
   next(size: number, from: number): number;
 }
 
-function indexRuns(s: string, char: number): RunIndex {
+/**
+ * The runs of `char` in `s[from, to)`. Its last search may read past the leaf to the next `char`;
+ * leaves come in document order, so those reads do not overlap and stay linear in the document.
+ */
+function indexRuns(s: string, char: number, from: number, to: number): RunIndex {
   const bySize = new Map<number, number[]>();
   const cursor = new Map<number, number>();
   const needle = String.fromCharCode(char);
-  for (let at = s.indexOf(needle); at !== -1; ) {
+  for (let at = s.indexOf(needle, from); at !== -1 && at < to; ) {
     let end = at;
-    while (end < s.length && s.charCodeAt(end) === char) end += 1;
+    while (end < to && s.charCodeAt(end) === char) end += 1;
     const size = end - at;
     let list = bySize.get(size);
     if (list === undefined) {
@@ -393,29 +475,29 @@ function indexRuns(s: string, char: number): RunIndex {
   };
 }
 
-/** A `]` at `at`: closes a link or image when the bracket algorithm says so (CommonMark §6.3). */
-function closeBracket(s: string, at: number, openers: Openers, context: InlineContext, sink: ScanSink): number {
+/** A `]` at `at` (before `to`): closes a link or image when the bracket algorithm says so (CommonMark §6.3). */
+function closeBracket(s: string, at: number, openers: Openers, context: InlineContext, sink: ScanSink, to: number): number {
   const opener = openers.pop();
   if (opener === null || !opener.active) return at + 1;
   const textStart = opener.at + (opener.image ? 2 : 1);
   const defined = (): boolean => {
     if (context.definitions.size === 0 || at - textStart > 999) return false;
     const textLabel = s.slice(textStart, at);
-    return context.definitions.has(normaliseLabel(textLabel)) && parseLabel(`[${textLabel}]`, 0) !== -1;
+    return context.definitions.has(normaliseLabel(textLabel)) && parseLabel(`[${textLabel}]`, 0, textLabel.length + 2) !== -1;
   };
   let end = -1;
   let kind: RegionKind = 'destination';
-  const after = s.charCodeAt(at + 1);
-  if (after === 40 /* ( */) end = inlineTail(s, at + 1);
+  const after = at + 1 < to ? s.charCodeAt(at + 1) : -1;
+  if (after === 40 /* ( */) end = inlineTail(s, at + 1, to);
   if (end === -1 && after === 91 /* [ */) {
-    const labelEnd = parseLabel(s, at + 1);
+    const labelEnd = parseLabel(s, at + 1, to);
     if (labelEnd !== -1) {
       if (context.definitions.size > 0 && context.definitions.has(normaliseLabel(s.slice(at + 2, labelEnd - 1)))) {
         end = labelEnd;
         kind = 'reference';
       }
     } else if (defined()) {
-      end = s.charCodeAt(at + 2) === 93 ? at + 3 : -2;
+      end = at + 2 < to && s.charCodeAt(at + 2) === 93 ? at + 3 : -2;
       kind = 'reference';
     } else {
       end = -2;
@@ -440,114 +522,97 @@ function closeBracket(s: string, at: number, openers: Openers, context: InlineCo
 }
 
 /** `(destination "title")` after a link's `]`; returns the offset after `)`, or -1. */
-function inlineTail(s: string, open: number): number {
-  let at = skipSpace(s, open + 1);
+function inlineTail(s: string, open: number, to: number): number {
+  let at = skipSpace(s, open + 1, to);
+  if (at >= to) return -1;
   if (s.charCodeAt(at) === 41) return at + 1;
-  const destinationEnd = parseDestination(s, at, 32);
+  const destinationEnd = parseDestination(s, at, 32, to);
   if (destinationEnd === -1 || (destinationEnd === at && s.charCodeAt(at) !== 60)) return -1;
   at = destinationEnd;
   const beforeTitle = at;
-  at = skipSpace(s, at);
+  at = skipSpace(s, at, to);
+  if (at >= to) return -1;
   if (at > beforeTitle) {
     const code = s.charCodeAt(at);
     if (code === 34 || code === 39 || code === 40) {
-      const titleEnd = parseTitle(s, at);
+      const titleEnd = parseTitle(s, at, to);
       if (titleEnd === -1) return -1;
-      at = skipSpace(s, titleEnd);
+      at = skipSpace(s, titleEnd, to);
     }
   }
-  return s.charCodeAt(at) === 41 ? at + 1 : -1;
+  return at < to && s.charCodeAt(at) === 41 ? at + 1 : -1;
 }
 
 /** Spaces, tabs and line endings (a leaf holds no blank line). */
-function skipSpace(s: string, from: number): number {
+function skipSpace(s: string, from: number, to: number): number {
   let at = from;
   for (;;) {
-    const next = skipWhitespace(s, at, true);
+    const next = skipWhitespace(s, at, true, to);
     if (next === at) return at;
     at = next;
   }
 }
 
 /** A GFM footnote call `[^label]` whose label is defined; returns the offset after `]`, or -1. */
-function footnoteCall(s: string, at: number, footnotes: ReadonlySet<string>): number {
+function footnoteCall(s: string, at: number, footnotes: ReadonlySet<string>, to: number): number {
   let end = at + 2;
-  while (end < s.length && end - at <= 1001) {
+  while (end < to && end - at <= 1001) {
     const code = s.charCodeAt(end);
     if (code === 93) break;
     if (code === 91 || code === 32 || code === 9 || code === 10) return -1;
     if (code === 92) end += 1;
     end += 1;
   }
-  if (s.charCodeAt(end) !== 93 || end === at + 2) return -1;
+  if (end >= to || s.charCodeAt(end) !== 93 || end === at + 2) return -1;
   return footnotes.has(normaliseLabel(s.slice(at + 2, end))) ? end + 1 : -1;
 }
 
-/** `<…>` at `at`: an autolink, a comment or other raw HTML. */
-function angle(s: string, at: number): { kind: RegionKind; end: number } {
-  const next = s.charCodeAt(at + 1);
+/** `<…>` at `at`, ending before `to`: an autolink, a comment or other raw HTML. */
+function angle(search: TextSearch, at: number, to: number): { kind: RegionKind; end: number } {
+  const s = search.s;
+  const next = at + 1 < to ? s.charCodeAt(at + 1) : -1;
   if (isAsciiAlpha(next)) {
-    const autolink = uriAutolink(s, at);
+    const autolink = uriAutolink(s, at, to);
     if (autolink !== -1) return { kind: 'autolink', end: autolink };
   }
-  const email = emailAutolink(s, at);
+  const email = emailAutolink(search, at, to);
   if (email !== -1) return { kind: 'autolink', end: email };
-  if (isAsciiAlpha(next)) return { kind: 'html-inline', end: openTagEnd(s, at, s.length) };
-  if (next === 47) return { kind: 'html-inline', end: closingTagEnd(s, at, s.length) };
+  if (isAsciiAlpha(next)) return { kind: 'html-inline', end: openTagEnd(s, at, to) };
+  if (next === 47) return { kind: 'html-inline', end: closingTagEnd(s, at, to) };
   if (next === 63) {
-    const close = nextIndexOf(s, '?>', at + 2);
+    const close = search.nextIndexOf('?>', at + 2, to);
     return { kind: 'html-inline', end: close === -1 ? -1 : close + 2 };
   }
   if (next === 33) {
-    if (s.startsWith('<!--', at)) {
-      if (s.startsWith('<!-->', at)) return { kind: 'comment', end: at + 5 };
-      if (s.startsWith('<!--->', at)) return { kind: 'comment', end: at + 6 };
-      const close = nextIndexOf(s, '-->', at + 4);
+    if (at + 4 <= to && s.startsWith('<!--', at)) {
+      if (at + 5 <= to && s.startsWith('<!-->', at)) return { kind: 'comment', end: at + 5 };
+      if (at + 6 <= to && s.startsWith('<!--->', at)) return { kind: 'comment', end: at + 6 };
+      const close = search.nextIndexOf('-->', at + 4, to);
       return { kind: 'comment', end: close === -1 ? -1 : close + 3 };
     }
-    if (s.startsWith('<![CDATA[', at)) {
-      const close = nextIndexOf(s, ']]>', at + 9);
+    if (at + 9 <= to && s.startsWith('<![CDATA[', at)) {
+      const close = search.nextIndexOf(']]>', at + 9, to);
       return { kind: 'html-inline', end: close === -1 ? -1 : close + 3 };
     }
-    if (isAsciiAlpha(s.charCodeAt(at + 2))) {
-      const close = nextIndexOf(s, '>', at + 3);
+    if (at + 2 < to && isAsciiAlpha(s.charCodeAt(at + 2))) {
+      const close = search.nextIndexOf('>', at + 3, to);
       return { kind: 'html-inline', end: close === -1 ? -1 : close + 1 };
     }
   }
   return { kind: 'html-inline', end: -1 };
 }
 
-/** The last answer of {@link nextIndexOf} per needle, for the current leaf. */
-const indexCache = { s: '', found: new Map<string, { from: number; at: number }>() };
-
-/**
- * `s.indexOf(needle, from)`, remembered: no occurrence starts between the `from` of an earlier
- * search and what it found, so callers that ask with growing `from` (every `<` of a leaf looking
- * for its `>`) read the leaf about once per needle instead of once per call.
- */
-function nextIndexOf(s: string, needle: string, from: number): number {
-  if (indexCache.s !== s) {
-    indexCache.s = s;
-    indexCache.found.clear();
-  }
-  const known = indexCache.found.get(needle);
-  if (known !== undefined && known.from <= from && (known.at === -1 || known.at >= from)) return known.at;
-  const at = s.indexOf(needle, from);
-  indexCache.found.set(needle, { from, at });
-  return at;
-}
-
-function uriAutolink(s: string, at: number): number {
+function uriAutolink(s: string, at: number, to: number): number {
   let end = at + 1;
-  while (end < s.length && end - at - 1 < 33) {
+  while (end < to && end - at - 1 < 33) {
     const code = s.charCodeAt(end);
     if (isAsciiAlphanumeric(code) || code === 43 || code === 45 || code === 46) end += 1;
     else break;
   }
   const schemeLength = end - at - 1;
-  if (schemeLength < 2 || schemeLength > 32 || s.charCodeAt(end) !== 58) return -1;
+  if (schemeLength < 2 || schemeLength > 32 || end >= to || s.charCodeAt(end) !== 58) return -1;
   end += 1;
-  while (end < s.length) {
+  while (end < to) {
     const code = s.charCodeAt(end);
     if (code === 62) return end + 1;
     if (code <= 32 || code === 60 || code === 127) return -1;
@@ -559,13 +624,13 @@ function uriAutolink(s: string, at: number): number {
 const EMAIL_LOCAL =
   /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*>/;
 
-function emailAutolink(s: string, at: number): number {
-  const close = nextIndexOf(s, '>', at + 1);
-  const sign = nextIndexOf(s, '@', at + 1);
+function emailAutolink(search: TextSearch, at: number, to: number): number {
+  const close = search.nextIndexOf('>', at + 1, to);
+  const sign = search.nextIndexOf('@', at + 1, to);
   // The address holds no `<`, so a `<` before the `>` ends the attempt without copying the text.
-  const next = nextIndexOf(s, '<', at + 1);
+  const next = search.nextIndexOf('<', at + 1, to);
   if (close === -1 || sign === -1 || sign > close || (next !== -1 && next < close)) return -1;
-  const match = EMAIL_LOCAL.exec(s.slice(at + 1, close + 1));
+  const match = EMAIL_LOCAL.exec(search.s.slice(at + 1, close + 1));
   return match === null ? -1 : at + 1 + match[0].length;
 }
 
@@ -587,22 +652,22 @@ function isSpaceLike(code: number): boolean {
 
 const isAtext = (code: number): boolean => code === 43 || code === 45 || code === 46 || code === 95 || isAsciiAlphanumeric(code);
 
-/** An autolink literal starting at `at` (www., http(s)://, or an e-mail address); the offset after it, or -1. */
-function autolinkLiteral(s: string, at: number, hasAt: boolean): number {
+/** An autolink literal starting at `at` in `[from, to)` (www., http(s)://, or an e-mail address); the offset after it, or -1. */
+function autolinkLiteral(s: string, at: number, hasAt: boolean, from: number, to: number): number {
   const code = s.charCodeAt(at);
-  const previous = at === 0 ? Number.NaN : s.charCodeAt(at - 1);
+  const previous = at === from ? Number.NaN : s.charCodeAt(at - 1);
   if (hasAt && !(previous === 47 || isAtext(previous))) {
-    const email = emailLiteral(s, at);
+    const email = emailLiteral(s, at, to);
     if (email !== -1) return email;
   }
   if ((code === 104 || code === 72) && !isAsciiAlpha(previous)) {
-    const end = protocolLiteral(s, at);
+    const end = protocolLiteral(s, at, to);
     if (end !== -1) return end;
   }
   if ((code === 119 || code === 87) && previousWww(previous)) {
-    if ((s.charCodeAt(at + 1) | 32) === 119 && (s.charCodeAt(at + 2) | 32) === 119 && s.charCodeAt(at + 3) === 46 && at + 4 < s.length) {
-      const domainEnd = domain(s, at);
-      if (domainEnd !== -1) return path(s, domainEnd);
+    if (at + 4 < to && (s.charCodeAt(at + 1) | 32) === 119 && (s.charCodeAt(at + 2) | 32) === 119 && s.charCodeAt(at + 3) === 46) {
+      const domainEnd = domain(s, at, to);
+      if (domainEnd !== -1) return path(s, domainEnd, to);
     }
   }
   return -1;
@@ -612,18 +677,18 @@ function previousWww(code: number): boolean {
   return Number.isNaN(code) || code === 40 || code === 42 || code === 95 || code === 91 || code === 93 || code === 126 || isSpaceLike(code);
 }
 
-function emailLiteral(s: string, at: number): number {
+function emailLiteral(s: string, at: number, to: number): number {
   let end = at;
-  while (end < s.length && isAtext(s.charCodeAt(end))) end += 1;
-  if (s.charCodeAt(end) !== 64) return -1;
+  while (end < to && isAtext(s.charCodeAt(end))) end += 1;
+  if (end >= to || s.charCodeAt(end) !== 64) return -1;
   end += 1;
   let data = false;
   let dot = false;
-  for (;;) {
+  while (end < to) {
     const code = s.charCodeAt(end);
     if (code === 46) {
       // A dot followed by something other than an ASCII letter or digit ends the address.
-      if (!isAsciiAlphanumeric(s.charCodeAt(end + 1))) break;
+      if (end + 1 >= to || !isAsciiAlphanumeric(s.charCodeAt(end + 1))) break;
       dot = true;
       end += 1;
       continue;
@@ -638,32 +703,33 @@ function emailLiteral(s: string, at: number): number {
   return data && dot && isAsciiAlpha(s.charCodeAt(end - 1)) ? end : -1;
 }
 
-function protocolLiteral(s: string, at: number): number {
+function protocolLiteral(s: string, at: number, to: number): number {
   let end = at;
-  while (end < s.length && isAsciiAlpha(s.charCodeAt(end)) && end - at < 5) end += 1;
+  while (end < to && isAsciiAlpha(s.charCodeAt(end)) && end - at < 5) end += 1;
   // `http` or `https`, any case, then `:`.
   const length = end - at;
   if (length !== 4 && length !== 5) return -1;
   if ((s.charCodeAt(at + 1) | 32) !== 116 || (s.charCodeAt(at + 2) | 32) !== 116 || (s.charCodeAt(at + 3) | 32) !== 112) return -1;
   if (length === 5 && (s.charCodeAt(at + 4) | 32) !== 115) return -1;
-  if (s.charCodeAt(end) !== 58) return -1;
+  if (end + 2 >= to || s.charCodeAt(end) !== 58) return -1;
   if (s.charCodeAt(end + 1) !== 47 || s.charCodeAt(end + 2) !== 47) return -1;
   end += 3;
+  if (end >= to) return -1;
   const first = s.charCodeAt(end);
-  if (end >= s.length || first < 32 || first === 127 || isSpaceLike(first) || isPunctuation(first)) return -1;
-  const domainEnd = domain(s, end);
-  return domainEnd === -1 ? -1 : path(s, domainEnd);
+  if (first < 32 || first === 127 || isSpaceLike(first) || isPunctuation(first)) return -1;
+  const domainEnd = domain(s, end, to);
+  return domainEnd === -1 ? -1 : path(s, domainEnd, to);
 }
 
-function domain(s: string, from: number): number {
+function domain(s: string, from: number, to: number): number {
   let at = from;
   let underscoreInLast = false;
   let underscoreInLastLast = false;
   let seen = false;
-  for (;;) {
+  while (at < to) {
     const code = s.charCodeAt(at);
     if (code === 46 || code === 95) {
-      if (trail(s, at)) break;
+      if (trail(s, at, to)) break;
       if (code === 95) underscoreInLast = true;
       else {
         underscoreInLastLast = underscoreInLast;
@@ -672,20 +738,21 @@ function domain(s: string, from: number): number {
       at += 1;
       continue;
     }
-    if (at >= s.length || isSpaceLike(code) || (code !== 45 && isPunctuation(code))) break;
+    if (isSpaceLike(code) || (code !== 45 && isPunctuation(code))) break;
     seen = true;
     at += 1;
   }
   return underscoreInLast || underscoreInLastLast || !seen ? -1 : at;
 }
 
-function path(s: string, from: number): number {
+function path(s: string, from: number, to: number): number {
   let at = from;
   let open = 0;
   let close = 0;
   for (;;) {
+    if (at >= to) return at;
     const code = s.charCodeAt(at);
-    if (at >= s.length || isSpaceLike(code)) return at;
+    if (isSpaceLike(code)) return at;
     if (code === 40) {
       open += 1;
       at += 1;
@@ -697,7 +764,7 @@ function path(s: string, from: number): number {
       continue;
     }
     if ((code < 128 && TRAILING[code] === 1) || code === 38 || code === 60 || code === 93) {
-      if (trail(s, at)) return at;
+      if (trail(s, at, to)) return at;
       if (code === 41) close += 1;
       at += 1;
       continue;
@@ -708,48 +775,49 @@ function path(s: string, from: number): number {
 
 /**
  * Where the last `trail` scan of the current leaf failed: every offset before it shares the same
- * failing suffix, so a run of punctuation is scanned once, not once per character.
+ * failing suffix, so a run of punctuation is scanned once, not once per character. Reset by every
+ * scan; only the scan calls `trail`.
  */
-const trailCache = { s: '', from: 0, failUntil: -1 };
+const trailCache = { from: 0, failUntil: -1 };
 
 /** Punctuation that may trail an autolink literal without belonging to it (`&`, `<` and `]` are decided apart). */
 const TRAILING = new Uint8Array(128);
 for (const char of '!"\')*,.:;?_~') TRAILING[char.charCodeAt(0)] = 1;
 
-/** True when the text from `from` is trailing punctuation that is not part of an autolink literal. */
-function trail(s: string, from: number): boolean {
-  if (trailCache.s === s && from >= trailCache.from && from < trailCache.failUntil) return false;
-  const end = trailFailure(s, from);
+/** True when the text from `from` to `to` is trailing punctuation that is not part of an autolink literal. */
+function trail(s: string, from: number, to: number): boolean {
+  if (from >= trailCache.from && from < trailCache.failUntil) return false;
+  const end = trailFailure(s, from, to);
   if (end === -1) return true;
-  if (trailCache.s === s) {
-    trailCache.from = from;
-    trailCache.failUntil = end;
-  }
+  trailCache.from = from;
+  trailCache.failUntil = end;
   return false;
 }
 
 /** -1 when the text from `from` is all trailing punctuation; else the offset of the first other character. */
-function trailFailure(s: string, from: number): number {
+function trailFailure(s: string, from: number, to: number): number {
   let at = from;
   for (;;) {
+    if (at >= to) return -1;
     const code = s.charCodeAt(at);
-    if (at >= s.length || code === 60 || isSpaceLike(code)) return -1;
+    if (code === 60 || isSpaceLike(code)) return -1;
     if (code < 128 && TRAILING[code] === 1) {
       at += 1;
       continue;
     }
     if (code === 38) {
       let end = at + 1;
-      if (!isAsciiAlpha(s.charCodeAt(end))) return end;
-      while (isAsciiAlpha(s.charCodeAt(end))) end += 1;
-      if (s.charCodeAt(end) !== 59) return end;
+      if (end >= to || !isAsciiAlpha(s.charCodeAt(end))) return end;
+      while (end < to && isAsciiAlpha(s.charCodeAt(end))) end += 1;
+      if (end >= to || s.charCodeAt(end) !== 59) return end;
       at = end + 1;
       continue;
     }
     if (code === 93) {
-      const next = s.charCodeAt(at + 1);
       at += 1;
-      if (at >= s.length || next === 40 || next === 91 || isSpaceLike(next)) return -1;
+      if (at >= to) return -1;
+      const next = s.charCodeAt(at);
+      if (next === 40 || next === 91 || isSpaceLike(next)) return -1;
       continue;
     }
     return at;
@@ -766,14 +834,14 @@ const MAILTO_LITERAL = /(?<![\w+\-.@])mailto:([\w+\-.]+)@([\w-]+(?:\.[\w-]+)+)/g
 const EMAIL_LITERAL = /(?<![\w+\-.]|(?:^|[^\d@A-Za-z])(?:mailto|xmpp):)([\w+\-.]+)@([\w-]+(?:\.[\w-]+)+)/g;
 const LABEL_END = /[\d\-_]$/;
 
-/** Source ranges of the addresses the transform links, in the text runs between `covered` ranges. */
-function literalAddresses(s: string, covered: readonly number[], escapes: readonly number[]): [number, number][] {
+/** Source ranges of the addresses the transform links, in the text runs of `s[from, to)` between `covered` ranges. */
+function literalAddresses(s: string, from: number, to: number, covered: readonly number[], escapes: readonly number[]): [number, number][] {
   const ranges: [number, number][] = [];
   for (let index = 0; index < covered.length; index += 2) ranges.push([covered[index] as number, covered[index + 1] as number]);
   ranges.sort((a, b) => a[0] - b[0]);
   const escaped = new Set(escapes);
   const out: [number, number][] = [];
-  let cursor = 0;
+  let cursor = from;
   const run = (from: number, to: number): void => {
     if (to <= from) return;
     // The text node's value: escape backslashes dropped, numeric character references decoded;
@@ -838,7 +906,7 @@ function literalAddresses(s: string, covered: readonly number[], escapes: readon
     run(cursor, start);
     cursor = Math.max(cursor, end);
   }
-  run(cursor, s.length);
+  run(cursor, to);
   return out;
 }
 

@@ -1,10 +1,15 @@
 /** Link destinations and titles (CommonMark §6.3, https://spec.commonmark.org/0.31.2/#links). */
 
+/**
+ * Every function here reads `s` only in `[from, to)`: the inline phase parses a leaf in place in
+ * the document text, so a character at or after `to` belongs to something else.
+ */
+
 /** Skips spaces and tabs and, when `lineEnding` is true, at most one line ending among them. */
-export function skipWhitespace(s: string, from: number, lineEnding: boolean): number {
+export function skipWhitespace(s: string, from: number, lineEnding: boolean, to: number): number {
   let at = from;
   let seenLineEnding = !lineEnding;
-  while (at < s.length) {
+  while (at < to) {
     const code = s.charCodeAt(at);
     if (code === 32 || code === 9) at += 1;
     else if (code === 10 && !seenLineEnding) {
@@ -25,24 +30,24 @@ export { isAsciiPunctuation };
  * spaces or controls whose parentheses balance (nested at most `depth` deep). Returns the offset after
  * it (equal to `from` for an empty raw destination), or -1.
  */
-export function parseDestination(s: string, from: number, depth: number): number {
-  if (s.charCodeAt(from) === 60 /* < */) {
+export function parseDestination(s: string, from: number, depth: number, to: number): number {
+  if (from < to && s.charCodeAt(from) === 60 /* < */) {
     let at = from + 1;
-    while (at < s.length) {
+    while (at < to) {
       const code = s.charCodeAt(at);
       if (code === 62) return at + 1;
       if (code === 60 || code === 10) return -1;
-      if (code === 92 && at + 1 < s.length && isAsciiPunctuation(s.charCodeAt(at + 1))) at += 2;
+      if (code === 92 && at + 1 < to && isAsciiPunctuation(s.charCodeAt(at + 1))) at += 2;
       else at += 1;
     }
     return -1;
   }
   let at = from;
   let open = 0;
-  while (at < s.length) {
+  while (at < to) {
     const code = s.charCodeAt(at);
     if (code <= 32 || code === 127) break;
-    if (code === 92 && at + 1 < s.length && isAsciiPunctuation(s.charCodeAt(at + 1))) {
+    if (code === 92 && at + 1 < to && isAsciiPunctuation(s.charCodeAt(at + 1))) {
       at += 2;
       continue;
     }
@@ -59,24 +64,25 @@ export function parseDestination(s: string, from: number, depth: number): number
 }
 
 /** A link title `"…"`, `'…'` or `(…)` at `from`; returns the offset after it, or -1. */
-export function parseTitle(s: string, from: number): number {
+export function parseTitle(s: string, from: number, to: number): number {
+  if (from >= to) return -1;
   const open = s.charCodeAt(from);
   const close = open === 40 ? 41 : open;
   if (open !== 34 && open !== 39 && open !== 40) return -1;
   let at = from + 1;
-  while (at < s.length) {
+  while (at < to) {
     const code = s.charCodeAt(at);
     if (code === close) return at + 1;
-    if (code === 92 && at + 1 < s.length && isAsciiPunctuation(s.charCodeAt(at + 1))) at += 2;
+    if (code === 92 && at + 1 < to && isAsciiPunctuation(s.charCodeAt(at + 1))) at += 2;
     else if (open === 40 && code === 40) return -1;
-    else if (code === 10 && at + 1 < s.length && (s.charCodeAt(at + 1) === 10 || blankLineAt(s, at + 1))) return -1;
+    else if (code === 10 && at + 1 < to && (s.charCodeAt(at + 1) === 10 || blankLineAt(s, at + 1, to))) return -1;
     else at += 1;
   }
   return -1;
 }
 
-function blankLineAt(s: string, from: number): boolean {
+function blankLineAt(s: string, from: number, to: number): boolean {
   let at = from;
-  while (at < s.length && (s.charCodeAt(at) === 32 || s.charCodeAt(at) === 9)) at += 1;
-  return at >= s.length || s.charCodeAt(at) === 10;
+  while (at < to && (s.charCodeAt(at) === 32 || s.charCodeAt(at) === 9)) at += 1;
+  return at >= to || s.charCodeAt(at) === 10;
 }

@@ -10,7 +10,7 @@
 import { holdsBetween } from '../arrays.ts';
 import { parseBlocks } from './blocks.ts';
 import { type DefinitionSink, normaliseLabel } from './definitions.ts';
-import { type InlineSink, literalStarts, parseInline } from './inline.ts';
+import { type InlineSink, literalStarts, parseInline, TextSearch } from './inline.ts';
 import type { Range, Region, RegionKind } from './types.ts';
 
 /** A heading: its level and the source range of its text. */
@@ -56,18 +56,23 @@ export function parseMarkdown(input: string): MarkdownModel {
   const escapes: number[] = [];
   const context = { definitions, footnotes };
 
-  const mayHoldInline = triggerSearch(text);
   const literals = literalStarts(text);
-  const single = new ShiftedSink(regions, escapes);
+  const search = new TextSearch(text);
+  // A one-line leaf is parsed in place in the text, so its offsets are the document's.
+  const inPlace: InlineSink = {
+    region: (kind, start, end) => regions.push({ kind, start, end }),
+    escape: (offset) => escapes.push(offset),
+  };
   for (const leaf of blocks.leaves) {
     const lines = leaf.lines;
     const first = lines[0] as number;
     const last = lines[lines.length - 1] as number;
-    if (!mayHoldInline(first, last)) continue;
     const mayHoldLiteral = literals.length > 0 && holdsBetween(literals, first, last);
+    // A leaf with no special character and no literal start is all prose (between its lines
+    // stand only container prefixes and line endings, which hold no special character).
+    if (!mayHoldLiteral && search.nextSpecial(first) >= last) continue;
     if (lines.length === 2) {
-      single.base = first;
-      parseInline(text.slice(first, last), context, single, mayHoldLiteral);
+      parseInline(search, first, last, context, inPlace, mayHoldLiteral);
       continue;
     }
     // Several lines: join them with `\n` and map offsets back line by line.
@@ -96,7 +101,9 @@ export function parseMarkdown(input: string): MarkdownModel {
       return (lines[line * 2] as number) + offset - (starts[line] as number);
     };
     parseInline(
-      joined,
+      new TextSearch(joined),
+      0,
+      joined.length,
       context,
       {
         region: (kind, start, end) => regions.push({ kind, start: toSource(start, false), end: toSource(end, true) }),
@@ -117,26 +124,6 @@ export function parseMarkdown(input: string): MarkdownModel {
   return { text, lineStarts, regions: normaliseRegions(regions), escapes, definitions, footnotes, headings };
 }
 
-/** Receives the regions and escapes of a one-line leaf starting at `base`: one object for every such leaf. */
-class ShiftedSink implements InlineSink {
-  base = 0;
-  readonly #regions: Region[];
-  readonly #escapes: number[];
-
-  constructor(regions: Region[], escapes: number[]) {
-    this.#regions = regions;
-    this.#escapes = escapes;
-  }
-
-  region(kind: RegionKind, start: number, end: number): void {
-    this.#regions.push({ kind, start: this.base + start, end: this.base + end });
-  }
-
-  escape(offset: number): void {
-    this.#escapes.push(this.base + offset);
-  }
-}
-
 /** The first line of a heading without its markers. */
 function headingTitle(text: string, start: number, end: number): string {
   let line = text.slice(start, end);
@@ -147,33 +134,6 @@ function headingTitle(text: string, start: number, end: number): string {
     .replace(/[ \t]+#+[ \t]*$/, '')
     .replace(/^#+[ \t]*$/, '')
     .trim();
-}
-
-/** Characters that can start an inline construct or an autolink literal. */
-const INLINE_TRIGGER = /[\\`$<![\]]|www\.|:\/\/|@/gi;
-
-/**
- * A cheap pre-scan: a leaf `[start, end)` with no trigger is all prose. One search of the document
- * answers every leaf up to the trigger it found (leaves come in document order), so the whole
- * pre-scan reads the text about once and copies nothing.
- */
-function triggerSearch(text: string): (start: number, end: number) => boolean {
-  let searchedFrom = -1;
-  let found = -1;
-  return (start, end) => {
-    if (start < searchedFrom) {
-      // Out of order: test this leaf alone, so no search runs twice over the same text.
-      INLINE_TRIGGER.lastIndex = 0;
-      return INLINE_TRIGGER.test(text.slice(start, end));
-    }
-    if (found < start) {
-      INLINE_TRIGGER.lastIndex = start;
-      const match = INLINE_TRIGGER.exec(text);
-      searchedFrom = start;
-      found = match === null ? Number.POSITIVE_INFINITY : match.index;
-    }
-    return found < end;
-  };
 }
 
 /** Sorts regions and drops those inside an earlier one (a code span inside an image). */
