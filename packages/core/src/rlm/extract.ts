@@ -42,23 +42,25 @@ export function extractRlm(document: ScannedDocument): RlmExtraction {
   let regionIndex = 0;
   let line = 1;
 
-  // The candidates of `\[([^[\]\n]*)\]`, found with indexOf: the leftmost `[` whose run up to
-  // the next `]` holds no `[` and no line feed. Nothing is copied for a bracket that is skipped.
+  // The candidates of `\[([^[\]\n]*)\]`: a `[` is one when the next `]` comes before the next `[`
+  // and the next line feed. Three cursors that only move forward, each an indexOf; nothing is
+  // copied for a bracket that is skipped.
+  let close = -1;
+  let lineFeed = -1;
   for (let start = text.indexOf('['); start !== -1; ) {
-    let close = start + 1;
-    let code = text.charCodeAt(close);
-    while (code !== 93 /* ] */ && code !== 91 /* [ */ && code !== 10 && close < text.length) {
-      close += 1;
-      code = text.charCodeAt(close);
-    }
-    if (code !== 93) {
-      // A `[` starts the next attempt; a line feed or the end leaves none before it.
-      start = code === 91 ? close : text.indexOf('[', close + 1);
-      continue;
-    }
-    const end = close + 1;
     const candidate = start;
-    start = text.indexOf('[', end);
+    start = text.indexOf('[', candidate + 1);
+    if (close < candidate) {
+      close = text.indexOf(']', candidate + 1);
+      if (close === -1) break;
+    }
+    if (start !== -1 && start < close) continue;
+    if (lineFeed < candidate) {
+      lineFeed = text.indexOf('\n', candidate + 1);
+      if (lineFeed === -1) lineFeed = text.length;
+    }
+    if (lineFeed < close) continue;
+    const end = close + 1;
     const region = regionAt(candidate);
     if (region !== null) {
       if (isCodeKind(region.kind) && classifyInner(text.slice(candidate + 1, close)).type !== 'none') skippedInCode += 1;
@@ -122,7 +124,9 @@ function isExcluded(text: string, start: number, end: number, inner: string, def
   if (inner === '' || inner === ' ' || inner === 'x' || inner === 'X' || inner === 'un-versioned') return true;
   const first = inner.charCodeAt(0);
   if (first === 94 /* ^ */ || first === 64 /* @ */) return true;
-  if (inner.includes('://') || REF_ID.test(inner) || MARKER_INNER.test(inner)) return true;
+  if (inner.includes('://') || (first === 82 /* R */ && REF_ID.test(inner)) || (first >= 65 && first <= 90 && MARKER_INNER.test(inner))) {
+    return true;
+  }
   return definitions.size > 0 && definitions.has(normaliseLabel(inner));
 }
 

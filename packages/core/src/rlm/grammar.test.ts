@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyInner, hasPathWithExtension, PATH_SHAPED } from './grammar.ts';
+import { classifyInner, hasPathWithExtension, PATH_SHAPED, parseLineRange } from './grammar.ts';
 
 /** The pattern as first written; it accepts the same ids but backtracks exponentially. */
 const NESTED = /^(?:~(?=\/|$)|\.{1,2}(?=\/))?(?:[/\\]?[\p{L}\p{N}_.+-]+)+$/u;
@@ -41,5 +41,16 @@ describe('the path-shaped id pattern', () => {
     // The nested pattern needed about 2^n steps here.
     expect(classifyInner(`${'a'.repeat(60)}!`).type).toBe('none');
     expect(classifyInner(`docs/${'b'.repeat(60)}|x`).type).not.toBe('citation');
+  });
+});
+
+describe('line ranges', () => {
+  it('reads line numbers as parseInt does, long ones included', () => {
+    for (const text of ['L0', 'L007-8', 'L999999999999999', 'L12345678901234567890-1', 'L1-99999999999999999999']) {
+      const dash = text.indexOf('-');
+      const start = Number.parseInt(text.slice(1, dash === -1 ? undefined : dash), 10);
+      const end = dash === -1 ? start : Number.parseInt(text.slice(dash + 1), 10);
+      expect(parseLineRange(text)).toEqual({ start, end, text });
+    }
   });
 });

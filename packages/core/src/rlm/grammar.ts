@@ -77,9 +77,24 @@ const FOOTER_PATH_ONLY = /^([^\s@[\]]+)(?: \((L\d+(?:-\d+)?)\))? \[un-versioned\
 /** Parses `L42-58` or `L88`. */
 export function parseLineRange(text: string): LineRange {
   const dash = text.indexOf('-');
-  const start = Number.parseInt(text.slice(1, dash === -1 ? undefined : dash), 10);
-  const end = dash === -1 ? start : Number.parseInt(text.slice(dash + 1), 10);
+  const start = parseDigits(text, 1, dash === -1 ? text.length : dash);
+  const end = dash === -1 ? start : parseDigits(text, dash + 1, text.length);
   return { start, end, text };
+}
+
+/**
+ * `Number.parseInt(text.slice(from, to), 10)` without the copy when `[from, to)` is 1 to 15 ASCII
+ * digits (exact in a double); anything else goes to parseInt.
+ */
+function parseDigits(text: string, from: number, to: number): number {
+  if (to <= from || to - from > 15) return Number.parseInt(text.slice(from, to), 10);
+  let value = 0;
+  for (let at = from; at < to; at += 1) {
+    const digit = text.charCodeAt(at) - 48;
+    if (digit < 0 || digit > 9) return Number.parseInt(text.slice(from, to), 10);
+    value = value * 10 + digit;
+  }
+  return value;
 }
 
 /** Classifies the inner text of a bracket candidate that survived the exclusion rules. */
