@@ -362,8 +362,16 @@ function foldUnjudgedRefs(
 /** Coverage notes for what the run passed over on purpose, so silence never reads as a pass. */
 function passOverNotes(scholarly: ScholarlyChecker | null, copies: GeneratedCopies | null): string[] {
   const notes: string[] = [];
-  if (scholarly !== null && scholarly.held.findings > 0) {
-    notes.push(heldNote(scholarly.held.findings, scholarly.held.documents));
+  if (scholarly !== null) {
+    // Generated copies the pipeline checked and then left out hold nothing back in this report.
+    let findings = 0;
+    let documents = 0;
+    for (const [file, count] of scholarly.held) {
+      if (copies?.skipped.has(file) === true) continue;
+      findings += count;
+      documents += 1;
+    }
+    if (findings > 0) notes.push(heldNote(findings, documents));
   }
   if (copies !== null && copies.identical > 0) {
     notes.push(checkMessages.identicalCopies(copies.identical));

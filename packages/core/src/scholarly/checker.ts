@@ -42,8 +42,11 @@ export interface ScholarlyOptions {
 
 /** The scholarly checker, with what its profile held back over the run. */
 export interface ScholarlyChecker extends DocumentChecker {
-  /** Heuristic findings left out because their document is not research writing, and in how many documents. */
-  readonly held: { findings: number; documents: number };
+  /**
+   * Heuristic findings left out because their document is not research writing, by document (a
+   * run that leaves some documents out of its report counts only the others).
+   */
+  readonly held: ReadonlyMap<string, number>;
 }
 
 const STATISTIC =
@@ -118,7 +121,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
   const latestYear = now.year + 1;
   const profile = options.profile ?? 'recommended';
   const researchPaths = [...(options.researchPaths ?? ['.aiwg/research']), ...corpusRoots];
-  const held = { findings: 0, documents: 0 };
+  const held = new Map<string, number>();
 
   const inner: DocumentChecker = {
     name: 'scholarly',
@@ -628,6 +631,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
     name: inner.name,
     held,
     async check(context) {
+      held.delete(context.file);
       const result = await inner.check(context);
       // Nothing to hold back, so whether the document is research writing does not matter (its
       // heading regex reads the whole text).
@@ -635,8 +639,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
       if (profile !== 'recommended' || researchReason(context.file, context.document.text, researchPaths) !== null) return result;
       const kept = result.findings.filter((finding) => !isHeuristicRule(finding.rule) || finding.severity === 'ok');
       if (kept.length < result.findings.length) {
-        held.findings += result.findings.length - kept.length;
-        held.documents += 1;
+        held.set(context.file, result.findings.length - kept.length);
         // The held count is a run-level note: a stored result would lose it on the next run.
         return { ...result, findings: kept, uncacheable: true };
       }
