@@ -66,7 +66,8 @@ const LAZY_PREFIX = 'aiwg-lazy:';
 /** Where each lazy library was imported from (its resolve directory), for bundling it alone. */
 const lazyImporters = new Map();
 
-const lazyLibraries = {
+/** The plugin that defers {@link LAZY_LIBRARIES}; `from` is the path of chunks/ seen from the output that requires them. */
+const lazyLibraries = (from) => ({
   name: 'lazy-libraries',
   setup(plugin) {
     plugin.onLoad({ filter: /\/packages\/[^/]+\/src\/.*\.ts$/ }, (args) => {
@@ -77,11 +78,11 @@ const lazyLibraries = {
     });
     // The stub's require names the library's own file, beside the chunk that calls it (checked below).
     plugin.onResolve({ filter: new RegExp(`^${LAZY_PREFIX}`) }, (args) => ({
-      path: `./${LAZY_LIBRARIES.get(args.path.slice(LAZY_PREFIX.length))}`,
+      path: `${from}${LAZY_LIBRARIES.get(args.path.slice(LAZY_PREFIX.length))}`,
       external: true,
     }));
   },
-};
+});
 
 function deferImports(path, text) {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
@@ -156,9 +157,10 @@ try {
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
-    plugins: [lazyLibraries],
+    plugins: [lazyLibraries('./')],
   });
   const lazyInputs = await buildLazyLibraries(result.metafile);
+  await buildHookBundle(result.metafile);
   // The API's report types are the core's: their declaration ships beside api.d.ts, which then
   // imports it by a relative path instead of the (bundled, unpublished) core package.
   writeFileSync(join(staging, 'report-types.d.ts'), declarationOf(join(here, '../core/src/report-types.ts')));
@@ -205,6 +207,135 @@ async function buildLazyLibraries(metafile) {
     inputs.push(...Object.keys(lazy.metafile.inputs));
   }
   return inputs;
+}
+
+/**
+ * `dist/hook.cjs`: the CLI's `main` with `check` and everything it reaches in one CommonJS file
+ * (run by bin.ts as the body of `function (exports, require, module, __filename, __dirname, __aiwgImport)`),
+ * for the commit hook on Node versions without `module.enableCompileCache` (before 22.1). There
+ * the split ES modules are compiled from source on every run (~50 ms of each `check --staged`);
+ * a CommonJS file can be compiled through `vm.Script` with a V8 code cache, which bin.ts keeps
+ * beside it. The other commands are not in it: their loaders import their ES chunks (which bin.ts
+ * never lets it reach: it runs this file for `check --staged` only).
+ */
+async function buildHookBundle(metafile) {
+  const commandChunks = new Map();
+  for (const [output, { entryPoint }] of Object.entries(metafile.outputs)) {
+    if (entryPoint?.startsWith('src/commands/')) commandChunks.set(entryPoint.slice('src/commands/'.length), output);
+  }
+  // A library the hook path imports dynamically (the bibtex parser, listr2) stays in its ES chunk,
+  // loaded when asked, when nothing of the workspace comes with it (one copy of every module).
+  const chunkOf = new Map();
+  for (const [output, { entryPoint }] of Object.entries(metafile.outputs)) if (entryPoint !== undefined) chunkOf.set(entryPoint, output);
+  const workspaceFree = (output, seen = new Set()) => {
+    if (seen.has(output)) return true;
+    seen.add(output);
+    const { inputs, imports } = metafile.outputs[output];
+    if (Object.keys(inputs).some((input) => !input.includes('node_modules/'))) return false;
+    return imports
+      .filter((entry) => entry.kind === 'import-statement' && !entry.external)
+      .every((entry) => workspaceFree(entry.path, seen));
+  };
+  const dynamicLibraries = {
+    name: 'dynamic-libraries',
+    setup(plugin) {
+      plugin.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.path.startsWith('@aiwg-cite/') || args.path.startsWith('node:')) return undefined;
+        if (args.pluginData === 'dynamic-libraries') return undefined;
+        const resolved = await plugin.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'dynamic-libraries',
+        });
+        const chunk = chunkOf.get(relative(process.cwd(), resolved.path));
+        if (resolved.errors.length > 0 || chunk === undefined || !workspaceFree(chunk)) return undefined;
+        return { path: `./${relative(staging, join(process.cwd(), chunk))}`, external: true };
+      });
+    },
+  };
+  const otherCommands = {
+    name: 'other-commands',
+    setup(plugin) {
+      plugin.onResolve({ filter: /^\.\/[a-z-]+\.ts$/ }, (args) => {
+        if (!args.importer.endsWith('/src/commands/registry.ts') || args.kind !== 'dynamic-import' || args.path === './check.ts')
+          return undefined;
+        const chunk = commandChunks.get(args.path.slice(2));
+        if (chunk === undefined) throw new Error(`build: no chunk for the command ${args.path}`);
+        return { path: `./${relative(staging, join(process.cwd(), chunk))}`, external: true };
+      });
+    },
+  };
+  await build({
+    entryPoints: ['src/main.ts'],
+    outfile: join(staging, 'hook.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    conditions: ['aiwg-source'],
+    mainFields: ['module', 'main'],
+    define: { 'process.env.NODE_ENV': '"production"', __AIWG_CITE_BUILD_ID__: JSON.stringify(buildId()) },
+    jsx: 'automatic',
+    sourcemap: sourcemap ? 'linked' : false,
+    legalComments: 'none',
+    logLevel: 'warning',
+    plugins: [lazyLibraries('./chunks/'), otherCommands, dynamicLibraries],
+  });
+  const file = join(staging, 'hook.cjs');
+  // bin.ts compiles this file through vm.Script with a code cache, and there `import()` fails
+  // (functions read from a code cache lose the script's dynamic-import callback, Node 20): the
+  // ES chunks are imported by a function bin.ts passes in, `__aiwgImport`, relative to this file.
+  const text = readFileSync(file, 'utf8').replace(/\bimport\((".\/chunks\/[^"]+")\)/g, '__aiwgImport($1)');
+  if (/\bimport\("/.test(text)) throw new Error('build: dist/hook.cjs imports something other than a chunk');
+  writeFileSync(file, asciiOnly(file, text));
+}
+
+/**
+ * The text with every non-ASCII character escaped, so that Node reads it as a one-byte string
+ * (decoding ~1 MB of UTF-8 that is not all ASCII costs Node 20 ~20 ms). esbuild already escapes
+ * strings, templates and identifiers; what it leaves is in comments and regular expression
+ * literals, where `\uXXXX` (a pair of them for an astral character) means the same character. An
+ * identity escape before one (`\–` in a regular expression) becomes the `\u` escape itself. A
+ * non-ASCII character anywhere else fails the build.
+ */
+function asciiOnly(file, text) {
+  const wide = [...text.matchAll(/[^\p{ASCII}]/gu)];
+  if (wide.length === 0) return text;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  // The token whose range (leading trivia included) holds `at`, and whether a JSDoc comment does.
+  const tokenAt = (at) => {
+    let node = source;
+    let jsDoc = false;
+    for (;;) {
+      const inner = node.getChildren(source).find((child) => child.pos <= at && at < child.end);
+      if (inner === undefined) return { node, jsDoc };
+      node = inner;
+      jsDoc ||= node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode;
+    }
+  };
+  const inComment = (node, at) =>
+    [...(ts.getLeadingCommentRanges(text, node.pos) ?? []), ...(ts.getTrailingCommentRanges(text, node.pos) ?? [])].some(
+      (range) => range.pos <= at && at < range.end,
+    );
+  let out = '';
+  let done = 0;
+  for (const match of wide) {
+    const at = match.index;
+    const { node, jsDoc } = tokenAt(at);
+    const escapable = jsDoc || (at < node.getStart(source) ? inComment(node, at) : node.kind === ts.SyntaxKind.RegularExpressionLiteral);
+    if (!escapable)
+      throw new Error(
+        `build: ${relative(here, file)}: a non-ASCII character outside a comment or regular expression: ${JSON.stringify(text.slice(at - 80, at + 20))} (${ts.SyntaxKind[node.kind]})`,
+      );
+    let backslashes = 0;
+    while (text[at - 1 - backslashes] === '\\') backslashes += 1;
+    let escaped = '';
+    for (let unit = 0; unit < match[0].length; unit += 1) escaped += `\\u${match[0].charCodeAt(unit).toString(16).padStart(4, '0')}`;
+    out += text.slice(done, at - (backslashes % 2)) + escaped;
+    done = at + match[0].length;
+  }
+  return out + text.slice(done);
 }
 
 /** The .d.ts of one self-contained module (its exported types are declared in the file itself). */

@@ -16,15 +16,107 @@ const EARLY_COMMANDS: readonly (readonly string[])[] = [
   ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '*.bib', '*.csl.json'],
 ];
 
+declare const __AIWG_CITE_BUILD_ID__: string | undefined;
+
+/** The digest of the sources this bundle was built from (build.mjs): a code cache names the build it is of. */
+const BUILD_ID = typeof __AIWG_CITE_BUILD_ID__ === 'string' ? __AIWG_CITE_BUILD_ID__ : 'source';
+
 // `process` is the global: `import process from 'node:process'` builds that module's ES facade,
 // which reads every property of `process` once, so all three standard streams would be made here.
 
 // Node 22.1+ keeps the compiled bundle on disk between runs (the commit hook starts a process per
 // commit); Node 20 has no such API, and there this does nothing. Called before the bundle loads,
 // so it is imported after.
+const hasCompileCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 await startEarlyGitReads(process.argv.slice(2));
-const { main } = await import('./main.ts');
+const hook = hasCompileCache ? null : await loadHookBundle(process.argv.slice(2));
+const { main } = hook ?? (await import('./main.ts'));
+
+/** The CLI's entry, from dist/hook.cjs, and the step that keeps its code cache. */
+interface HookBundle {
+  readonly main: typeof import('./main.ts')['main'];
+  /** Writes the V8 code cache of this run beside the bundle, when there was none to use. */
+  saveCodeCache(): void;
+}
+
+/**
+ * On Node before 22.1 (no compile cache), `check --staged` runs `main` from dist/hook.cjs, one
+ * CommonJS file (build.mjs), compiled through `vm.Script` with a V8 code cache kept beside it in
+ * `hook.cjs.<node version>-<arch>.cache`: the split ES modules would be compiled from source on
+ * every commit (~50 ms of the hook), the cache makes compiling them a read. A run without a usable
+ * cache compiles the file from source and writes one after it ran, so the functions the hook calls
+ * are in it; V8 refuses a cache of another V8 or other flags, and the header (the build's id, the
+ * bundle's size and modification time) one of another build or file. Nothing to gain (`null`, the
+ * ES modules): another command, no hook.cjs, or no cache and a directory this user cannot write.
+ */
+async function loadHookBundle(args: readonly string[]): Promise<HookBundle | null> {
+  if (commandOf(args) !== 'check' || !args.includes('--staged')) return null;
+  const fs = await import('node:fs');
+  const { isAscii } = await import('node:buffer');
+  const { createRequire } = await import('node:module');
+  const { dirname } = await import('node:path');
+  const { fileURLToPath, pathToFileURL } = await import('node:url');
+  const vm = await import('node:vm');
+  const file = fileURLToPath(new URL('./hook.cjs', import.meta.url));
+  const stats = fs.statSync(file, { throwIfNoEntry: false });
+  if (stats === undefined) return null;
+  const cacheFile = `${file}.${process.version}-${process.arch}.cache`;
+  const header = Buffer.from(`${BUILD_ID}:${stats.size}:${stats.mtimeMs}\n`);
+  let cachedData: Buffer | undefined;
+  try {
+    const stored = fs.readFileSync(cacheFile);
+    if (stored.subarray(0, header.length).equals(header)) cachedData = stored.subarray(header.length);
+  } catch {
+    // No cache yet.
+  }
+  if (cachedData === undefined) {
+    try {
+      fs.accessSync(dirname(file), fs.constants.W_OK);
+    } catch {
+      return null;
+    }
+  }
+  // build.mjs writes it in ASCII: read as one byte a character, without decoding UTF-8 (~20 ms a megabyte).
+  const bytes = fs.readFileSync(file);
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __aiwgImport) {${source}\n})`, {
+    filename: file,
+    ...(cachedData === undefined ? {} : { cachedData }),
+  });
+  const exports = {};
+  const hookModule = { exports: exports as { main?: HookBundle['main'] } };
+  // The file's `import()` of ES chunks, rewritten by build.mjs (a code cache loses vm's callback for it).
+  const importChunk = (specifier: string) => import(new URL(specifier, pathToFileURL(file)).href);
+  script.runInThisContext().call(exports, exports, createRequire(file), hookModule, file, dirname(file), importChunk);
+  const main = hookModule.exports.main;
+  if (typeof main !== 'function') return null;
+  return {
+    main,
+    saveCodeCache() {
+      if (cachedData !== undefined && !script.cachedDataRejected) return;
+      // A cache that cannot be written costs the next run time, nothing else.
+      const temporary = `${cacheFile}.${process.pid}`;
+      try {
+        fs.writeFileSync(temporary, Buffer.concat([header, script.createCachedData()]));
+        fs.renameSync(temporary, cacheFile);
+      } catch {
+        fs.rmSync(temporary, { force: true });
+      }
+    },
+  };
+}
+
+/** The command `main` would run: the first argument that is not a global option (main.ts, applyGlobalFlags). */
+function commandOf(args: readonly string[]): string | undefined {
+  for (let at = 0; at < args.length; at += 1) {
+    const arg = args[at] as string;
+    if (arg === '--') return undefined;
+    if (arg === '--config') at += 1;
+    else if (arg !== '--no-color' && !arg.startsWith('--config=')) return arg;
+  }
+  return undefined;
+}
 
 /**
  * The commit hook (`check --staged`, run at the top level) always asks git two things that depend
@@ -107,4 +199,5 @@ const code = await main(process.argv.slice(2), {
     };
   },
 });
+hook?.saveCodeCache();
 process.exitCode = code;
