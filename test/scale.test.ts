@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI_ENTRY, GIT_ENV, type GitRepo, gitRepo, PROJECT_ROOT, sha16, sharedCorpus, tempDir } from '@aiwg-cite/test-utils';
@@ -169,6 +169,43 @@ describe('check --shard i/n and merge', { timeout: 300_000 }, () => {
     expect(bad.stderr).toContain('--shard takes i/n');
     const staged = await cli(['check', '--staged', '--shard', '1/2'], repo.dir);
     expect(staged.code).toBe(2);
+  });
+});
+
+describe('the README’s CI cache', { timeout: 300_000 }, () => {
+  it('its two directories, restored into a fresh clone, answer every document from the cache with the uncached report', async () => {
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Large repositories and CI'));
+    const step = section.slice(
+      section.indexOf('- uses: actions/cache@'),
+      section.indexOf('key:', section.indexOf('- uses: actions/cache@')),
+    );
+    const paths = [...step.matchAll(/^\s+([.~][^\s]*)$/gm)].map((match) => match[1]);
+    expect(paths).toEqual(['.git/aiwg-cite', '~/.cache/aiwg-cite']);
+    const repo = generatedRepo(20);
+    repo.commit('the sources as they are now');
+    const home = tempDir('aiwg-cite-ci-home-');
+    const first = await cli(['check', '--format', 'json'], repo.dir, { XDG_CACHE_HOME: join(home, '.cache') });
+    expect([0, 1]).toContain(first.code);
+    // The next job: a fresh clone (new inodes, no stamps that hold), the two directories restored.
+    const clone = join(tempDir('aiwg-cite-ci-clone-'), 'repo');
+    execFileSync('git', ['clone', '-q', repo.dir, clone], { env: { ...process.env, ...GIT_ENV } });
+    const restoredHome = tempDir('aiwg-cite-ci-home-');
+    for (const path of paths) {
+      const from = path.startsWith('~/') ? join(home, path.slice(2)) : join(repo.dir, path);
+      const to = path.startsWith('~/') ? join(restoredHome, path.slice(2)) : join(clone, path);
+      cpSync(from, to, { recursive: true });
+    }
+    const env = { XDG_CACHE_HOME: join(restoredHome, '.cache'), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const restored = await cli(['check', '--format', 'json'], clone, env);
+    expect(restored.stderr).toContain('result cache: 20 from the cache, 0 checked');
+    const uncached = await cli(['check', '--format', 'json', '--no-cache'], clone, { XDG_CACHE_HOME: join(restoredHome, '.cache') });
+    expect(restored.stdout).toBe(uncached.stdout);
+    expect(restored.code).toBe(uncached.code);
+    // Without the key the restored pack does not verify: every document is checked again.
+    const keyless = await cli(['check', '--format', 'json'], clone, { ...env, XDG_CACHE_HOME: join(tempDir(), '.cache') });
+    expect(keyless.stderr).toContain('result cache: 0 from the cache, 20 checked');
+    expect(keyless.stdout).toBe(uncached.stdout);
   });
 });
 
