@@ -72,28 +72,33 @@ interface StoredEntry extends Omit<Entry, 'findings'> {
 
 function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes' | 'findings'> {
   const shapes: string[][] = [];
-  const byShape = new Map<string, number>();
   const rows: unknown[][] = [];
   for (const finding of findings) {
     // As JSON.stringify would write it: a property whose value is undefined is left out.
     const names: string[] = [];
     const row: unknown[] = [0];
-    for (const [name, value] of Object.entries(finding)) {
+    for (const name of Object.keys(finding)) {
+      const value = finding[name];
       if (value === undefined) continue;
       names.push(name);
       if (name !== 'file') row.push(value);
     }
-    const id = names.join('\u0000');
-    let shape = byShape.get(id);
-    if (shape === undefined) {
+    // An entry has a few shapes: compared name by name, with no key string built per finding.
+    let shape = shapes.findIndex((known) => sameNames(known, names));
+    if (shape === -1) {
       shape = shapes.length;
       shapes.push(names);
-      byShape.set(id, shape);
     }
     row[0] = shape;
     rows.push(row);
   }
   return { shapes, findings: rows };
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let at = 0; at < a.length; at += 1) if (a[at] !== b[at]) return false;
+  return true;
 }
 
 function decodeFindings(shapes: unknown, rows: unknown, file: string): Finding[] | null {
