@@ -164,7 +164,10 @@ export class ResultCache {
    * the run has not read yet and whose digest `known` gives is compared by that digest, unread.
    */
   async lookup(key: string, file: string, artifacts: ArtifactCache, known?: KnownDigest): Promise<DocumentResult | null> {
-    const entry = parse(await this.#read(key), key, file);
+    let text = this.#read(key);
+    // A host that answers at once (the pack) costs no promise per document.
+    if (typeof text !== 'string' && text !== null) text = await text;
+    const entry = parse(text, key, file);
     if (entry === null) return null;
     // Most artifacts are answered at once (loaded already, or stamped): no promise per input.
     let waiting: Promise<boolean>[] | null = null;
@@ -209,9 +212,10 @@ export class ResultCache {
     }
   }
 
-  async #read(key: string): Promise<string | null> {
+  #read(key: string): MaybePromise<string | null> {
     try {
-      return await this.#storage.read(key);
+      const text = this.#storage.read(key);
+      return typeof text === 'string' || text === null ? text : Promise.resolve(text).catch(() => null);
     } catch {
       return null;
     }
