@@ -133,7 +133,8 @@ interface Pending {
 
 /** A segment as read: its verified bytes, and where each key's line starts in them. */
 interface Segment {
-  readonly body: Buffer | null;
+  /** The verified body as one string; a value is a slice of it (no copy per entry). */
+  readonly text: string;
   readonly lines: Map<string, number>;
 }
 
@@ -175,14 +176,14 @@ export class PackResultStorage implements ResultStorage {
   }
 
   read(key: string): string | null {
-    const { body, lines } = this.#load(segmentOf(key));
+    const { text, lines } = this.#load(segmentOf(key));
     const start = lines.get(key);
-    if (body === null || start === undefined) return null;
+    if (start === undefined) return null;
     this.#hits.add(key);
     // The line was checked for its two tabs when the segment was read.
-    const end = body.indexOf(0x0a, start);
-    const value = body.indexOf(0x09, body.indexOf(0x09, start) + 1) + 1;
-    return body.toString('utf8', value, end);
+    const end = text.indexOf('\n', start);
+    const value = text.indexOf('\t', text.indexOf('\t', start) + 1) + 1;
+    return text.slice(value, end);
   }
 
   /** Writes go to the segment's replacement as they come (a run over many documents keeps none in memory). */
@@ -212,14 +213,14 @@ export class PackResultStorage implements ResultStorage {
     if (fullRun) for (let segment = 0; segment < SEGMENTS; segment += 1) segments.add(segment);
     try {
       for (const segment of segments) {
-        const { body, lines } = this.#load(segment);
+        const { text, lines } = this.#load(segment);
         // Kept lines are copied as they were read, runs of adjacent lines at once.
         const kept: [number, number][] = [];
         let count = 0;
         for (const [key, start] of lines) {
           if ((fullRun && !this.#hits.has(key)) || this.#written.has(key)) continue;
           count += 1;
-          const end = (body as Buffer).indexOf(0x0a, start) + 1;
+          const end = text.indexOf('\n', start) + 1;
           const last = kept[kept.length - 1];
           if (last !== undefined && last[1] === start) last[1] = end;
           else kept.push([start, end]);
@@ -231,7 +232,7 @@ export class PackResultStorage implements ResultStorage {
           this.#pending.set(segment, pending);
         }
         const writer = this.#drain(pending);
-        for (const [start, end] of kept) writer.append((body as Buffer).subarray(start, end));
+        for (const [start, end] of kept) writer.append(text.slice(start, end));
         writer.commit();
         this.#pending.delete(segment);
         this.#segments.delete(segment);
@@ -264,19 +265,20 @@ export class PackResultStorage implements ResultStorage {
   #load(segment: number): Segment {
     let loaded = this.#segments.get(segment);
     if (loaded !== undefined) return loaded;
-    const body = this.#file(segment).readBytes();
+    // One string per segment: decoded in one pass, its bytes released at once, each key and
+    // value a slice of it.
+    const text = this.#file(segment).readBytes()?.toString('utf8') ?? '';
     const lines = new Map<string, number>();
-    loaded = { body, lines };
+    loaded = { text, lines };
     this.#segments.set(segment, loaded);
-    if (body === null) return loaded;
-    for (let start = 0; start < body.length; ) {
-      let end = body.indexOf(0x0a, start);
-      if (end === -1) end = body.length;
-      const first = body.indexOf(0x09, start);
-      const second = first === -1 || first >= end ? -1 : body.indexOf(0x09, first + 1);
-      // A line without its three fields is left out (and dropped by the next rewrite); so is a
-      // last line without its newline: a rewrite copies whole lines.
-      if (first > start && second !== -1 && second < end && end < body.length) lines.set(body.toString('latin1', start, first), start);
+    for (let start = 0; start < text.length; ) {
+      const end = text.indexOf('\n', start);
+      // A last line without its newline is left out: a rewrite copies whole lines.
+      if (end === -1) break;
+      const first = text.indexOf('\t', start);
+      const second = first === -1 || first >= end ? -1 : text.indexOf('\t', first + 1);
+      // A line without its three fields is left out (and dropped by the next rewrite).
+      if (first > start && second !== -1 && second < end) lines.set(text.slice(start, first), start);
       start = end + 1;
     }
     return loaded;
