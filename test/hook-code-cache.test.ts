@@ -9,7 +9,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 // through vm.Script with a V8 code cache kept beside it (cli/src/bin.ts, build.mjs). Each test
 // runs a copy of dist/, so its cache file is its own.
 
-const hasCompileCache = typeof (await import('node:module')).default.enableCompileCache === 'function';
+const hasCompileCache =
+  typeof ((await import('node:module')).default as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 const CODE = 'export const one = 1;\nexport const two = 2;\n';
 
 beforeAll(() => {
