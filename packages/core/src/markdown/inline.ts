@@ -28,6 +28,10 @@ export interface InlineSink {
   region(kind: RegionKind, start: number, end: number): void;
   /** The offset of a character made literal by a backslash. */
   escape(offset: number): void;
+  /** A link's text (prose: the sink may ignore it). */
+  linkText(start: number, end: number): void;
+  /** An image's description (inside the image's region: the sink may ignore it). */
+  imageText(start: number, end: number): void;
 }
 
 /**
@@ -141,12 +145,6 @@ const OPENERS = new Openers();
 const SPECIAL = new Uint8Array(128);
 for (const char of '\\`$<![]') SPECIAL[char.charCodeAt(0)] = 1;
 
-/** What the scan reports beyond the sink's regions: link texts and image descriptions. */
-interface ScanSink extends InlineSink {
-  linkText(start: number, end: number): void;
-  imageText(start: number, end: number): void;
-}
-
 /** Parses the leaf `s[from, to)` of `search.s`; regions and escapes go to `out` in offsets of `s`. */
 export function parseInline(
   search: TextSearch,
@@ -157,12 +155,18 @@ export function parseInline(
   mayHoldLiteral = true,
 ): void {
   const s = search.s;
+  const hints = mayHoldLiteral ? literalHints(s, from, to) : NO_LITERALS;
+  if (hints.needles.length === 0) {
+    // No address the transform could link: the scan's regions are the answer, straight to `out`.
+    scan(search, from, to, context, out, hints);
+    return;
+  }
   const found: number[] = [];
   const kinds: RegionKind[] = [];
   const escapes: number[] = [];
   const linkTexts: number[] = [];
   const imageTexts: number[] = [];
-  const sink: ScanSink = {
+  const sink: InlineSink = {
     region(kind, start, end) {
       kinds.push(kind);
       found.push(start, end);
@@ -178,12 +182,10 @@ export function parseInline(
       imageTexts.push(start, end);
     },
   };
-  const hints = mayHoldLiteral ? literalHints(s, from, to) : NO_LITERALS;
   scan(search, from, to, context, sink, hints);
   for (let index = 0; index < kinds.length; index += 1) {
     out.region(kinds[index] as RegionKind, found[index * 2] as number, found[index * 2 + 1] as number);
   }
-  if (hints.needles.length === 0) return;
   const covered = found.concat(linkTexts);
   if (escapes.length > 0 || hasUncoveredNeedle(hints.needles, covered)) {
     // Link text is prose, but the address transform leaves it alone; emphasis and strikethrough
@@ -331,7 +333,7 @@ function delimiterScope(
   return { blocked, escapes: new Set(escapes), spans: linkTexts.concat(imageTexts) };
 }
 
-function scan(search: TextSearch, from: number, to: number, context: InlineContext, sink: ScanSink, hints: LiteralHints): void {
+function scan(search: TextSearch, from: number, to: number, context: InlineContext, sink: InlineSink, hints: LiteralHints): void {
   const s = search.s;
   const length = to;
   const openers = OPENERS;
@@ -476,7 +478,7 @@ function indexRuns(s: string, char: number, from: number, to: number): RunIndex 
 }
 
 /** A `]` at `at` (before `to`): closes a link or image when the bracket algorithm says so (CommonMark §6.3). */
-function closeBracket(s: string, at: number, openers: Openers, context: InlineContext, sink: ScanSink, to: number): number {
+function closeBracket(s: string, at: number, openers: Openers, context: InlineContext, sink: InlineSink, to: number): number {
   const opener = openers.pop();
   if (opener === null || !opener.active) return at + 1;
   const textStart = opener.at + (opener.image ? 2 : 1);

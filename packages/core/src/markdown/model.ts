@@ -62,6 +62,8 @@ export function parseMarkdown(input: string): MarkdownModel {
   const inPlace: InlineSink = {
     region: (kind, start, end) => regions.push({ kind, start, end }),
     escape: (offset) => escapes.push(offset),
+    linkText: () => undefined,
+    imageText: () => undefined,
   };
   for (const leaf of blocks.leaves) {
     const lines = leaf.lines;
@@ -108,6 +110,8 @@ export function parseMarkdown(input: string): MarkdownModel {
       {
         region: (kind, start, end) => regions.push({ kind, start: toSource(start, false), end: toSource(end, true) }),
         escape: (offset) => escapes.push(toSource(offset, false)),
+        linkText: () => undefined,
+        imageText: () => undefined,
       },
       mayHoldLiteral,
     );
