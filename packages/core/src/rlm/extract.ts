@@ -1,5 +1,5 @@
 import { createRegionCursor, isCodeKind, isEscapedAt, normaliseLabel, type Region, type ScannedDocument } from '../markdown/scan.ts';
-import { classifyInner, parseFooterBullet, type RlmMalformed, type RlmParsed } from './grammar.ts';
+import { classifyInner, isClassified, parseFooterBullet, type RlmMalformed, type RlmParsed } from './grammar.ts';
 
 /** Where a candidate stands in its document. */
 export interface Located {
@@ -63,7 +63,7 @@ export function extractRlm(document: ScannedDocument): RlmExtraction {
     const end = close + 1;
     const region = regionAt(candidate);
     if (region !== null) {
-      if (isCodeKind(region.kind) && classifyInner(text.slice(candidate + 1, close)).type !== 'none') skippedInCode += 1;
+      if (isCodeKind(region.kind) && isClassified(text.slice(candidate + 1, close))) skippedInCode += 1;
       continue;
     }
     // No region holds the start: the candidate is outside all of them unless the next one starts before `end`.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyInner, hasPathWithExtension, PATH_SHAPED, parseLineRange } from './grammar.ts';
+import { classifyInner, hasPathWithExtension, isClassified, PATH_SHAPED, parseLineRange } from './grammar.ts';
 
 /** The pattern as first written; it accepts the same ids but backtracks exponentially. */
 const NESTED = /^(?:~(?=\/|$)|\.{1,2}(?=\/))?(?:[/\\]?[\p{L}\p{N}_.+-]+)+$/u;
@@ -52,5 +52,38 @@ describe('line ranges', () => {
       const end = dash === -1 ? start : Number.parseInt(text.slice(dash + 1), 10);
       expect(parseLineRange(text)).toEqual({ start, end, text });
     }
+  });
+});
+
+describe('counting a candidate in code', () => {
+  it('says what classifyInner says, without building its result', () => {
+    const pieces = [
+      'src/a.ts',
+      'a',
+      '/',
+      '/mo',
+      ' ',
+      ',',
+      ', ',
+      '@',
+      'a8f9c2d4e5f60718',
+      'A8F9',
+      'L',
+      'l',
+      '12',
+      '-',
+      '–',
+      '.',
+      '~/',
+      'x!',
+      '\\',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 8 }), (parts) => {
+        const inner = parts.join('');
+        expect(isClassified(inner)).toBe(classifyInner(inner).type !== 'none');
+      }),
+      { numRuns: 30_000, seed: 7 },
+    );
   });
 });

@@ -133,6 +133,18 @@ export function classifyInner(inner: string): RlmClassification {
   return diagnose(inner);
 }
 
+/**
+ * `classifyInner(inner).type !== 'none'` without building the result: extraction only counts the
+ * candidates that stand in code, so it need not make their objects.
+ */
+export function isClassified(inner: string): boolean {
+  if (VERSIONED.test(inner)) return true;
+  const pathOnly = PATH_ONLY.exec(inner);
+  if (pathOnly !== null && PATH_SHAPED.test(pathOnly[1] as string)) return true;
+  if (BARE.test(inner)) return PATH_SHAPED.test(inner) && !SLASH_WORD.test(inner);
+  return diagnose(inner).type !== 'none';
+}
+
 /** Explains a near-miss, or returns `none` for text that is not trying to be a citation. */
 function diagnose(inner: string): RlmClassification {
   const match = NEAR_MISS.exec(inner);
