@@ -82,7 +82,6 @@ export async function findCitingEntries(
   artifacts: ReadonlySet<string>,
   excludeDocuments: ReadonlySet<string>,
 ): Promise<CitingEntry[]> {
-  const documents = markdownDocuments(options.snapshot);
   const extracted = new Map<string, IndexedBlob>();
   const extract = (oids: readonly string[]) =>
     Promise.all(
@@ -96,11 +95,7 @@ export async function findCitingEntries(
   // paths is among them (a commit of documents only, say), the full index is never read.
   const summary = loadSummary(summaryPath(options.file), options.includeCode);
   if (summary !== null) {
-    // A blob only excluded documents hold (the staged documents themselves, checked from the
-    // index) can add no citing entry: it is not read for this question.
-    const counted = new Set<string>();
-    for (const [path, oid] of documents) if (!excludeDocuments.has(path)) counted.add(oid);
-    const unseen = [...counted].filter((oid) => !summary.oids.has(oid));
+    const unseen = unseenBlobs(options.snapshot, excludeDocuments, summary.oids);
     if (unseen.length <= MAX_UNSEEN_FOR_SUMMARY) {
       await extract(unseen);
       const cited = (artifact: string) =>
@@ -109,6 +104,7 @@ export async function findCitingEntries(
     }
   }
 
+  const documents = markdownDocuments(options.snapshot);
   const wanted = new Set(documents.map(([, oid]) => oid));
   const stored = loadIndex(options.file, options.includeCode);
   const blobs: Record<string, IndexedBlob> = {};
@@ -166,6 +162,31 @@ function markdownDocuments(snapshot: IndexSnapshot): [string, string][] {
   return documents;
 }
 
+/**
+ * The blobs of the index's markdown documents that the summary does not know (`known`: its oids,
+ * hex), in index order. A blob only excluded documents hold (the staged documents themselves,
+ * checked from the index) can add no citing entry: it is not read for this question. An index
+ * file's oids are compared as their bytes (latin1 strings cut from the file), the summary's
+ * decoded once: converting each document's oid to hex cost more than the rest of this question.
+ */
+function unseenBlobs(snapshot: IndexSnapshot, excludeDocuments: ReadonlySet<string>, known: readonly string[]): string[] {
+  const joined = known.join('');
+  if (snapshot.entries instanceof IndexFileEntries && joined.length === known.length * 40 && /^[0-9a-f]*$/.test(joined)) {
+    const bytes = Buffer.from(joined, 'hex').toString('latin1');
+    const seen = new Set<string>();
+    for (let at = 0; at < bytes.length; at += 20) seen.add(bytes.slice(at, at + 20));
+    const unseen = new Set<string>();
+    for (const [path, oid] of snapshot.entries.regularFilesWhere(isMarkdownName, 'dn', 'binary')) {
+      if (!excludeDocuments.has(path) && !seen.has(oid)) unseen.add(oid);
+    }
+    return [...unseen].map((oid) => Buffer.from(oid, 'latin1').toString('hex'));
+  }
+  const seen = new Set(known);
+  const counted = new Set<string>();
+  for (const [path, oid] of markdownDocuments(snapshot)) if (!excludeDocuments.has(path)) counted.add(oid);
+  return [...counted].filter((oid) => !seen.has(oid));
+}
+
 /** More unseen documents than this and the run reads (and rewrites) the full index instead. */
 const MAX_UNSEEN_FOR_SUMMARY = 64;
 
@@ -174,7 +195,7 @@ export function summaryPath(indexFile: string): string {
   return join(dirname(indexFile), 'cited.json');
 }
 
-function loadSummary(file: string, includeCode: boolean): { oids: Set<string>; artifacts: Set<string> } | null {
+function loadSummary(file: string, includeCode: boolean): { oids: readonly string[]; artifacts: Set<string> } | null {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as {
       version?: unknown;
@@ -185,7 +206,7 @@ function loadSummary(file: string, includeCode: boolean): { oids: Set<string>; a
     if (parsed.version !== FORMAT_VERSION || parsed.includeCode !== includeCode) return null;
     if (!Array.isArray(parsed.oids) || !Array.isArray(parsed.artifacts)) return null;
     if (!parsed.oids.every((oid) => typeof oid === 'string') || !parsed.artifacts.every((path) => typeof path === 'string')) return null;
-    return { oids: new Set(parsed.oids as string[]), artifacts: new Set(parsed.artifacts as string[]) };
+    return { oids: parsed.oids as string[], artifacts: new Set(parsed.artifacts as string[]) };
   } catch {
     return null;
   }

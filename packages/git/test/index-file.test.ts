@@ -64,6 +64,10 @@ describe('readIndexFile', () => {
         expect(readIndexFile(indexOf(repo))?.entries).toBeInstanceOf(IndexFileEntries);
         const fresh = readIndexFile(indexOf(repo))?.entries as IndexFileEntries;
         expect(fresh.regularFilesWhere(isMarkdownName, 'dn')).toEqual(markdown.map(([path, entry]) => [path, entry.oid]));
+        // The oids as their bytes, one latin1 character a byte.
+        expect(fresh.regularFilesWhere(isMarkdownName, 'dn', 'binary')).toEqual(
+          markdown.map(([path, entry]) => [path, Buffer.from(entry.oid, 'hex').toString('latin1')]),
+        );
       } else {
         expect(version).toBe(4);
       }
