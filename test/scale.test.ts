@@ -180,7 +180,7 @@ describe('the README’s CI cache', { timeout: 300_000 }, () => {
       section.indexOf('- uses: actions/cache@'),
       section.indexOf('key:', section.indexOf('- uses: actions/cache@')),
     );
-    const paths = [...step.matchAll(/^\s+([.~][^\s]*)$/gm)].map((match) => match[1]);
+    const paths = [...step.matchAll(/^\s+([.~][^\s]*)$/gm)].map((match) => match[1] as string);
     expect(paths).toEqual(['.git/aiwg-cite', '~/.cache/aiwg-cite']);
     const repo = generatedRepo(20);
     repo.commit('the sources as they are now');
