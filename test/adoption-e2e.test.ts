@@ -24,10 +24,16 @@ interface Run {
 
 let tarball = '';
 
+/** The npm pack directory, removed after the file (a hook registered inside beforeAll never ran: one leaked per run). */
+let packDirectory: string | null = null;
+afterAll(() => {
+  if (packDirectory !== null) rmSync(packDirectory, { recursive: true, force: true });
+});
+
 beforeAll(async () => {
   if (!existsSync(CLI_ENTRY)) throw new Error(`build the CLI first: pnpm build (${CLI_ENTRY} is missing)`);
   const dest = realpathSync(mkdtempSync(join(tmpdir(), 'aiwg-cite-pack-')));
-  afterAll(() => rmSync(dest, { recursive: true, force: true }));
+  packDirectory = dest;
   const pack = await run('npm', ['pack', '--silent', '--pack-destination', dest], join(PROJECT_ROOT, 'packages/cli'), baseEnv(dest));
   expect(pack.code).toBe(0);
   tarball = join(dest, pack.output.trim().split('\n').pop() as string);

@@ -19,10 +19,16 @@ interface PackedFile {
 let tarball = '';
 let files: string[] = [];
 
+/** The npm pack directory, removed after the file (a hook registered inside beforeAll never ran: one leaked per run). */
+let packDirectory: string | null = null;
+afterAll(() => {
+  if (packDirectory !== null) rmSync(packDirectory, { recursive: true, force: true });
+});
+
 beforeAll(async () => {
   if (!existsSync(CLI_ENTRY)) throw new Error(`build the CLI first: pnpm build (${CLI_ENTRY} is missing)`);
   const dest = realpathSync(mkdtempSync(join(tmpdir(), 'aiwg-cite-pack-')));
-  afterAll(() => rmSync(dest, { recursive: true, force: true }));
+  packDirectory = dest;
   const pack = await run('npm', ['pack', '--json', '--pack-destination', dest], CLI_DIR, npmEnv(dest));
   // npm warns about npm_config_* variables that pnpm sets for scripts (verify-deps-before-run): not ours.
   expect(pack.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn Unknown env config'))).toEqual([]);
