@@ -7,6 +7,7 @@
  *                     (port: `discover`)
  *   2. read           each document's bytes, from the working tree or the git index (port: `reader`)
  *   3. admit          the document policy: size cap and binary sniff ({@link admitDocument})
+ *                     and copies: documents repeating another's body are left out (port: `copies`)
  *   4. extract+verify scan once, run every checker, judge each citation against its artifact as the
  *                     same reader sees it ({@link verifyDocument})
  *   5. history        git's facts on stale pins: unknown-hash and unstaged ({@link judgeHistory};

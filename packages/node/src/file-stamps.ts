@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import type { ArtifactReader, Sha256 } from '@aiwg-cite/core';
-import { nodeSha256, readRegularFile } from './fs.ts';
+import type { ArtifactReader } from '@aiwg-cite/core';
+import { readRegularFile } from './fs.ts';
 import { SignedFile } from './result-store.ts';
 
 const FORMAT = 2;
@@ -138,7 +138,7 @@ export class FileStamps {
   }
 
   /** SHA-256 that answers from the digests stamped this run, so a file read here is hashed once. */
-  readonly sha256: Sha256 = (bytes) => this.#digests.get(bytes) ?? nodeSha256(bytes);
+  readonly sha256 = (bytes: Uint8Array): string => this.#digests.get(bytes) ?? createHash('sha256').update(bytes).digest('hex');
 
   /** A reader that stamps what `inner` (the confined working-tree reader) reads. */
   wrapReader(inner: ArtifactReader): ArtifactReader {

@@ -201,8 +201,9 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
     copiesPort: (stamps) => ({
       bodyOf(file, bytes) {
         if (!identityInPipeline) return null;
-        if (bytes !== null) return stamps === null ? bodyDigest(bytes) : stamps.deriveFrom(file, BODY_STAMP, bytes, bodyDigest);
-        return stamps?.derived(file, BODY_STAMP, bodyDigest) ?? null;
+        if (bytes === null) return stamps?.derived(file, BODY_STAMP, bodyDigest) ?? null;
+        // The stamps hashed these bytes as the reader returned them: a body without front matter is not hashed again.
+        return stamps === null ? bodyDigest(bytes) : stamps.deriveFrom(file, BODY_STAMP, bytes, (read) => bodyDigest(read, stamps.sha256));
       },
       leaveOut(bodies) {
         if (!identityInPipeline || copies === null) return new Set<string>();

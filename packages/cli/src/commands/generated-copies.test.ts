@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { findGeneratedCopies } from './generated-copies.ts';
+import { bodyDigest, findGeneratedCopies } from './generated-copies.ts';
 
 const BODY = '# Notes\n\nSee [src/a.ts, L1-2].\n';
 
@@ -47,6 +48,25 @@ describe('findGeneratedCopies: content identity', () => {
     const body = (byte: number) => Uint8Array.from([...Buffer.from('---\nx: 1\n---\n# T '), byte, 0x0a]);
     expect(copiesAmong({ 'a.md': body(0xff), 'b.md': body(0xfe) })).toEqual([]);
     expect(copiesAmong({ 'a.md': body(0xff), 'b.md': body(0xff) })).toEqual(['b.md']);
+  });
+});
+
+describe('bodyDigest', () => {
+  const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+  it('takes the digest of a file without front matter from `whole`, and hashes only the body after one', () => {
+    const asked: Uint8Array[] = [];
+    const whole = (bytes: Uint8Array) => {
+      asked.push(bytes);
+      return sha256(bytes);
+    };
+    const plain = Buffer.from(BODY);
+    expect(bodyDigest(plain, whole)).toBe(bodyDigest(plain));
+    expect(bodyDigest(plain)).toBe(sha256(plain));
+    expect(asked).toEqual([plain]);
+    const fronted = Buffer.from(`---\nx: 1\n---\n${BODY}`);
+    expect(bodyDigest(fronted, whole)).toBe(sha256(plain));
+    expect(asked).toHaveLength(1);
   });
 });
 
