@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@aiwg-cite/test-utils';
@@ -88,5 +88,60 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     expect(new SignedFile(join(dir, 'pack-01'), secret).read()).toBe(
       `${key(0xc1)}\t"f.md"\tnew\n${good(1, '{"a":"é"}')}${good(0x41, 'x\ty')}`,
     );
+  });
+});
+
+describe('SignedFile: one file signed with the user key', () => {
+  const trailerLength = 2 * (12 + 16) + 1;
+
+  it('reads back a body written in pieces, and nothing when the file is gone', () => {
+    const path = join(tempDir(), 'signed');
+    expect(new SignedFile(path, secret).read()).toBeNull();
+    const writer = new SignedFile(path, secret).writer();
+    writer.append('first ');
+    writer.append(Buffer.from('sécond\tpiece\u001e\n'));
+    writer.commit();
+    expect(new SignedFile(path, secret).read()).toBe('first sécond\tpiece\u001e\n');
+    expect(readdirSync(join(path, '..'))).toEqual(['signed']);
+  });
+
+  it('signs each replacement afresh: the same body twice gives two trailers', () => {
+    const path = join(tempDir(), 'signed');
+    new SignedFile(path, secret).write('body\n');
+    const first = readFileSync(path, 'latin1');
+    new SignedFile(path, secret).write('body\n');
+    const second = readFileSync(path, 'latin1');
+    expect(first.slice(0, 5)).toBe(second.slice(0, 5));
+    expect(first.slice(5)).not.toBe(second.slice(5));
+    expect(new SignedFile(path, secret).read()).toBe('body\n');
+  });
+
+  it('refuses a changed body, a changed nonce or tag, a trailer that is not hex, another key and a file too short', () => {
+    const path = join(tempDir(), 'signed');
+    new SignedFile(path, secret).write('alpha beta\n');
+    const good = readFileSync(path, 'latin1');
+    const trailerAt = good.length - trailerLength;
+    const flip = (at: number) => good.slice(0, at) + (good[at] === '0' ? '1' : '0') + good.slice(at + 1);
+    const refused = (text: string) => {
+      writeFileSync(path, text, 'latin1');
+      return new SignedFile(path, secret).read();
+    };
+    expect(refused(good)).toBe('alpha beta\n');
+    expect(refused(`alpha bet4\n${good.slice(trailerAt)}`)).toBeNull();
+    // Nonce (first 24 hex digits of the trailer), then tag.
+    expect(refused(flip(trailerAt))).toBeNull();
+    expect(refused(flip(trailerAt + 30))).toBeNull();
+    expect(refused(`${good.slice(0, trailerAt)}zz${good.slice(trailerAt + 2)}`)).toBeNull();
+    expect(refused(good.slice(0, -1))).toBeNull();
+    expect(refused(good.slice(trailerAt + 1))).toBeNull();
+    writeFileSync(path, good, 'latin1');
+    expect(new SignedFile(path, randomBytes(32)).read()).toBeNull();
+  });
+
+  it('refuses a file signed the way earlier versions did (HMAC trailer)', () => {
+    const path = join(tempDir(), 'signed');
+    const body = 'old body\n';
+    writeFileSync(path, `${body}${createHmac('sha512-256', secret).update(body).digest('hex')}\n`);
+    expect(new SignedFile(path, secret).read()).toBeNull();
   });
 });
