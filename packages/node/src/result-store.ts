@@ -148,30 +148,39 @@ export interface SignedFileWriter {
   abort(): void;
 }
 
-/** New entries of one segment: lines not yet written, and the replacement they go to. */
+/**
+ * New entries of one segment: their bytes not yet written, and the replacement they go to. Lines
+ * are encoded straight into `bytes`, which is written and signed as it is (no joined string, no
+ * Buffer per line).
+ */
 interface Pending {
   readonly segment: number;
   writer: SignedFileWriter | null;
-  lines: string[];
+  bytes: Buffer | null;
   size: number;
 }
 
-/** A segment as read: its verified bytes, and where each key's line starts in them. */
+/**
+ * A segment as read: its verified body as one string (a value is a slice of it, no copy per
+ * entry), and per key the index of its line in `starts`, `values` and `ends` (where the line
+ * starts, where its value starts, where its newline is), found once when the segment is read.
+ */
 interface Segment {
-  /** The verified body as one string; a value is a slice of it (no copy per entry). */
   readonly text: string;
   readonly lines: Map<string, number>;
+  readonly starts: number[];
+  readonly values: number[];
+  readonly ends: number[];
 }
 
 /** How many segments the pack is cut into, by the first bits of an entry's key. */
 const SEGMENTS = 64;
-/** New lines of a segment kept in memory before they are appended to its replacement. */
-const PENDING_BYTES = 1 << 20;
-
-/** One entry as a line of its segment: `key TAB file (JSON) TAB entry`. */
-function packLine(key: string, file: string, value: string): string {
-  return `${key}\t${JSON.stringify(file)}\t${value}\n`;
-}
+/** Bytes of new lines a segment keeps in memory before they are appended to its replacement. */
+const PENDING_BYTES = 1 << 16;
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+/** The most UTF-8 bytes one UTF-16 code unit encodes to. */
+const MAX_UTF8_PER_UNIT = 3;
 
 function segmentOf(key: string): number {
   return (Number.parseInt(key.slice(0, 2), 16) || 0) % SEGMENTS;
@@ -201,29 +210,39 @@ export class PackResultStorage implements ResultStorage {
   }
 
   read(key: string): string | null {
-    const { text, lines } = this.#load(segmentOf(key));
-    const start = lines.get(key);
-    if (start === undefined) return null;
+    const segment = this.#load(segmentOf(key));
+    const line = segment.lines.get(key);
+    if (line === undefined) return null;
     this.#hits.add(key);
-    // The line was checked for its two tabs when the segment was read.
-    const end = text.indexOf('\n', start);
-    const value = text.indexOf('\t', text.indexOf('\t', start) + 1) + 1;
-    return text.slice(value, end);
+    return segment.text.slice(segment.values[line], segment.ends[line]);
   }
 
-  /** Writes go to the segment's replacement as they come (a run over many documents keeps none in memory). */
+  /**
+   * Writes go to the segment's replacement as they come (a run over many documents keeps none in
+   * memory). The line is `key TAB file (JSON) TAB value NEWLINE`.
+   */
   write(key: string, file: string, value: string): void {
     const segment = segmentOf(key);
     let pending = this.#pending.get(segment);
     if (pending === undefined) {
-      pending = { segment, writer: null, lines: [], size: 0 };
+      pending = { segment, writer: null, bytes: null, size: 0 };
       this.#pending.set(segment, pending);
     }
-    const line = packLine(key, file, value);
     this.#written.add(key);
-    pending.lines.push(line);
-    pending.size += line.length;
-    if (pending.size > PENDING_BYTES) this.#drain(pending);
+    const name = JSON.stringify(file);
+    const bytes = this.#room(pending, key.length + name.length + value.length + 3);
+    if (bytes === null) {
+      (pending.writer as SignedFileWriter).append(`${key}\t${name}\t${value}\n`);
+      return;
+    }
+    let size = pending.size;
+    size += bytes.write(key, size);
+    bytes[size++] = TAB;
+    size += bytes.write(name, size);
+    bytes[size++] = TAB;
+    size += bytes.write(value, size);
+    bytes[size++] = NEWLINE;
+    pending.size = size;
   }
 
   /**
@@ -238,14 +257,15 @@ export class PackResultStorage implements ResultStorage {
     if (fullRun) for (let segment = 0; segment < SEGMENTS; segment += 1) segments.add(segment);
     try {
       for (const segment of segments) {
-        const { text, lines } = this.#load(segment);
+        const { text, lines, starts, ends } = this.#load(segment);
         // Kept lines are copied as they were read, runs of adjacent lines at once.
         const kept: [number, number][] = [];
         let count = 0;
-        for (const [key, start] of lines) {
+        for (const [key, line] of lines) {
           if ((fullRun && !this.#hits.has(key)) || this.#written.has(key)) continue;
           count += 1;
-          const end = text.indexOf('\n', start) + 1;
+          const start = starts[line] as number;
+          const end = (ends[line] as number) + 1;
           const last = kept[kept.length - 1];
           if (last !== undefined && last[1] === start) last[1] = end;
           else kept.push([start, end]);
@@ -253,12 +273,11 @@ export class PackResultStorage implements ResultStorage {
         let pending = this.#pending.get(segment);
         if (pending === undefined) {
           if (count === lines.size) continue;
-          pending = { segment, writer: null, lines: [], size: 0 };
+          pending = { segment, writer: null, bytes: null, size: 0 };
           this.#pending.set(segment, pending);
         }
-        const writer = this.#drain(pending);
-        for (const [start, end] of kept) writer.append(text.slice(start, end));
-        writer.commit();
+        for (const [start, end] of kept) this.#put(pending, text.slice(start, end));
+        this.#drain(pending).commit();
         this.#pending.delete(segment);
         this.#segments.delete(segment);
       }
@@ -270,11 +289,30 @@ export class PackResultStorage implements ResultStorage {
     if (segments.size > 0) this.#removeLeftovers();
   }
 
-  /** Appends a segment's pending lines to its replacement, opened on the first of them. */
+  /**
+   * The segment's pending bytes, with room for text of `length` UTF-16 code units at
+   * `pending.size` (what was pending is appended to the replacement first when they are too full);
+   * `null` when the text is longer than all of them: it goes straight to the replacement.
+   */
+  #room(pending: Pending, length: number): Buffer | null {
+    const bound = length * MAX_UTF8_PER_UNIT;
+    pending.bytes ??= Buffer.allocUnsafe(PENDING_BYTES);
+    if (pending.size + bound <= pending.bytes.length) return pending.bytes;
+    this.#drain(pending);
+    return bound <= pending.bytes.length ? pending.bytes : null;
+  }
+
+  /** Encodes text into the segment's pending bytes. */
+  #put(pending: Pending, text: string): void {
+    const bytes = this.#room(pending, text.length);
+    if (bytes === null) (pending.writer as SignedFileWriter).append(text);
+    else pending.size += bytes.write(text, pending.size);
+  }
+
+  /** Appends a segment's pending bytes to its replacement, opened on the first of them. */
   #drain(pending: Pending): SignedFileWriter {
     pending.writer ??= this.#file(pending.segment).writer();
-    if (pending.lines.length > 0) pending.writer.append(pending.lines.join(''));
-    pending.lines = [];
+    if (pending.bytes !== null && pending.size > 0) pending.writer.append(pending.bytes.subarray(0, pending.size));
     pending.size = 0;
     return pending.writer;
   }
@@ -293,9 +331,9 @@ export class PackResultStorage implements ResultStorage {
     // One string per segment: decoded in one pass, its bytes released at once, each key and
     // value a slice of it.
     const text = this.#file(segment).readBytes()?.toString('utf8') ?? '';
-    const lines = new Map<string, number>();
-    loaded = { text, lines };
+    loaded = { text, lines: new Map(), starts: [], values: [], ends: [] };
     this.#segments.set(segment, loaded);
+    const { lines, starts, values, ends } = loaded;
     for (let start = 0; start < text.length; ) {
       const end = text.indexOf('\n', start);
       // A last line without its newline is left out: a rewrite copies whole lines.
@@ -303,7 +341,12 @@ export class PackResultStorage implements ResultStorage {
       const first = text.indexOf('\t', start);
       const second = first === -1 || first >= end ? -1 : text.indexOf('\t', first + 1);
       // A line without its three fields is left out (and dropped by the next rewrite).
-      if (first > start && second !== -1 && second < end) lines.set(text.slice(start, first), start);
+      if (first > start && second !== -1 && second < end) {
+        lines.set(text.slice(start, first), starts.length);
+        starts.push(start);
+        values.push(second + 1);
+        ends.push(end);
+      }
       start = end + 1;
     }
     return loaded;

@@ -72,6 +72,22 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     expect(readdirSync(dir).filter((name) => !name.endsWith('.tmp'))).toEqual(['pack-00']);
   });
 
+  it('reads back, byte for byte, many entries of one segment holding multi-byte text, tabs and record separators', () => {
+    const dir = tempDir();
+    const value = (at: number) => `{"at":${at},"t":"é→😀\t\u001e${'ü'.repeat(at % 700)}"}`;
+    const keyAt = (at: number) => `00${String(at).padStart(62, '0')}`;
+    const first = new PackResultStorage(dir, secret);
+    // About 1.4 MB in segment 0: its pending bytes are appended many times, lines falling across them.
+    for (let at = 0; at < 2000; at += 1) first.write(keyAt(at), `docs/ä${at}.md`, value(at));
+    first.flush(true);
+    const second = new PackResultStorage(dir, secret);
+    for (let at = 0; at < 2000; at += 1) expect(second.read(keyAt(at))).toBe(value(at));
+    second.flush(true);
+    const body = new SignedFile(join(dir, 'pack-00'), secret).read() ?? '';
+    expect(body.split('\n').length).toBe(2001);
+    expect(body.startsWith(`${keyAt(0)}\t"docs/ä0.md"\t${value(0)}\n`)).toBe(true);
+  });
+
   it('serves the good lines of a signed segment, drops malformed ones on the next rewrite and copies kept lines unchanged', () => {
     const dir = tempDir();
     const good = (at: number, value: string) => `${key(at)}\t"d${at}.md"\t${value}\n`;
