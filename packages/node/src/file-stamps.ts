@@ -1,11 +1,15 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { ArtifactReader } from '@aiwg-cite/core';
 import { readRegularFile } from './fs.ts';
 import { SignedFile } from './result-store.ts';
 
-const FORMAT = 2;
+/**
+ * 3: the stamps as columns (paths, signatures five numbers each, digests, derived values): parsed
+ * and written without an object keyed by every path.
+ */
+const FORMAT = 3;
 /**
  * How long before a stat a file must have last changed for its stamp to be trusted. A write in
  * the same timestamp tick as the stat would leave the signature as it was (git's "racy" entries);
@@ -58,7 +62,8 @@ export class FileStamps {
   readonly #file: SignedFile;
   readonly #stamps = new Map<string, Stamp>();
   readonly #seen = new Set<string>();
-  readonly #realDirectories = new Map<string, string | null>();
+  /** Per root-relative directory (`''` for the root): whether its real path is the path itself. */
+  readonly #realDirectories = new Map<string, boolean>();
   readonly #signatures = new Map<string, Signature | null>();
   /** What {@link digestOf} answered this run, per path. */
   readonly #answers = new Map<string, string | null>();
@@ -138,7 +143,7 @@ export class FileStamps {
   }
 
   /** SHA-256 that answers from the digests stamped this run, so a file read here is hashed once. */
-  readonly sha256 = (bytes: Uint8Array): string => this.#digests.get(bytes) ?? createHash('sha256').update(bytes).digest('hex');
+  readonly sha256 = (bytes: Uint8Array): string => this.#digests.get(bytes) ?? hash('sha256', bytes, 'hex');
 
   /** A reader that stamps what `inner` (the confined working-tree reader) reads. */
   wrapReader(inner: ArtifactReader): ArtifactReader {
@@ -175,9 +180,18 @@ export class FileStamps {
       }
     }
     if (!this.#changed) return;
-    const files: Record<string, [SignatureValue, string | null, Record<string, string>]> = {};
-    for (const [path, stamp] of this.#stamps) files[path] = [stamp.signature, stamp.digest, stamp.derived];
-    this.#file.write(JSON.stringify({ format: FORMAT, root: this.#root, files }));
+    const paths: string[] = [];
+    const signatures: number[] = [];
+    const digests: (string | null)[] = [];
+    const derived: Record<string, string>[] = [];
+    for (const [path, stamp] of this.#stamps) {
+      const signature = stamp.signature;
+      paths.push(path);
+      signatures.push(signature[0], signature[1], signature[2], signature[3], signature[4]);
+      digests.push(stamp.digest);
+      derived.push(stamp.derived);
+    }
+    this.#file.write(JSON.stringify({ format: FORMAT, root: this.#root, paths, signatures, digests, derived }));
     this.#changed = false;
   }
 
@@ -189,7 +203,7 @@ export class FileStamps {
   #digestIfPlain(bytes: Uint8Array): string | null {
     if (bytes.includes(0x0d)) return null;
     if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))) return null;
-    return createHash('sha256').update(bytes).digest('hex');
+    return hash('sha256', bytes, 'hex');
   }
 
   /**
@@ -207,8 +221,7 @@ export class FileStamps {
 
   #takeSignature(path: string): Signature | null {
     const slash = path.lastIndexOf('/');
-    const directory = slash === -1 ? this.#root : `${this.#root}/${path.slice(0, slash)}`;
-    if (this.#realDirectory(directory) !== directory) return null;
+    if (!this.#isRealDirectory(slash === -1 ? '' : path.slice(0, slash))) return null;
     const now = this.#now();
     let stats: Stats | undefined;
     try {
@@ -224,15 +237,17 @@ export class FileStamps {
     };
   }
 
-  #realDirectory(directory: string): string | null {
-    let real = this.#realDirectories.get(directory);
+  /** Whether a directory (root-relative, `''` for the root) is reached without a symbolic link; asked once per directory. */
+  #isRealDirectory(relative: string): boolean {
+    let real = this.#realDirectories.get(relative);
     if (real === undefined) {
+      const directory = relative === '' ? this.#root : `${this.#root}/${relative}`;
       try {
-        real = realpathSync.native(directory).split('\\').join('/');
+        real = realpathSync.native(directory).split('\\').join('/') === directory;
       } catch {
-        real = null;
+        real = false;
       }
-      this.#realDirectories.set(directory, real);
+      this.#realDirectories.set(relative, real);
     }
     return real;
   }
@@ -246,18 +261,42 @@ export class FileStamps {
     } catch {
       return;
     }
-    const stored = value as { format?: unknown; root?: unknown; files?: unknown } | null;
+    const stored = value as {
+      format?: unknown;
+      root?: unknown;
+      paths?: unknown;
+      signatures?: unknown;
+      digests?: unknown;
+      derived?: unknown;
+    } | null;
     if (stored === null || stored.format !== FORMAT || stored.root !== this.#root) return;
-    if (typeof stored.files !== 'object' || stored.files === null) return;
-    for (const [path, entry] of Object.entries(stored.files as Record<string, unknown>)) {
-      if (!Array.isArray(entry) || !isSignatureValue(entry[0])) continue;
-      const digest = typeof entry[1] === 'string' ? entry[1] : null;
-      const derived = typeof entry[2] === 'object' && entry[2] !== null ? (entry[2] as Record<string, string>) : {};
-      this.#stamps.set(path, { signature: entry[0], digest, derived });
+    const { paths, signatures, digests, derived } = stored;
+    if (!Array.isArray(paths) || !Array.isArray(signatures) || !Array.isArray(digests) || !Array.isArray(derived)) return;
+    const count = paths.length;
+    // Columns of other lengths are no stamps of ours: nothing is trusted from them.
+    if (signatures.length !== count * 5 || digests.length !== count || derived.length !== count) return;
+    for (let at = 0; at < count; at += 1) {
+      const path: unknown = paths[at];
+      const signature: unknown[] = signatures.slice(at * 5, at * 5 + 5);
+      if (typeof path !== 'string' || !isSignatureValue(signature)) continue;
+      const digest: unknown = digests[at];
+      const values: unknown = derived[at];
+      this.#stamps.set(path, {
+        signature,
+        digest: typeof digest === 'string' ? digest : null,
+        derived: typeof values === 'object' && values !== null && !Array.isArray(values) ? (values as Record<string, string>) : {},
+      });
     }
   }
 }
 
-function isSignatureValue(value: unknown): value is SignatureValue {
-  return Array.isArray(value) && value.length === 5 && value.every((part) => typeof part === 'number');
+function isSignatureValue(value: readonly unknown[]): value is SignatureValue {
+  return (
+    value.length === 5 &&
+    typeof value[0] === 'number' &&
+    typeof value[1] === 'number' &&
+    typeof value[2] === 'number' &&
+    typeof value[3] === 'number' &&
+    typeof value[4] === 'number'
+  );
 }

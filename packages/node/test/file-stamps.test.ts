@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } fro
 import { join } from 'node:path';
 import { tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { createNodeReader, FileStamps } from '../src/index.ts';
+import { createNodeReader, FileStamps, SignedFile } from '../src/index.ts';
 
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 const secret = randomBytes(32);
@@ -97,6 +97,36 @@ describe('FileStamps: what a run knows of files without reading them', () => {
     const elsewhere = realpathSync.native(tempDir());
     writeFileSync(join(elsewhere, 'a.md'), 'alpha\n');
     expect(new FileStamps(elsewhere, cache, secret, later).digestOf('a.md')).toBeNull();
+  });
+
+  it('trusts only whole stamps of this layout: columns of other lengths, an older layout and a malformed signature are not taken', async () => {
+    const { root, cache, open, readWith } = setup();
+    writeFileSync(join(root, 'a.md'), 'alpha\n');
+    writeFileSync(join(root, 'b.md'), 'beta\n');
+    const stamps = open();
+    await readWith(stamps, 'a.md');
+    await readWith(stamps, 'b.md');
+    stamps.save(true);
+    const file = new SignedFile(join(cache, 'stamps'), secret);
+    const stored = JSON.parse(file.read() ?? 'null');
+    expect(stored).toMatchObject({ format: 3, root, paths: ['a.md', 'b.md'], digests: [sha('alpha\n'), sha('beta\n')] });
+    const rewrite = (value: unknown) => {
+      file.write(JSON.stringify(value));
+      const next = open();
+      return [next.digestOf('a.md'), next.digestOf('b.md')];
+    };
+    expect(rewrite(stored)).toEqual([sha('alpha\n'), sha('beta\n')]);
+    // One signature number short: the columns no longer line up, so none is taken.
+    expect(rewrite({ ...stored, signatures: stored.signatures.slice(1) })).toEqual([null, null]);
+    expect(rewrite({ ...stored, digests: [sha('alpha\n')] })).toEqual([null, null]);
+    // A signature part that is not a number: that stamp alone is left out.
+    const signatures = [...stored.signatures];
+    signatures[6] = String(signatures[6]);
+    expect(rewrite({ ...stored, signatures })).toEqual([sha('alpha\n'), null]);
+    // The layout before (an object keyed by path), even signed with this key: ignored.
+    const files = { 'a.md': [stored.signatures.slice(0, 5), sha('alpha\n'), {}] };
+    expect(rewrite({ format: 2, root, files })).toEqual([null, null]);
+    expect(rewrite({ ...stored, format: 2 })).toEqual([null, null]);
   });
 
   it('forgets, after a run over every document, the paths that run did not look at', async () => {
