@@ -111,6 +111,7 @@ export {
   sourceCheckOfLabel,
   VERDICT_ICONS,
   VERDICT_WORDS,
+  verdictJsonWriter,
   verdictOfSeverity,
   verdictsOf,
   withVerdicts,

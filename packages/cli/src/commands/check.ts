@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { AiwgCiteError, type CheckOptions, parseShard, type Report, runPipeline, selectShard, withVerdicts } from '@aiwg-cite/core';
+import { AiwgCiteError, type CheckOptions, parseShard, type Report, runPipeline, selectShard } from '@aiwg-cite/core';
 import {
   createNodeReader,
   discoverDocuments,
@@ -17,7 +17,7 @@ import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { paletteFor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
 import { formatGithub } from '../format/github.ts';
-import { formatJson, writeJson } from '../format/json.ts';
+import { writeCheckJson } from '../format/json.ts';
 import { formatJunit } from '../format/junit.ts';
 import { formatPretty, type PrettyOptions } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
@@ -157,7 +157,7 @@ export const check: Command = {
     await cache?.finish(positionals.length === 0 && shard === undefined);
     scholarly.afterReport(report, documents);
 
-    if (format === 'json') writeJson({ ...report, citations: withVerdicts(report.citations) }, (piece) => context.stdout.write(piece));
+    if (format === 'json') writeCheckJson(report, (piece) => context.stdout.write(piece));
     else context.stdout.write(render(report, format, context, prettyOptions(values)));
     return report.verdict === 'PASS' ? 0 : 1;
   },
@@ -176,8 +176,11 @@ function prettyOptions(values: { readonly verbose?: boolean | undefined; readonl
 /** Prints a report in one of the formats of `check`. */
 export function render(report: Report, format: (typeof FORMATS)[number], context: CliContext, pretty: PrettyOptions = {}): string {
   switch (format) {
-    case 'json':
-      return formatJson({ ...report, citations: withVerdicts(report.citations) });
+    case 'json': {
+      const pieces: string[] = [];
+      writeCheckJson(report, (piece) => pieces.push(piece));
+      return pieces.join('');
+    }
     case 'source-check':
       return formatSourceCheck(report);
     case 'sarif':

@@ -1,6 +1,6 @@
-import type { Report } from '@aiwg-cite/core';
+import { type Finding, type Report, withVerdicts } from '@aiwg-cite/core';
 import { describe, expect, it } from 'vitest';
-import { formatJson, writeJson } from './json.ts';
+import { formatJson, writeCheckJson, writeJson } from './json.ts';
 import { sampleReport } from './sample-report.ts';
 
 function pieces(report: Report): string[] {
@@ -27,5 +27,28 @@ describe('writeJson', () => {
     expect(written.length).toBeGreaterThan(3);
     expect(Math.max(...written.slice(0, -1).map((piece) => piece.length))).toBeLessThan(80 * 1024);
     expect(written.join('')).toBe(formatJson(report));
+  });
+});
+
+describe('writeCheckJson', () => {
+  const checkJson = (report: Report): string => {
+    const out: string[] = [];
+    writeCheckJson(report, (piece) => out.push(piece));
+    return out.join('');
+  };
+
+  it('writes formatJson’s text of the report with every citation’s verdicts', () => {
+    const report = sampleReport();
+    expect(checkJson(report)).toBe(formatJson({ ...report, citations: withVerdicts(report.citations) }));
+  });
+
+  it('keeps the place of a citation’s own verdicts field and leaves undefined fields out, as the copy does', () => {
+    const report = sampleReport();
+    const odd = [
+      { ...(report.citations[0] as Finding), verdicts: 'old', extra: undefined },
+      { ...(report.citations[0] as Finding), hash: undefined },
+    ] as unknown as Finding[];
+    const withOdd = { ...report, citations: odd };
+    expect(checkJson(withOdd)).toBe(formatJson({ ...withOdd, citations: withVerdicts(odd) }));
   });
 });
