@@ -42,7 +42,7 @@ import type { Suppression } from './markdown/scan.ts';
 import { documentMessages, stagedChangeMessages } from './messages.ts';
 import { admitDocument, hasUtf16Bom, type SkipReason, skippedNote } from './policy.ts';
 import type { ArtifactReader, MaybePromise, ReadResult, Sha256 } from './ports.ts';
-import { buildReport, type Coverage, type Finding, type Report } from './report.ts';
+import { addOkCounts, buildReport, type Coverage, type Finding, type OkCounts, okKey, type Report } from './report.ts';
 import { RecordingArtifacts } from './result-cache.ts';
 import { judgeStagedChange, type StagedChangeFacts, type StagedChangeSummary } from './staged-change.ts';
 
@@ -73,9 +73,12 @@ export interface RunStageResult {
   readonly notes?: readonly string[];
 }
 
-/** A run-level stage (corpus, online): sees every settled finding, revises or adds findings and notes. */
+/**
+ * A run-level stage (corpus, online): sees every settled finding, revises or adds findings and
+ * notes. In a run that counts the citations that checked out, `ok` has them (they are not in `findings`).
+ */
 export interface RunStage {
-  run(findings: readonly Finding[], documents: readonly string[]): MaybePromise<RunStageResult>;
+  run(findings: readonly Finding[], documents: readonly string[], ok: ReadonlyMap<string, number>): MaybePromise<RunStageResult>;
 }
 
 /** The ports a command plugs into the pipeline. Only `discover` and `reader` are required. */
@@ -130,6 +133,11 @@ export interface PipelinePlan {
   readonly options?: CheckOptions;
   /** The checks of stage 4. @default [rlmChecker] */
   readonly checkers?: readonly DocumentChecker[];
+  /**
+   * Citations that check out are counted, not kept ({@link OkCounts}): for a report that lists
+   * none of them (`check`'s pretty output) and run stages that do not look at them. @default false
+   */
+  readonly countOk?: boolean;
 }
 
 /** The outcome of {@link runPipeline}. */
@@ -139,6 +147,8 @@ export interface PipelineResult {
   readonly documents: readonly string[];
   /** Stage 7's counts (zero when it did not run). */
   readonly stagedChange: StagedChangeSummary;
+  /** With {@link PipelinePlan.countOk}: the citations that checked out, counted (in the summary, not in `citations`). */
+  readonly ok: OkCounts;
 }
 
 /** One document through stages 2–6. */
@@ -149,6 +159,8 @@ export type DocumentOutcome =
       readonly findings: readonly Finding[];
       readonly skippedInCode: number;
       readonly suppressed: number;
+      /** With {@link BatchPorts.countOk}: the document's citations that checked out, counted, not in `findings`. */
+      readonly ok?: OkCounts;
     }
   | { readonly kind: 'skipped'; readonly reason: SkipReason }
   | { readonly kind: 'gone'; readonly read: ReadResult };
@@ -174,10 +186,12 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
     ...(ports.results === undefined ? {} : { results: ports.results }),
     options,
     ...(plan.checkers === undefined ? {} : { checkers: plan.checkers }),
+    countOk: plan.countOk === true,
   });
   const copies = ports.copies?.leaveOut(outcomes.bodies);
   const documents = copies === undefined || copies.size === 0 ? [...found] : found.filter((file) => !copies.has(file));
   const findings: Finding[] = [];
+  const ok: OkCounts = new Map();
   const skipped: string[] = [];
   let checked = 0;
   for (const [file, outcome] of outcomes) {
@@ -198,6 +212,7 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
     coverage.skippedInCode += outcome.skippedInCode;
     coverage.suppressed += outcome.suppressed;
     for (const finding of outcome.findings) findings.push(finding);
+    if (outcome.ok !== undefined) addOkCounts(ok, outcome.ok);
   }
   coverage.notes.push(...(isDiscovery(discovered) ? discovered.notes : []), ...skipped.sort(), ...outcomes.notes);
 
@@ -214,14 +229,14 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
   // 8. corpus, 9. online
   for (const stage of [ports.corpus, ports.online]) {
     if (stage === undefined) continue;
-    const added = await stage.run(findings, documents);
+    const added = await stage.run(findings, documents, ok);
     if (added.revised !== undefined) findings.splice(0, findings.length, ...added.revised);
     for (const finding of settleFindings(added.findings ?? [], [], options.severityOverrides).findings) findings.push(finding);
     coverage.notes.push(...(added.notes ?? []));
   }
 
   // 10. report
-  return { report: buildReport(findings, checked, coverage, options), documents, stagedChange };
+  return { report: buildReport(findings, checked, coverage, options, ok), documents, stagedChange, ok };
 }
 
 function isDiscovery(value: readonly string[] | Discovery): value is Discovery {
@@ -242,6 +257,8 @@ export interface BatchPorts {
   readonly options?: CheckOptions;
   /** @default [rlmChecker] */
   readonly checkers?: readonly DocumentChecker[];
+  /** See {@link PipelinePlan.countOk}. @default false */
+  readonly countOk?: boolean;
 }
 
 /**
@@ -263,8 +280,11 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
   const options = ports.options ?? {};
   const checkers = ports.checkers ?? [rlmChecker];
   const early = new Map<string, DocumentOutcome>();
-  const verified = new Map<string, VerifiedForHistory>();
-  const cached = new Map<string, { findings: readonly Finding[]; readonly skippedInCode: number; readonly suppressed: number }>();
+  const verified = new Map<string, Counted<VerifiedForHistory>>();
+  const cached = new Map<string, Counted<{ findings: readonly Finding[]; readonly skippedInCode: number; readonly suppressed: number }>>();
+  // A citation that checked out is final when stored (no history, override or later stage changes
+  // it) and, when its document has no suppression comment, when verified: then it is only counted.
+  const counting = ports.countOk === true;
   const admitNotes: string[] = [];
   const bodies = new Map<string, string>();
   const noteBody = (file: string, bytes: Uint8Array | null): void => {
@@ -278,7 +298,7 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
       const { cache, known } = ports.results;
       const hit = await cache.lookup(await cache.keyOfDigest(file, digest), file, ports.artifactsFor(file), known);
       if (hit !== null) {
-        cached.set(file, { findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed });
+        cached.set(file, counted({ findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed }, counting));
         noteBody(file, null);
         return;
       }
@@ -292,21 +312,19 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     else noteBody(file, admission.bytes);
     if (admission.kind !== 'admit') return;
     if (ports.results === undefined) {
-      verified.set(
-        file,
-        forHistory(await verifyDocument(file, decodeDocument(admission.bytes), ports.artifactsFor(file), options, checkers)),
-      );
+      const document = await verifyDocument(file, decodeDocument(admission.bytes), ports.artifactsFor(file), options, checkers);
+      verified.set(file, forHistory(document, counting));
     } else {
       const artifacts = ports.artifactsFor(file);
       const key = await ports.results.cache.keyOf(file, admission.bytes);
       const hit = digest == null ? await ports.results.cache.lookup(key, file, artifacts, ports.results.known) : null;
       if (hit !== null) {
-        cached.set(file, { findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed });
+        cached.set(file, counted({ findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed }, counting));
         return;
       }
       const recording = new RecordingArtifacts(artifacts);
       const document = await verifyDocument(file, decodeDocument(admission.bytes), recording, options, checkers);
-      verified.set(file, forHistory(document));
+      verified.set(file, forHistory(document, counting));
       // Stored as soon as it is verified, so a large run holds no document's entry until its end.
       // What is stored is the document's own result, before git's history: the next run asks git again.
       const own = settleFindings(document.findings, document.suppressions, options.severityOverrides);
@@ -329,13 +347,19 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     const hit = cached.get(file);
     if (hit !== undefined) {
       const findings = settleFindings(hit.findings, [], options.severityOverrides).findings;
-      out.set(file, { kind: 'checked', findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed });
+      out.set(file, { kind: 'checked', findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed, ...okOf(hit) });
       continue;
     }
     const document = verified.get(file);
     if (document === undefined) continue;
     const settled = settleFindings(document.findings, document.suppressions, options.severityOverrides);
-    out.set(file, { kind: 'checked', findings: settled.findings, skippedInCode: document.skippedInCode, suppressed: settled.suppressed });
+    out.set(file, {
+      kind: 'checked',
+      findings: settled.findings,
+      skippedInCode: document.skippedInCode,
+      suppressed: settled.suppressed,
+      ...okOf(document),
+    });
   }
   return out;
 }
@@ -362,12 +386,32 @@ interface VerifiedForHistory {
   readonly skippedInCode: number;
 }
 
-function forHistory(document: VerifiedDocument): VerifiedForHistory {
-  return {
-    findings: document.findings,
-    suppressions: document.suppressions,
-    skippedInCode: document.skippedInCode,
-  };
+/** A document's findings with those that checked out taken out and counted, when the run counts them. */
+type Counted<T extends { findings: readonly Finding[] }> = T & { readonly ok?: OkCounts };
+
+function forHistory(document: VerifiedDocument, counting: boolean): Counted<VerifiedForHistory> {
+  const verified = { findings: document.findings, suppressions: document.suppressions, skippedInCode: document.skippedInCode };
+  // A suppression comment can hide a citation that checked out: those documents keep theirs.
+  return document.suppressions.length === 0 ? counted(verified, counting) : verified;
+}
+
+/** `result` with its `ok` findings counted and left out (when `counting`). */
+function counted<T extends { findings: readonly Finding[] }>(result: T, counting: boolean): Counted<T> {
+  if (!counting || !result.findings.some((finding) => finding.severity === 'ok')) return result;
+  const ok: OkCounts = new Map();
+  const kept: Finding[] = [];
+  for (const finding of result.findings) {
+    if (finding.severity !== 'ok') kept.push(finding);
+    else {
+      const key = okKey(finding);
+      ok.set(key, (ok.get(key) ?? 0) + 1);
+    }
+  }
+  return { ...result, findings: kept, ok };
+}
+
+function okOf(result: { readonly ok?: OkCounts }): { readonly ok?: OkCounts } {
+  return result.ok === undefined ? {} : { ok: result.ok };
 }
 
 /** Stage 5 over verified documents, in place (one lookup and one judgement for all): returns the coverage notes. */

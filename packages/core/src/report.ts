@@ -16,8 +16,40 @@ export function escalate(findings: readonly Finding[], strict: boolean): Finding
   return findings.map((finding) => (finding.severity === 'warning' ? { ...finding, severity: 'error' } : finding));
 }
 
-/** Builds the summary and verdict of a set of findings. */
-export function buildReport(findings: readonly Finding[], files: number, coverage: Coverage, options: VerdictOptions = {}): Report {
+/**
+ * Citations that checked out (severity `ok`), counted instead of kept, by `kind`, `status` and
+ * `rule` (the key {@link okKey} makes). A pretty report lists none of them, and at a million
+ * citations keeping them costs most of a run's memory and time; the summary still counts them.
+ */
+export type OkCounts = Map<string, number>;
+
+/** The {@link OkCounts} key of a finding. */
+export function okKey(finding: Pick<Finding, 'kind' | 'status' | 'rule'>): string {
+  return `${finding.kind}\u0000${finding.status}\u0000${finding.rule}`;
+}
+
+/** The kind, status and rule an {@link okKey} stands for. */
+export function fromOkKey(key: string): { readonly kind: string; readonly status: string; readonly rule: string } {
+  const [kind = '', status = '', rule = ''] = key.split('\u0000');
+  return { kind, status, rule };
+}
+
+/** Adds one set of counts to another. */
+export function addOkCounts(into: OkCounts, counts: ReadonlyMap<string, number>): void {
+  for (const [key, count] of counts) into.set(key, (into.get(key) ?? 0) + count);
+}
+
+/**
+ * Builds the summary and verdict of a set of findings; `ok` counts citations that checked out and
+ * were not kept (they join the summary, never `citations`).
+ */
+export function buildReport(
+  findings: readonly Finding[],
+  files: number,
+  coverage: Coverage,
+  options: VerdictOptions = {},
+  ok: ReadonlyMap<string, number> = new Map(),
+): Report {
   const citations = escalate(findings, options.strict === true).sort(compareFindings);
   const rlm: RlmSummary = { total: 0, fresh: 0, stale: 0, unversioned: 0, missing: 0, malformed: 0, invalidRange: 0 };
   const kinds: Record<string, Record<string, number>> = {};
@@ -31,42 +63,51 @@ export function buildReport(findings: readonly Finding[], files: number, coverag
     const byStatus = kinds[finding.kind] ?? {};
     byStatus[finding.status] = (byStatus[finding.status] ?? 0) + 1;
     kinds[finding.kind] = byStatus;
-    if (finding.kind === 'rlm') countRlm(rlm, finding.status);
+    if (finding.kind === 'rlm') countRlm(rlm, finding.status, 1);
+  }
+  let counted = 0;
+  for (const [key, count] of ok) {
+    const { kind, status } = fromOkKey(key);
+    const byStatus = kinds[kind] ?? {};
+    byStatus[status] = (byStatus[status] ?? 0) + count;
+    kinds[kind] = byStatus;
+    if (kind === 'rlm') countRlm(rlm, status, count);
+    counted += count;
   }
   const failed = errors > 0 || warnings > (options.maxWarnings ?? Number.POSITIVE_INFINITY);
   return {
     version: 1,
     verdict: failed ? 'FAIL' : 'PASS',
-    summary: { files, citations: citations.length, errors, warnings, infos, rlm, kinds },
+    summary: { files, citations: citations.length + counted, errors, warnings, infos, rlm, kinds },
     citations,
     coverage,
   };
 }
 
-function countRlm(rlm: RlmSummary, status: string): void {
-  rlm.total += 1;
+function countRlm(rlm: RlmSummary, status: string, count: number): void {
+  rlm.total += count;
   switch (status) {
     case 'fresh':
-      rlm.fresh += 1;
+      rlm.fresh += count;
       break;
     case 'stale':
     case 'unknown-hash':
     case 'unstaged':
-      rlm.stale += 1;
+      rlm.stale += count;
       break;
     case 'unversioned':
-      rlm.unversioned += 1;
+      rlm.unversioned += count;
       break;
     case 'missing':
     case 'outside-root':
     case 'not-a-file':
-      rlm.missing += 1;
+      rlm.missing += count;
       break;
     case 'malformed':
-      rlm.malformed += 1;
+      rlm.malformed += count;
       break;
     case 'invalid-range':
-      rlm.invalidRange += 1;
+      rlm.invalidRange += count;
       break;
   }
 }

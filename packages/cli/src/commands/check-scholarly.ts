@@ -10,6 +10,7 @@ import {
   createScholarlyChecker,
   type DocumentChecker,
   type Finding,
+  fromOkKey,
   isFixableFinding,
   type MentionResolver,
   PROFILES,
@@ -104,6 +105,11 @@ export interface ScholarlyRun {
    * softened under a git-ignored corpus root) and the run's notes, before the report is built.
    */
   readonly corpusStage: RunStage;
+  /**
+   * Whether the run's citations that checked out may be counted instead of kept: the corpus stage
+   * reads their counts, and `afterReport` needs them (`--fix`, `--report`) only when asked.
+   */
+  readonly countsOk: boolean;
   /** After the one report is built: applies `--fix` and writes `--report`. */
   afterReport(report: Report, documents: readonly string[]): void;
   /**
@@ -212,21 +218,22 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
         return identical;
       },
     }),
+    countsOk: values.fix !== true && values.report === undefined,
     corpusStage: {
-      run(findings) {
-        // In report order, so the run-level findings sit at the first citation they stand for.
-        let current = [...findings].sort(compareFindings);
+      run(findings, _documents, ok) {
         const added: Finding[] = [];
         const notes: string[] = [];
         let revised: Finding[] | undefined;
         if (corpus !== null) {
+          // In report order, so the run-level findings sit at the first citation they stand for.
+          let current = [...findings].sort(compareFindings);
           const ignored = values['require-corpus'] === true ? [] : unjudgedRoots(workspace, corpus);
           const folded = foldUnjudgedRefs(current, corpus, ignored);
           if (folded !== null) {
             revised = current = folded.findings;
             added.push(folded.note);
           }
-          added.push(...runFindings(current, corpus, values['require-corpus'] === true, notes));
+          added.push(...runFindings(current, ok, corpus, values['require-corpus'] === true, notes));
         }
         notes.push(...passOverNotes(scholarly, copies));
         // What reading the corpus noted: refused or named-outside paths, files with invalid YAML.
@@ -296,11 +303,18 @@ function toRootPath(root: string, cwd: string, dir: string, fromFlag: boolean): 
  * ids, DOIs and author-years alone leave a coverage note instead, since without a corpus nothing
  * says they should be in one.
  */
-function runFindings(findings: readonly Finding[], corpus: CorpusIndex, requireCorpus: boolean, notes: string[]): Finding[] {
+function runFindings(
+  findings: readonly Finding[],
+  ok: ReadonlyMap<string, number>,
+  corpus: CorpusIndex,
+  requireCorpus: boolean,
+  notes: string[],
+): Finding[] {
   if (corpus.exists) return [];
   const needing = findings.filter((finding) => finding.rule === 'ref/not-in-corpus');
   if (needing.length === 0) {
-    if (findings.some((finding) => finding.rule.endsWith('/unverified') || finding.kind === 'author-year'))
+    const formOnly = (finding: Pick<Finding, 'kind' | 'rule'>) => finding.rule.endsWith('/unverified') || finding.kind === 'author-year';
+    if (findings.some(formOnly) || [...ok.keys()].some((key) => formOnly(fromOkKey(key))))
       notes.push(checkMessages.noCorpusFormOnly(corpus.roots.map((root) => root.path)));
     return [];
   }

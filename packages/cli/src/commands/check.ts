@@ -131,7 +131,10 @@ export const check: Command = {
     const results = cache === null ? undefined : values.fix === true ? { ...cache.results, known: undefined } : cache.results;
     // The one pipeline (core `runPipeline`): discover → read → admit → extract+verify → history →
     // settle → corpus → online → report. `check` plugs in the working tree and git's history.
-    const { report, documents } = await runPipeline({
+    // A pretty report lists no citation that checked out: those are counted, not kept, unless a
+    // later stage reads them (the corpus, `--fix`, `--report`, the online checks).
+    const countOk = format === 'pretty' && scholarly.countsOk && online.stage === undefined;
+    const { report, documents, ok } = await runPipeline({
       ports: {
         discover: () => {
           const notes: string[] = [];
@@ -153,12 +156,13 @@ export const check: Command = {
       },
       options: runOptions,
       checkers,
+      countOk,
     });
     await cache?.finish(positionals.length === 0 && shard === undefined);
     scholarly.afterReport(report, documents);
 
     if (format === 'json') writeCheckJson(report, (piece) => context.stdout.write(piece));
-    else context.stdout.write(render(report, format, context, prettyOptions(values)));
+    else context.stdout.write(render(report, format, context, { ...prettyOptions(values), ok }));
     return report.verdict === 'PASS' ? 0 : 1;
   },
 };

@@ -1,4 +1,4 @@
-import { escapeControls, type Finding, type Report, RLM_LABELS, type Severity } from '@aiwg-cite/core';
+import { escapeControls, type Finding, fromOkKey, type Report, RLM_LABELS, type Severity } from '@aiwg-cite/core';
 import type { Palette } from '../color.ts';
 import { formatCount } from '../count-format.ts';
 import { prettyMessages } from '../messages.ts';
@@ -9,6 +9,8 @@ export interface PrettyOptions {
   readonly verbose?: boolean;
   /** Errors only, no summary, no verdict (`--quiet`). @default false */
   readonly quiet?: boolean;
+  /** Citations that checked out and were counted, not kept in the report (core `OkCounts`): summed in as `ok`. */
+  readonly ok?: ReadonlyMap<string, number>;
 }
 
 /** How many places of one rule are shown before "and N more". */
@@ -48,7 +50,7 @@ export function formatPretty(untrusted: Report, palette: Palette, options: Prett
   if (options.quiet === true) return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   if (lines.length === 0 && report.verdict === 'PASS' && !verbose) return `${formatOneLine(report, palette)}\n`;
   if (lines.length > 0) lines.push('');
-  lines.push(...formatSummary(report, verbose));
+  lines.push(...formatSummary(report, verbose, options.ok));
   lines.push(palette.dim(formatCoverage(report, verbose)));
   lines.push(formatVerdict(report, palette));
   return `${lines.join('\n')}\n`;
@@ -114,12 +116,18 @@ export function formatFinding(untrusted: Finding, palette: Palette): string[] {
  * The summary, one line per severity with each status counted under it:
  * `errors 2: ref/not-in-corpus 1, mention/missing 1`. Infos are counted here and listed only with `--verbose`.
  */
-export function formatSummary(report: Report, verbose = false): string[] {
+export function formatSummary(report: Report, verbose = false, ok: ReadonlyMap<string, number> = new Map()): string[] {
   const out: string[] = [];
   for (const severity of SEVERITY_ORDER) {
     const byRule = new Map<string, number>();
     for (const finding of report.citations) {
       if (finding.severity === severity) byRule.set(finding.rule, (byRule.get(finding.rule) ?? 0) + 1);
+    }
+    if (severity === 'ok') {
+      for (const [key, count] of ok) {
+        const { rule } = fromOkKey(key);
+        byRule.set(rule, (byRule.get(rule) ?? 0) + count);
+      }
     }
     if (byRule.size === 0) continue;
     const total = [...byRule.values()].reduce((sum, value) => sum + value, 0);
