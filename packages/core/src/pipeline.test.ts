@@ -74,7 +74,9 @@ describe('runPipeline with countOk: citations that check out are counted, not ke
 
   function memoryResults(): ResultPort {
     const values = new Map<string, string>();
-    return { cache: new ResultCache({ read: (key) => values.get(key) ?? null, write: (key, _file, value) => void values.set(key, value) }, 'test') };
+    return {
+      cache: new ResultCache({ read: (key) => values.get(key) ?? null, write: (key, _file, value) => void values.set(key, value) }, 'test'),
+    };
   }
 
   async function run(countOk: boolean, results?: ResultPort) {

@@ -296,9 +296,12 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     const digest = ports.results?.known?.(file);
     if (digest != null && ports.results !== undefined) {
       const { cache, known } = ports.results;
-      const hit = await cache.lookup(await cache.keyOfDigest(file, digest), file, ports.artifactsFor(file), known);
+      const hit = await cache.lookup(await cache.keyOfDigest(file, digest), file, ports.artifactsFor(file), known, { countOk: counting });
       if (hit !== null) {
-        cached.set(file, counted({ findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed }, counting));
+        cached.set(
+          file,
+          counted({ findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed, ...okOf(hit) }, counting),
+        );
         noteBody(file, null);
         return;
       }
@@ -317,9 +320,13 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     } else {
       const artifacts = ports.artifactsFor(file);
       const key = await ports.results.cache.keyOf(file, admission.bytes);
-      const hit = digest == null ? await ports.results.cache.lookup(key, file, artifacts, ports.results.known) : null;
+      const hit =
+        digest == null ? await ports.results.cache.lookup(key, file, artifacts, ports.results.known, { countOk: counting }) : null;
       if (hit !== null) {
-        cached.set(file, counted({ findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed }, counting));
+        cached.set(
+          file,
+          counted({ findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed, ...okOf(hit) }, counting),
+        );
         return;
       }
       const recording = new RecordingArtifacts(artifacts);
@@ -395,10 +402,10 @@ function forHistory(document: VerifiedDocument, counting: boolean): Counted<Veri
   return document.suppressions.length === 0 ? counted(verified, counting) : verified;
 }
 
-/** `result` with its `ok` findings counted and left out (when `counting`). */
-function counted<T extends { findings: readonly Finding[] }>(result: T, counting: boolean): Counted<T> {
+/** `result` with its `ok` findings counted (beside those it counted already) and left out, when `counting`. */
+function counted<T extends { findings: readonly Finding[]; readonly ok?: OkCounts }>(result: T, counting: boolean): Counted<T> {
   if (!counting || !result.findings.some((finding) => finding.severity === 'ok')) return result;
-  const ok: OkCounts = new Map();
+  const ok: OkCounts = new Map(result.ok);
   const kept: Finding[] = [];
   for (const finding of result.findings) {
     if (finding.severity !== 'ok') kept.push(finding);

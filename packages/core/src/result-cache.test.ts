@@ -95,12 +95,47 @@ describe('ResultCache: entries as stored and read back', () => {
       const findings = Array.from({ length: 1 + next(5) }, (_, at) => {
         const extra: Record<string, unknown> = {};
         for (let field = 0; field < next(5); field += 1) extra[`f${next(6)}`] = next(3) === 0 ? next(9) : word();
-        return finding(at + 1, { text: word(), message: word(), fix: next(2) === 0 ? null : word(), ...extra });
+        const severity = next(3) === 0 ? { severity: 'ok', status: 'fresh', rule: 'rlm/fresh' } : {};
+        return finding(at + 1, { text: word(), message: word(), fix: next(2) === 0 ? null : word(), ...severity, ...extra });
       });
       const key = await cache.keyOfDigest('docs/a.md', String(round).padStart(64, '0'));
       await cache.store(key, 'docs/a.md', { findings, skippedInCode: 0, suppressed: 0 }, ['src/a.ts', 'docs/a.md'], artifacts);
       const hit = await cache.lookup(key, 'docs/a.md', artifacts);
       expect(JSON.stringify(hit?.findings)).toBe(JSON.stringify(findings));
+      const counted = await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true });
+      expect(JSON.stringify(counted?.findings)).toBe(JSON.stringify(findings.filter((one) => one.severity !== 'ok')));
+      const ok = findings.length - (counted?.findings.length ?? 0);
+      expect([...(counted?.ok ?? [])]).toEqual(ok === 0 ? [] : [['rlm\u0000fresh\u0000rlm/fresh', ok]]);
     }
+  });
+
+  it('keeps the findings that checked out apart, unparsed when only counted, and in their places otherwise', async () => {
+    const storage = memoryStorage();
+    const cache = new ResultCache(storage, 'context');
+    const artifacts = new ArtifactCache({ read: () => Promise.resolve({ kind: 'missing' }) });
+    const fresh = { severity: 'ok', status: 'fresh', rule: 'rlm/fresh', text: '[src/a.ts@0123456789abcdef, L1]' };
+    const findings = [finding(1, fresh), finding(2), finding(3, fresh), finding(4, { kind: 'doi', ...fresh, rule: 'doi/ok' }), finding(5)];
+    const key = await cache.keyOfDigest('docs/a.md', 'd'.repeat(64));
+    await cache.store(key, 'docs/a.md', { findings, skippedInCode: 0, suppressed: 0 }, [], artifacts);
+    const good = storage.values.get(key) as string;
+    const [head = '', tail = ''] = good.split('\t');
+    expect(head).not.toContain('0123456789abcdef');
+    expect(JSON.parse(tail)[0]).toEqual([0, 2, 3]);
+    expect((await cache.lookup(key, 'docs/a.md', artifacts))?.findings).toEqual(findings);
+    const counted = await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true });
+    expect(counted?.findings).toEqual([findings[1], findings[4]]);
+    expect([...(counted?.ok ?? [])]).toEqual([
+      ['rlm\u0000fresh\u0000rlm/fresh', 2],
+      ['doi\u0000fresh\u0000doi/ok', 1],
+    ]);
+    // Places that do not fit the findings, an ok part that is not one, or no ok part: not trusted.
+    for (const broken of [`${head}\t[[0,2,9],${JSON.stringify(JSON.parse(tail)[1])}]`, `${head}\t[[0,2],[]]`, `${head}\t{}`, head]) {
+      storage.values.set(key, broken);
+      expect(await cache.lookup(key, 'docs/a.md', artifacts)).toBeNull();
+    }
+    // A count that is not a positive whole number is refused even by a run that only counts.
+    expect(head).toContain('doi/ok",1]');
+    storage.values.set(key, `${head.replace('doi/ok",1]', 'doi/ok",0]')}\t${tail}`);
+    expect(await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true })).toBeNull();
   });
 });

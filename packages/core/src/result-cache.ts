@@ -1,7 +1,7 @@
 import { type Artifact, ArtifactCache } from './artifacts.ts';
 import { CONTENT_HASH_LENGTH, webCryptoSha256 } from './hash.ts';
 import type { MaybePromise, Sha256 } from './ports.ts';
-import type { Finding } from './report.ts';
+import { type Finding, type OkCounts, okKey } from './report.ts';
 
 /**
  * Where cached results live: serialised entries by key. The host decides how (one signed pack
@@ -26,6 +26,8 @@ export interface DocumentResult {
   readonly findings: readonly Finding[];
   readonly skippedInCode: number;
   readonly suppressed: number;
+  /** Looked up with `countOk`: the citations that checked out, counted and not in `findings`. */
+  readonly ok?: OkCounts;
 }
 
 /**
@@ -45,7 +47,7 @@ export function artifactState(artifact: Artifact): string {
   }
 }
 
-const FORMAT = 2;
+const FORMAT = 3;
 const encoder = new TextEncoder();
 
 interface Entry {
@@ -62,13 +64,20 @@ interface Entry {
 /**
  * An entry as stored: findings as rows of values under a shape (their property names, in order),
  * so that a large cache does not repeat every property name of every finding; the document's own
- * path stands in its shape's place and is not repeated either.
+ * path stands in its shape's place and is not repeated either. The citations that checked out
+ * (most of them) follow the entry's JSON after a tab, as {@link StoredOk}: a run that only counts
+ * them reads their counts and never parses their rows.
  */
 interface StoredEntry extends Omit<Entry, 'findings'> {
   readonly shapes: readonly (readonly string[])[];
-  /** `[shape index, ...values]`; `file` takes no value. */
+  /** `[shape index, ...values]`; `file` takes no value. The findings whose severity is not `ok`. */
   readonly findings: readonly (readonly unknown[])[];
+  /** The `ok` findings counted: `[okKey, count]`. */
+  readonly ok: readonly (readonly [string, number])[];
 }
+
+/** The `ok` findings of an entry: where each stood among all the findings, and its row. */
+type StoredOk = [at: number[], rows: (readonly unknown[])[]];
 
 function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes' | 'findings'> {
   const shapes: string[][] = [];
@@ -163,11 +172,17 @@ export class ResultCache {
    * The stored result of a document, or `null` when there is none that still holds. An artifact
    * the run has not read yet and whose digest `known` gives is compared by that digest, unread.
    */
-  async lookup(key: string, file: string, artifacts: ArtifactCache, known?: KnownDigest): Promise<DocumentResult | null> {
+  async lookup(
+    key: string,
+    file: string,
+    artifacts: ArtifactCache,
+    known?: KnownDigest,
+    options: { readonly countOk?: boolean } = {},
+  ): Promise<DocumentResult | null> {
     let text = this.#read(key);
     // A host that answers at once (the pack) costs no promise per document.
     if (typeof text !== 'string' && text !== null) text = await text;
-    const entry = parse(text, key, file);
+    const entry = parse(text, key, file, options.countOk === true);
     if (entry === null) return null;
     // Most artifacts are answered at once (loaded already, or stamped): no promise per input.
     let waiting: Promise<boolean>[] | null = null;
@@ -187,7 +202,12 @@ export class ResultCache {
     }
     if (waiting !== null && (await Promise.all(waiting)).includes(false)) return null;
     this.#hits += 1;
-    return { findings: entry.findings, skippedInCode: entry.skippedInCode, suppressed: entry.suppressed };
+    return {
+      findings: entry.findings,
+      skippedInCode: entry.skippedInCode,
+      suppressed: entry.suppressed,
+      ...(entry.ok === undefined ? {} : { ok: entry.ok }),
+    };
   }
 
   /** Stores a document's result with the states of the artifacts it looked at. */
@@ -196,17 +216,34 @@ export class ResultCache {
     const inputs: [string, string][] = [];
     // The checks loaded every path they looked at: no promise per path for those.
     for (const path of [...new Set(looked)].sort()) inputs.push([path, artifactState(artifacts.peek(path) ?? (await artifacts.get(path)))]);
+    const { shapes, findings: rows } = encodeFindings(result.findings);
+    const kept: (readonly unknown[])[] = [];
+    const stored: StoredOk = [[], []];
+    const ok: OkCounts = new Map();
+    for (let at = 0; at < rows.length; at += 1) {
+      const finding = result.findings[at] as Finding;
+      if (finding.severity !== 'ok') {
+        kept.push(rows[at] as unknown[]);
+        continue;
+      }
+      stored[0].push(at);
+      stored[1].push(rows[at] as unknown[]);
+      const okAs = okKey(finding);
+      ok.set(okAs, (ok.get(okAs) ?? 0) + 1);
+    }
     const entry: StoredEntry = {
       format: FORMAT,
       key,
       file,
       inputs,
-      ...encodeFindings(result.findings),
+      shapes,
+      findings: kept,
+      ok: [...ok],
       skippedInCode: result.skippedInCode,
       suppressed: result.suppressed,
     };
     try {
-      await this.#storage.write(key, file, JSON.stringify(entry));
+      await this.#storage.write(key, file, `${JSON.stringify(entry)}\t${JSON.stringify(stored)}`);
     } catch {
       // A cache that cannot be written costs the next run time, nothing else.
     }
@@ -222,23 +259,52 @@ export class ResultCache {
   }
 }
 
-/** An entry, if the bytes are one for this key and file; anything else is not trusted. */
-function parse(text: string | null, key: string, file: string): Entry | null {
-  if (text === null) return null;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  const entry = value as Partial<StoredEntry> | null;
+/**
+ * An entry, if the text is one for this key and file; anything else is not trusted. With
+ * `countOk` its `ok` findings stay unparsed and their counts come back as `ok`; without, they are
+ * put back among the others where they stood.
+ */
+function parse(text: string | null, key: string, file: string, countOk: boolean): (Entry & { readonly ok?: OkCounts }) | null {
+  const tab = text?.indexOf('\t') ?? -1;
+  if (text === null || tab === -1) return null;
+  const entry = parseJson(text.slice(0, tab)) as Partial<StoredEntry> | null;
   if (typeof entry !== 'object' || entry === null) return null;
   if (entry.format !== FORMAT || entry.key !== key || entry.file !== file) return null;
   if (typeof entry.skippedInCode !== 'number' || typeof entry.suppressed !== 'number') return null;
   if (!Array.isArray(entry.inputs) || !entry.inputs.every(isInput)) return null;
+  if (!Array.isArray(entry.ok) || !entry.ok.every(isOkCount)) return null;
   const findings = decodeFindings(entry.shapes, entry.findings, file);
   if (findings === null) return null;
-  return { ...(entry as StoredEntry), findings };
+  const { shapes, findings: _rows, ok, ...rest } = entry as StoredEntry;
+  if (countOk) return { ...rest, findings, ok: new Map(ok) };
+  const stored = parseJson(text.slice(tab + 1)) as StoredOk | null;
+  if (!Array.isArray(stored) || stored.length !== 2 || !Array.isArray(stored[0])) return null;
+  const okFindings = decodeFindings(shapes, stored[1], file);
+  const total = findings.length + stored[0].length;
+  if (okFindings === null || okFindings.length !== stored[0].length) return null;
+  if (okFindings.some((finding) => finding.severity !== 'ok') || ok.reduce((sum, [, count]) => sum + count, 0) !== okFindings.length)
+    return null;
+  const all: Finding[] = [];
+  let other = 0;
+  for (let at = 0, next = 0; at < total; at += 1) {
+    if (stored[0][next] === at) all.push(okFindings[next++] as Finding);
+    else if (other < findings.length) all.push(findings[other++] as Finding);
+    else return null;
+  }
+  if (other !== findings.length) return null;
+  return { ...rest, findings: all };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function isOkCount(value: unknown): value is readonly [string, number] {
+  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && Number.isInteger(value[1]) && value[1] > 0;
 }
 
 function isInput(value: unknown): value is readonly [string, string] {
