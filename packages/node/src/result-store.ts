@@ -171,6 +171,8 @@ interface Segment {
   readonly starts: number[];
   readonly values: number[];
   readonly ends: number[];
+  /** Per line, 1 once the run looked its key up: a full run keeps those lines. */
+  hits: Uint8Array;
 }
 
 /** How many segments the pack is cut into, by the first bits of an entry's key. */
@@ -182,8 +184,16 @@ const NEWLINE = 0x0a;
 /** The most UTF-8 bytes one UTF-16 code unit encodes to. */
 const MAX_UTF8_PER_UNIT = 3;
 
+/** A hexadecimal digit's value from its character code; anything else counts as 0. */
+function hexValue(code: number): number {
+  if (code >= 0x30 && code <= 0x39) return code - 0x30;
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : 0;
+}
+
+/** The segment of a key: its first two hexadecimal digits, modulo {@link SEGMENTS} (read as codes: no substring, no parse). */
 function segmentOf(key: string): number {
-  return (Number.parseInt(key.slice(0, 2), 16) || 0) % SEGMENTS;
+  return ((hexValue(key.charCodeAt(0)) << 4) | hexValue(key.charCodeAt(1))) % SEGMENTS;
 }
 
 /**
@@ -202,7 +212,6 @@ export class PackResultStorage implements ResultStorage {
   readonly #segments = new Map<number, Segment>();
   readonly #pending = new Map<number, Pending>();
   readonly #written = new Set<string>();
-  readonly #hits = new Set<string>();
 
   constructor(dir: string, secret: Uint8Array) {
     this.#dir = dir;
@@ -213,7 +222,7 @@ export class PackResultStorage implements ResultStorage {
     const segment = this.#load(segmentOf(key));
     const line = segment.lines.get(key);
     if (line === undefined) return null;
-    this.#hits.add(key);
+    segment.hits[line] = 1;
     return segment.text.slice(segment.values[line], segment.ends[line]);
   }
 
@@ -257,12 +266,12 @@ export class PackResultStorage implements ResultStorage {
     if (fullRun) for (let segment = 0; segment < SEGMENTS; segment += 1) segments.add(segment);
     try {
       for (const segment of segments) {
-        const { text, lines, starts, ends } = this.#load(segment);
+        const { text, lines, starts, ends, hits } = this.#load(segment);
         // Kept lines are copied as they were read, runs of adjacent lines at once.
         const kept: [number, number][] = [];
         let count = 0;
         for (const [key, line] of lines) {
-          if ((fullRun && !this.#hits.has(key)) || this.#written.has(key)) continue;
+          if ((fullRun && hits[line] !== 1) || this.#written.has(key)) continue;
           count += 1;
           const start = starts[line] as number;
           const end = (ends[line] as number) + 1;
@@ -331,7 +340,7 @@ export class PackResultStorage implements ResultStorage {
     // One string per segment: decoded in one pass, its bytes released at once, each key and
     // value a slice of it.
     const text = this.#file(segment).readBytes()?.toString('utf8') ?? '';
-    loaded = { text, lines: new Map(), starts: [], values: [], ends: [] };
+    loaded = { text, lines: new Map(), starts: [], values: [], ends: [], hits: new Uint8Array(0) };
     this.#segments.set(segment, loaded);
     const { lines, starts, values, ends } = loaded;
     for (let start = 0; start < text.length; ) {
@@ -349,6 +358,7 @@ export class PackResultStorage implements ResultStorage {
       }
       start = end + 1;
     }
+    loaded.hits = new Uint8Array(starts.length);
     return loaded;
   }
 
