@@ -335,6 +335,23 @@ describe('the result cache', { timeout: 300_000 }, () => {
     expect(configured.stdout).toBe((await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env)).stdout);
   });
 
+  it('answers no run from the entries of a run with another profile', async () => {
+    const repo = gitRepo();
+    // Not research writing (by path or headings): the recommended profile holds its statistic back; `all` shows it.
+    repo.write({ 'notes/plan.md': '# Plan\n\nAdoption rose by 70% last year.\n', 'src/a.ts': 'export {};\n' });
+    repo.write({ 'docs/guide.md': '# Guide\n\nSee [src/a.ts, L1].\n' });
+    repo.commit('docs');
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const recommended = (await cli(['check', '--no-cache'], repo.dir, env)).stdout;
+    const all = (await cli(['check', '--no-cache', '--profile', 'all'], repo.dir, env)).stdout;
+    expect(recommended).toContain('not research writing not shown');
+    expect(all).toContain('statistic/unsourced');
+    for (const profile of [[], ['--profile', 'all'], [], ['--profile', 'all']]) {
+      const run = await cli(['check', ...profile], repo.dir, env);
+      expect(run.stdout).toBe(profile.length === 0 ? recommended : all);
+    }
+  });
+
   it('ignores and rewrites a corrupt, truncated, foreign or hand-written pack segment, never trusting it', async () => {
     const repo = generatedRepo(20);
     const mine = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };

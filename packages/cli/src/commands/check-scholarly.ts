@@ -168,7 +168,13 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
     checkers,
     cacheContext: () =>
       JSON.stringify({
-        flags: { rlm: values.rlm === true, corpusOnly: values['corpus-only'] === true, requireCorpus: values['require-corpus'] === true },
+        flags: {
+          rlm: values.rlm === true,
+          corpusOnly: values['corpus-only'] === true,
+          requireCorpus: values['require-corpus'] === true,
+          // The profile decides which heuristic findings a document keeps (all of them under `all`).
+          profile,
+        },
         config,
         month: [now.year, now.month],
         corpus: corpus === null ? null : corpus.input,
