@@ -142,12 +142,15 @@ export function formatSummary(report: Report, verbose = false, ok: ReadonlyMap<s
 
 /**
  * The coverage line: what was checked and what was skipped, so silence never reads as a pass. RLM
- * is explained here, the one place the term appears without a finding next to it.
+ * is explained here, the one place the term appears without a finding next to it. Kinds are listed
+ * most cited first (then by name): an order that does not hang on which citation came first.
  */
 export function formatCoverage(report: Report, verbose = true): string {
   const { summary, coverage } = report;
   const kinds = Object.entries(summary.kinds)
-    .map(([kind, statuses]) => `${kind} ${count(Object.values(statuses).reduce((sum, value) => sum + value, 0))}`)
+    .map(([kind, statuses]) => [kind, Object.values(statuses).reduce((sum, value) => sum + value, 0)] as const)
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([kind, total]) => `${kind} ${count(total)}`)
     .join(', ');
   const parts = [prettyMessages.checked(summary.files, kinds)];
   if (summary.kinds.rlm !== undefined) parts.push(prettyMessages.rlmExplained());
