@@ -32,7 +32,6 @@ describe('formatPretty with citations that checked out counted, not kept', () =>
 
   it('lists the kinds of the coverage line most cited first, whatever order the citations came in', () => {
     const coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
-    const plain = paletteFor({ isTTY: false, write: () => true }, { NO_COLOR: '1' });
     const report = buildReport(sampleFindings(), 2, coverage);
     const kinds = Object.entries(report.summary.kinds);
     expect(kinds.length).toBeGreaterThan(1);
