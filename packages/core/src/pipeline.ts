@@ -135,7 +135,8 @@ export interface PipelinePlan {
   readonly checkers?: readonly DocumentChecker[];
   /**
    * Citations that check out are counted, not kept ({@link OkCounts}): for a report that lists
-   * none of them (`check`'s pretty output) and run stages that do not look at them. @default false
+   * none of them (`check`'s pretty, SARIF and GitHub output) and run stages that do not look at
+   * them. @default false
    */
   readonly countOk?: boolean;
 }

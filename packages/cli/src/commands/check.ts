@@ -57,6 +57,8 @@ Exit codes: 0 pass, 1 fail, 2 usage or tool error.
 /** The report formats of `check` (and of `merge`). */
 export const CHECK_FORMATS = ['pretty', 'json', 'sarif', 'github', 'junit', 'source-check'] as const;
 const FORMATS = CHECK_FORMATS;
+/** The formats that list no citation that checked out (the summary counts them): a run for one of them only counts those. */
+const COUNTING_FORMATS: ReadonlySet<string> = new Set<(typeof FORMATS)[number]>(['pretty', 'sarif', 'github']);
 
 /** `aiwg-cite check`. */
 export const check: Command = {
@@ -131,9 +133,9 @@ export const check: Command = {
     const results = cache === null ? undefined : values.fix === true ? { ...cache.results, known: undefined } : cache.results;
     // The one pipeline (core `runPipeline`): discover → read → admit → extract+verify → history →
     // settle → corpus → online → report. `check` plugs in the working tree and git's history.
-    // A pretty report lists no citation that checked out: those are counted, not kept, unless a
-    // later stage reads them (the corpus, `--fix`, `--report`, the online checks).
-    const countOk = format === 'pretty' && scholarly.countsOk && online.stage === undefined;
+    // The pretty, SARIF and GitHub reports list no citation that checked out: those are counted,
+    // not kept, unless a later stage reads them (`--fix`, `--report`, the online checks).
+    const countOk = COUNTING_FORMATS.has(format) && scholarly.countsOk && online.stage === undefined;
     const { report, documents, ok } = await runPipeline({
       ports: {
         discover: () => {
