@@ -165,7 +165,7 @@ export type { ArtifactReader, EntryKind, FileSystem, MaybePromise, ReadResult, S
 export { createConfinedReader } from './reader.ts';
 export * from './refs/index.ts';
 export type { Coverage, Finding, FindingCore, Report, RlmSummary, Severity, Summary, VerdictOptions } from './report.ts';
-export { addOkCounts, buildReport, compareFindings, escalate, fromOkKey, type OkCounts, okKey } from './report.ts';
+export { addOkCounts, buildReport, compareFindings, countOk, escalate, fromOkKey, type OkCounts, okKey } from './report.ts';
 export type { DocumentResult, KnownDigest, ResultStorage } from './result-cache.ts';
 export { artifactState, RecordingArtifacts, ResultCache } from './result-cache.ts';
 export type { Located, RlmCitation, RlmExtraction, RlmNearMiss } from './rlm/extract.ts';

@@ -42,7 +42,7 @@ import type { Suppression } from './markdown/scan.ts';
 import { documentMessages, stagedChangeMessages } from './messages.ts';
 import { admitDocument, hasUtf16Bom, type SkipReason, skippedNote } from './policy.ts';
 import type { ArtifactReader, MaybePromise, ReadResult, Sha256 } from './ports.ts';
-import { addOkCounts, buildReport, type Coverage, type Finding, type OkCounts, okKey, type Report } from './report.ts';
+import { addOkCounts, buildReport, type Coverage, countOk, type Finding, type OkCounts, type Report } from './report.ts';
 import { RecordingArtifacts } from './result-cache.ts';
 import { judgeStagedChange, type StagedChangeFacts, type StagedChangeSummary } from './staged-change.ts';
 
@@ -410,10 +410,7 @@ function counted<T extends { findings: readonly Finding[]; readonly ok?: OkCount
   const kept: Finding[] = [];
   for (const finding of result.findings) {
     if (finding.severity !== 'ok') kept.push(finding);
-    else {
-      const key = okKey(finding);
-      ok.set(key, (ok.get(key) ?? 0) + 1);
-    }
+    else countOk(ok, finding);
   }
   return { ...result, findings: kept, ok };
 }

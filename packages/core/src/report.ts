@@ -34,6 +34,12 @@ export function fromOkKey(key: string): { readonly kind: string; readonly status
   return { kind, status, rule };
 }
 
+/** Counts one finding that checked out. */
+export function countOk(counts: OkCounts, finding: Pick<Finding, 'kind' | 'status' | 'rule'>): void {
+  const key = okKey(finding);
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
 /** Adds one set of counts to another. */
 export function addOkCounts(into: OkCounts, counts: ReadonlyMap<string, number>): void {
   for (const [key, count] of counts) into.set(key, (into.get(key) ?? 0) + count);

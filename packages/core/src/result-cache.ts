@@ -1,7 +1,7 @@
 import { type Artifact, ArtifactCache } from './artifacts.ts';
 import { CONTENT_HASH_LENGTH, webCryptoSha256 } from './hash.ts';
 import type { MaybePromise, Sha256 } from './ports.ts';
-import { type Finding, type OkCounts, okKey } from './report.ts';
+import { countOk, type Finding, type OkCounts } from './report.ts';
 
 /**
  * Where cached results live: serialised entries by key. The host decides how (one signed pack
@@ -228,8 +228,7 @@ export class ResultCache {
       }
       stored[0].push(at);
       stored[1].push(rows[at] as unknown[]);
-      const okAs = okKey(finding);
-      ok.set(okAs, (ok.get(okAs) ?? 0) + 1);
+      countOk(ok, finding);
     }
     const entry: StoredEntry = {
       format: FORMAT,

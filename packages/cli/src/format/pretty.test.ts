@@ -1,24 +1,13 @@
-import { addOkCounts, buildReport, type OkCounts, okKey } from '@aiwg-cite/core';
+import { buildReport } from '@aiwg-cite/core';
 import { describe, expect, it } from 'vitest';
 import { paletteFor } from '../color.ts';
 import { formatCoverage, formatPretty } from './pretty.ts';
-import { sampleFindings } from './sample-report.ts';
+import { keptAndCountedReports, sampleFindings } from './sample-report.ts';
 
 describe('formatPretty with citations that checked out counted, not kept', () => {
   it('prints what it prints for a report that keeps them', () => {
-    const coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
-    const findings = [...sampleFindings(), ...sampleFindings().map((finding) => ({ ...finding, line: finding.line + 100 }))];
-    const ok: OkCounts = new Map();
-    for (const finding of findings) if (finding.severity === 'ok') addOkCounts(ok, new Map([[okKey(finding), 1]]));
+    const { kept, counted, ok } = keptAndCountedReports();
     expect([...ok.values()]).toEqual([2]);
-    const kept = buildReport(findings, 2, coverage);
-    const counted = buildReport(
-      findings.filter((finding) => finding.severity !== 'ok'),
-      2,
-      coverage,
-      {},
-      ok,
-    );
     expect(counted.summary).toEqual(kept.summary);
     const plain = paletteFor({ isTTY: false, write: () => true }, { NO_COLOR: '1' });
     for (const options of [{}, { verbose: true }, { quiet: true }]) {

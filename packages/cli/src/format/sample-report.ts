@@ -1,4 +1,4 @@
-import { buildReport, type Finding, type Report } from '@aiwg-cite/core';
+import { buildReport, countOk, type Finding, type OkCounts, type Report } from '@aiwg-cite/core';
 
 // Test data for the CI formats; not part of the bundle (nothing but tests imports it).
 
@@ -58,3 +58,16 @@ export function sampleFindings(): Finding[] {
 
 /** A report over {@link sampleFindings}. */
 export const sampleReport = (): Report => buildReport(sampleFindings(), 2, { skippedInCode: 0, suppressed: 0, notes: [] });
+
+/**
+ * The sample findings twice over, as two reports: one that keeps the citations that checked out,
+ * and one that counts them instead (`ok`), as a counting `check` builds it.
+ */
+export function keptAndCountedReports(): { readonly kept: Report; readonly counted: Report; readonly ok: OkCounts } {
+  const coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
+  const findings = [...sampleFindings(), ...sampleFindings().map((finding) => ({ ...finding, line: finding.line + 100 }))];
+  const ok: OkCounts = new Map();
+  for (const finding of findings) if (finding.severity === 'ok') countOk(ok, finding);
+  const others = findings.filter((finding) => finding.severity !== 'ok');
+  return { kept: buildReport(findings, 2, coverage), counted: buildReport(others, 2, coverage, {}, ok), ok };
+}
