@@ -1,11 +1,11 @@
 import { isAscii } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI_ENTRY, GIT_ENV, gitRepo, sha16, tempDir } from '@aiwg-cite/test-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-// On Node without module.enableCompileCache (before 22.1), `check --staged` runs dist/hook.cjs
+// On Node without module.enableCompileCache (before 22.1), `check` runs dist/hook.cjs
 // through vm.Script with a V8 code cache kept beside it (cli/src/bin.ts, build.mjs). Each test
 // runs a copy of dist/, so its cache file is its own.
 
@@ -79,17 +79,41 @@ describe('dist/hook.cjs', () => {
     },
   );
 
-  it('leaves other commands, and check without --staged, to the ES modules (no cache written)', () => {
+  it('leaves other commands to the ES modules (no cache written)', () => {
     const dist = copyOfDist();
     const dir = stagedRepository();
     const version = spawnSync(process.execPath, [join(dist, 'cli.js'), '--version'], { cwd: dir, encoding: 'utf8' });
     expect(version.status).toBe(0);
-    const plain = spawnSync(process.execPath, [join(dist, 'cli.js'), 'check', '--no-cache'], {
-      cwd: dir,
-      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1' },
-      encoding: 'utf8',
-    });
-    expect(plain.status).toBe(1);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+    const rules = spawnSync(process.execPath, [join(dist, 'cli.js'), 'rules'], { cwd: dir, encoding: 'utf8' });
+    expect(rules.status).toBe(0);
     expect(cacheFiles(dist)).toEqual([]);
+  });
+
+  it.skipIf(hasCompileCache)('runs check without --staged from it too, with the same report as the ES modules', () => {
+    const dist = copyOfDist();
+    const dir = stagedRepository();
+    const plain = (cli: string) =>
+      spawnSync(process.execPath, [cli, 'check', '--no-cache', '--format', 'json'], {
+        cwd: dir,
+        env: { ...process.env, ...GIT_ENV, NO_COLOR: '1' },
+        encoding: 'utf8',
+      });
+    // Without hook.cjs, cli.js runs the ES modules.
+    const modules = copyOfDist();
+    rmSync(join(modules, 'hook.cjs'));
+    const fromModules = plain(join(modules, 'cli.js'));
+    expect(cacheFiles(modules)).toEqual([]);
+    const first = plain(join(dist, 'cli.js'));
+    expect(first.status).toBe(1);
+    expect(cacheFiles(dist)).toEqual([`hook.cjs.${process.version}-${process.arch}.cache`]);
+    const second = plain(join(dist, 'cli.js'));
+    expect(JSON.parse(first.stdout).citations.map((finding: { rule: string }) => finding.rule)).toContain('rlm/missing');
+    for (const run of [first, second])
+      expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({
+        status: fromModules.status,
+        stdout: fromModules.stdout,
+        stderr: fromModules.stderr,
+      });
   });
 });

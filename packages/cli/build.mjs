@@ -212,11 +212,12 @@ async function buildLazyLibraries(metafile) {
 /**
  * `dist/hook.cjs`: the CLI's `main` with `check` and everything it reaches in one CommonJS file
  * (run by bin.ts as the body of `function (exports, require, module, __filename, __dirname, __aiwgImport)`),
- * for the commit hook on Node versions without `module.enableCompileCache` (before 22.1). There
- * the split ES modules are compiled from source on every run (~50 ms of each `check --staged`);
- * a CommonJS file can be compiled through `vm.Script` with a V8 code cache, which bin.ts keeps
- * beside it. The other commands are not in it: their loaders import their ES chunks (which bin.ts
- * never lets it reach: it runs this file for `check --staged` only).
+ * for `check` (the commit hook's and every other) on Node versions without
+ * `module.enableCompileCache` (before 22.1). There the split ES modules are compiled from source
+ * on every run (~50 ms of each `check --staged`); a CommonJS file can be compiled through
+ * `vm.Script` with a V8 code cache, which bin.ts keeps beside it. The other commands are not in
+ * it: their loaders import their ES chunks (which bin.ts never lets it reach: it runs this file
+ * for `check` only).
  */
 async function buildHookBundle(metafile) {
   const commandChunks = new Map();
