@@ -107,6 +107,9 @@ export { toSourceCheck, toSourceCheckDocument } from './interop/source-check.ts'
 export type { FindingVerdicts } from './interop/verdict-model.ts';
 export {
   claimTypeOf,
+  okJsonOf,
+  okReportJson,
+  okVerdictsSuffix,
   STATUS_VERDICTS,
   sourceCheckOfLabel,
   VERDICT_ICONS,
@@ -165,8 +168,21 @@ export type { ArtifactReader, EntryKind, FileSystem, MaybePromise, ReadResult, S
 export { createConfinedReader } from './reader.ts';
 export * from './refs/index.ts';
 export type { Coverage, Finding, FindingCore, Report, RlmSummary, Severity, Summary, VerdictOptions } from './report.ts';
-export { addOkCounts, buildReport, compareFindings, countOk, escalate, fromOkKey, type OkCounts, okKey } from './report.ts';
-export type { DocumentResult, KnownDigest, ResultStorage } from './result-cache.ts';
+export {
+  addOkCounts,
+  buildReport,
+  compareFindings,
+  compareInFile,
+  countOk,
+  escalate,
+  fromOkKey,
+  inReportOrder,
+  type OkCounts,
+  type OkJson,
+  okJsonHolds,
+  okKey,
+} from './report.ts';
+export type { DocumentResult, KnownDigest, OkMode, ResultStorage } from './result-cache.ts';
 export { artifactState, RecordingArtifacts, ResultCache } from './result-cache.ts';
 export type { Located, RlmCitation, RlmExtraction, RlmNearMiss } from './rlm/extract.ts';
 export { extractRlm } from './rlm/extract.ts';

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ResultPort } from './check.ts';
+import { type DocumentChecker, type ResultPort, rlmChecker } from './check.ts';
 import { contentHash } from './hash.ts';
+import { verdictJsonWriter } from './interop/verdict-model.ts';
 import { createMemoryFileSystem } from './memory-fs.ts';
 import { type RunStage, runPipeline } from './pipeline.ts';
 import { createConfinedReader } from './reader.ts';
-import type { Finding } from './report.ts';
+import { type Finding, inReportOrder } from './report.ts';
 import { ResultCache } from './result-cache.ts';
 
 const reader = createConfinedReader(
@@ -107,5 +108,114 @@ describe('runPipeline with countOk: citations that check out are counted, not ke
     }
     expect(results.cache.stats).toEqual({ hits: 3, misses: 3 });
     expect((await run(false)).ok.size).toBe(0);
+  });
+});
+
+describe('runPipeline with okJson: citations that check out kept as their report text (issue 13)', () => {
+  const encoder = new TextEncoder();
+  const source = 'one\ntwo\nthree\n';
+
+  /** Findings of a kind of their own beside the RLM ones: one that checks out where a warning of the same kind stands. */
+  const sameSpot: DocumentChecker = {
+    name: 'spot',
+    async check({ file }) {
+      if (file !== 'tie.md') return { findings: [] };
+      const at = { file, line: 1, column: 1, kind: 'spot', text: 'x', rule: 'spot/x', message: 'm', fix: null };
+      return {
+        findings: [
+          { ...at, status: 'seen', severity: 'warning' },
+          { ...at, status: 'fine', severity: 'ok' },
+        ],
+      };
+    },
+  };
+
+  /** A later stage that adds a finding where a citation that checked out stands (same place, same kind). */
+  const addsAtFresh: RunStage = {
+    run: () => ({
+      findings: [
+        {
+          file: 'b.md',
+          line: 1,
+          column: 7,
+          kind: 'rlm',
+          text: 'added',
+          status: 'missing',
+          severity: 'error',
+          rule: 'rlm/missing',
+          message: 'added',
+          fix: null,
+        },
+      ],
+    }),
+  };
+
+  async function run(okJson: boolean, results?: ResultPort) {
+    const hash = await contentHash(encoder.encode(source));
+    const files = {
+      '/repo/src/a.ts': source,
+      '/repo/b.md': `Fresh [src/a.ts@${hash}, L1-2], gone [src/gone.ts] and fresh [src/a.ts@${hash}, L3].\nAgain [src/a.ts@${hash}, L2].\n`,
+      '/repo/a.md': `Unversioned [src/a.ts, L1] then fresh [src/a.ts@${hash}, L1].\n`,
+      '/repo/only-fresh.md': `Fresh [src/a.ts@${hash}, L1].\n`,
+      '/repo/quiet.md': `<!-- aiwg-cite-disable-next-line rlm/missing -->\nGone [src/gone.ts], fresh [src/a.ts@${hash}, L3].\n`,
+      '/repo/tie.md': 'Nothing cited.\n',
+    };
+    const reader = createConfinedReader(createMemoryFileSystem(files), '/repo');
+    return runPipeline({
+      ports: {
+        discover: () => ['only-fresh.md', 'b.md', 'tie.md', 'a.md', 'quiet.md'],
+        reader,
+        corpus: addsAtFresh,
+        ...(results === undefined ? {} : { results }),
+      },
+      checkers: [rlmChecker, sameSpot],
+      countOk: okJson,
+      okJson,
+    });
+  }
+
+  /** The citations as `check --format json` writes them, texts placed among the findings. */
+  function citationsJson(result: Awaited<ReturnType<typeof run>>): string {
+    const write = verdictJsonWriter();
+    const pieces: string[] = [];
+    inReportOrder(
+      result.report.citations,
+      result.okJson,
+      (finding) => pieces.push(write(finding)),
+      (json) => pieces.push(json),
+    );
+    return pieces.join(',');
+  }
+
+  it('writes the report a run that keeps them writes: citations, order, summary (kinds in report order), checked and from the cache', async () => {
+    const kept = await run(false);
+    expect(kept.okJson.size).toBe(0);
+    const keptJson = citationsJson(kept);
+    // The added finding stands where b.md's first fresh citation stands: after it, as a full sort puts it.
+    expect(kept.report.citations.filter((finding) => finding.file === 'b.md').map((finding) => finding.status)).toEqual([
+      'fresh',
+      'missing',
+      'missing',
+      'fresh',
+      'fresh',
+    ]);
+    const values = new Map<string, string>();
+    const results: ResultPort = {
+      cache: new ResultCache({ read: (key) => values.get(key) ?? null, write: (key, _file, value) => void values.set(key, value) }, 'test'),
+    };
+    for (const pass of ['no cache', 'checked', 'cached']) {
+      const texts = await run(true, pass === 'no cache' ? undefined : results);
+      expect(citationsJson(texts), pass).toBe(keptJson);
+      expect(JSON.stringify(texts.report.summary), pass).toBe(JSON.stringify(kept.report.summary));
+      expect(texts.report.verdict).toBe(kept.report.verdict);
+      // tie.md's finding that checked out shares its place and kind with a warning: kept as a finding, like quiet.md's.
+      expect([...texts.okJson.keys()].sort(), pass).toEqual(
+        pass === 'cached' ? ['a.md', 'b.md', 'only-fresh.md', 'quiet.md'] : ['a.md', 'b.md', 'only-fresh.md'],
+      );
+      expect(texts.report.citations.filter((finding) => finding.severity === 'ok').map((finding) => finding.file)).toEqual(
+        pass === 'cached' ? ['tie.md'] : ['quiet.md', 'tie.md'],
+      );
+    }
+    expect(results.cache.stats).toEqual({ hits: 5, misses: 5 });
   });
 });

@@ -38,12 +38,23 @@ import {
 } from './check.ts';
 import { forEachLimited } from './concurrency.ts';
 import { type HistoryFacts, judgeHistory, stalePins, type VersionSource } from './history-verdict.ts';
+import { okJsonOf } from './interop/verdict-model.ts';
 import type { Suppression } from './markdown/scan.ts';
 import { documentMessages, stagedChangeMessages } from './messages.ts';
 import { admitDocument, hasUtf16Bom, type SkipReason, skippedNote } from './policy.ts';
 import type { ArtifactReader, MaybePromise, ReadResult, Sha256 } from './ports.ts';
-import { addOkCounts, buildReport, type Coverage, countOk, type Finding, type OkCounts, type Report } from './report.ts';
-import { RecordingArtifacts } from './result-cache.ts';
+import {
+  addOkCounts,
+  buildReport,
+  type Coverage,
+  countOk,
+  type Finding,
+  type OkCounts,
+  type OkJson,
+  okJsonHolds,
+  type Report,
+} from './report.ts';
+import { type DocumentResult, type OkMode, RecordingArtifacts } from './result-cache.ts';
 import { judgeStagedChange, type StagedChangeFacts, type StagedChangeSummary } from './staged-change.ts';
 
 /** The stages of {@link runPipeline}, in the order they run. */
@@ -139,6 +150,12 @@ export interface PipelinePlan {
    * them. @default false
    */
   readonly countOk?: boolean;
+  /**
+   * With {@link countOk}: the counted citations are kept as their JSON text too, per document
+   * ({@link PipelineResult.okJson}), for a JSON report that writes them without objects. A
+   * document whose texts could not stand for its findings keeps them as findings. @default false
+   */
+  readonly okJson?: boolean;
 }
 
 /** The outcome of {@link runPipeline}. */
@@ -150,6 +167,8 @@ export interface PipelineResult {
   readonly stagedChange: StagedChangeSummary;
   /** With {@link PipelinePlan.countOk}: the citations that checked out, counted (in the summary, not in `citations`). */
   readonly ok: OkCounts;
+  /** With {@link PipelinePlan.okJson}: per document, the texts of the citations in `ok`, in report order. */
+  readonly okJson: ReadonlyMap<string, OkJson>;
 }
 
 /** One document through stages 2–6. */
@@ -161,7 +180,9 @@ export type DocumentOutcome =
       readonly skippedInCode: number;
       readonly suppressed: number;
       /** With {@link BatchPorts.countOk}: the document's citations that checked out, counted, not in `findings`. */
-      readonly ok?: OkCounts;
+      readonly ok?: OkCounts | undefined;
+      /** With {@link BatchPorts.okJson}: the texts of the citations in `ok`, in report order. */
+      readonly okJson?: OkJson | undefined;
     }
   | { readonly kind: 'skipped'; readonly reason: SkipReason }
   | { readonly kind: 'gone'; readonly read: ReadResult };
@@ -188,11 +209,13 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
     options,
     ...(plan.checkers === undefined ? {} : { checkers: plan.checkers }),
     countOk: plan.countOk === true,
+    okJson: plan.okJson === true,
   });
   const copies = ports.copies?.leaveOut(outcomes.bodies);
   const documents = copies === undefined || copies.size === 0 ? [...found] : found.filter((file) => !copies.has(file));
   const findings: Finding[] = [];
   const ok: OkCounts = new Map();
+  const okJson = new Map<string, OkJson>();
   const skipped: string[] = [];
   let checked = 0;
   for (const [file, outcome] of outcomes) {
@@ -214,6 +237,7 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
     coverage.suppressed += outcome.suppressed;
     for (const finding of outcome.findings) findings.push(finding);
     if (outcome.ok !== undefined) addOkCounts(ok, outcome.ok);
+    if (outcome.okJson !== undefined && outcome.okJson.ends.length > 0) okJson.set(file, outcome.okJson);
   }
   coverage.notes.push(...(isDiscovery(discovered) ? discovered.notes : []), ...skipped.sort(), ...outcomes.notes);
 
@@ -237,7 +261,7 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
   }
 
   // 10. report
-  return { report: buildReport(findings, checked, coverage, options, ok), documents, stagedChange, ok };
+  return { report: buildReport(findings, checked, coverage, options, ok, okJson), documents, stagedChange, ok, okJson };
 }
 
 function isDiscovery(value: readonly string[] | Discovery): value is Discovery {
@@ -260,6 +284,8 @@ export interface BatchPorts {
   readonly checkers?: readonly DocumentChecker[];
   /** See {@link PipelinePlan.countOk}. @default false */
   readonly countOk?: boolean;
+  /** See {@link PipelinePlan.okJson}. @default false */
+  readonly okJson?: boolean;
 }
 
 /**
@@ -284,28 +310,46 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
   const verified = new Map<string, Counted<VerifiedForHistory>>();
   const cached = new Map<string, Counted<{ findings: readonly Finding[]; readonly skippedInCode: number; readonly suppressed: number }>>();
   // A citation that checked out is final when stored (no history, override or later stage changes
-  // it) and, when its document has no suppression comment, when verified: then it is only counted.
-  const counting = ports.countOk === true;
+  // it) and, when its document has no suppression comment, when verified: then it is only counted
+  // (and, for a JSON report, kept as its text).
+  const mode: OkMode = ports.countOk !== true ? 'keep' : ports.okJson === true ? 'json' : 'count';
+  const lookupOk = { countOk: mode !== 'keep', okJson: mode === 'json' };
   const admitNotes: string[] = [];
   const bodies = new Map<string, string>();
   const noteBody = (file: string, bytes: Uint8Array | null): void => {
     const body = ports.bodyOf?.(file, bytes) ?? null;
     if (body !== null) bodies.set(file, body);
   };
-  await forEachLimited(files, options.concurrency ?? 32, async (file) => {
-    // A document unchanged since an earlier run, with a stored result that still holds, is not read.
-    const digest = ports.results?.known?.(file);
-    if (digest != null && ports.results !== undefined) {
-      const { cache, known } = ports.results;
-      const hit = await cache.lookup(await cache.keyOfDigest(file, digest), file, ports.artifactsFor(file), known, { countOk: counting });
-      if (hit !== null) {
-        cached.set(
-          file,
-          counted({ findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed, ...okOf(hit) }, counting),
-        );
+  // A document unchanged since an earlier run, with a stored result that still holds, is not
+  // read. Those are answered first, in one pass that costs no promise per document where the
+  // cache answers at once (most of a warm run); a lookup that waits (on an artifact not known
+  // unread) is awaited with the documents that are read.
+  const pending = new Map<string, Promise<DocumentResult | null>>();
+  if (ports.results !== undefined) {
+    const { cache, known } = ports.results;
+    for (const file of files) {
+      const digest = known?.(file);
+      if (digest == null) continue;
+      const key = cache.keyOfDigest(file, digest);
+      const hit =
+        typeof key === 'string'
+          ? cache.lookup(key, file, ports.artifactsFor(file), known, lookupOk)
+          : key.then((text) => cache.lookup(text, file, ports.artifactsFor(file), known, lookupOk));
+      if (hit instanceof Promise) pending.set(file, hit);
+      else if (hit !== null) {
+        cached.set(file, counted(hit, mode));
         noteBody(file, null);
-        return;
       }
+    }
+  }
+  const rest = cached.size === 0 ? files : files.filter((file) => !cached.has(file));
+  await forEachLimited(rest, options.concurrency ?? 32, async (file) => {
+    const digest = ports.results?.known?.(file);
+    const waited = await pending.get(file);
+    if (waited != null) {
+      cached.set(file, counted(waited, mode));
+      noteBody(file, null);
+      return;
     }
     const admission = admitDocument(await ports.reader.read(file), options);
     if (admission.kind === 'admit' && hasUtf16Bom(admission.bytes)) {
@@ -317,22 +361,18 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     if (admission.kind !== 'admit') return;
     if (ports.results === undefined) {
       const document = await verifyDocument(file, decodeDocument(admission.bytes), ports.artifactsFor(file), options, checkers);
-      verified.set(file, forHistory(document, counting));
+      verified.set(file, forHistory(document, mode));
     } else {
       const artifacts = ports.artifactsFor(file);
       const key = await ports.results.cache.keyOf(file, admission.bytes);
-      const hit =
-        digest == null ? await ports.results.cache.lookup(key, file, artifacts, ports.results.known, { countOk: counting }) : null;
+      const hit = digest == null ? await ports.results.cache.lookup(key, file, artifacts, ports.results.known, lookupOk) : null;
       if (hit !== null) {
-        cached.set(
-          file,
-          counted({ findings: hit.findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed, ...okOf(hit) }, counting),
-        );
+        cached.set(file, counted(hit, mode));
         return;
       }
       const recording = new RecordingArtifacts(artifacts);
       const document = await verifyDocument(file, decodeDocument(admission.bytes), recording, options, checkers);
-      verified.set(file, forHistory(document, counting));
+      verified.set(file, forHistory(document, mode));
       // Stored as soon as it is verified, so a large run holds no document's entry until its end.
       // What is stored is the document's own result, before git's history: the next run asks git again.
       const own = settleFindings(document.findings, document.suppressions, options.severityOverrides);
@@ -355,7 +395,14 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     const hit = cached.get(file);
     if (hit !== undefined) {
       const findings = settleFindings(hit.findings, [], options.severityOverrides).findings;
-      out.set(file, { kind: 'checked', findings, skippedInCode: hit.skippedInCode, suppressed: hit.suppressed, ...okOf(hit) });
+      out.set(file, {
+        kind: 'checked',
+        findings,
+        skippedInCode: hit.skippedInCode,
+        suppressed: hit.suppressed,
+        ok: hit.ok,
+        okJson: hit.okJson,
+      });
       continue;
     }
     const document = verified.get(file);
@@ -366,7 +413,8 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
       findings: settled.findings,
       skippedInCode: document.skippedInCode,
       suppressed: settled.suppressed,
-      ...okOf(document),
+      ok: document.ok,
+      okJson: document.okJson,
     });
   }
   return out;
@@ -394,29 +442,43 @@ interface VerifiedForHistory {
   readonly skippedInCode: number;
 }
 
-/** A document's findings with those that checked out taken out and counted, when the run counts them. */
-type Counted<T extends { findings: readonly Finding[] }> = T & { readonly ok?: OkCounts };
+/**
+ * A document's findings with those that checked out taken out and counted, when the run counts
+ * them; with their texts, when it keeps those.
+ */
+type Counted<T extends { findings: readonly Finding[] }> = T & {
+  readonly ok?: OkCounts | undefined;
+  readonly okJson?: OkJson | undefined;
+};
 
-function forHistory(document: VerifiedDocument, counting: boolean): Counted<VerifiedForHistory> {
+function forHistory(document: VerifiedDocument, mode: OkMode): Counted<VerifiedForHistory> {
   const verified = { findings: document.findings, suppressions: document.suppressions, skippedInCode: document.skippedInCode };
   // A suppression comment can hide a citation that checked out: those documents keep theirs.
-  return document.suppressions.length === 0 ? counted(verified, counting) : verified;
+  return document.suppressions.length === 0 ? counted(verified, mode) : verified;
 }
 
-/** `result` with its `ok` findings counted (beside those it counted already) and left out, when `counting`. */
-function counted<T extends { findings: readonly Finding[]; readonly ok?: OkCounts }>(result: T, counting: boolean): Counted<T> {
-  if (!counting || !result.findings.some((finding) => finding.severity === 'ok')) return result;
+/**
+ * `result` with its `ok` findings counted (beside those it counted already) and left out, unless
+ * `mode` keeps them; in `json` mode with their texts, unless those cannot stand for them.
+ */
+function counted<T extends { findings: readonly Finding[]; readonly ok?: OkCounts | undefined; readonly okJson?: OkJson | undefined }>(
+  result: T,
+  mode: OkMode,
+): Counted<T> {
+  if (mode === 'keep' || !result.findings.some((finding) => finding.severity === 'ok')) return result;
+  if (mode === 'json' && !okJsonHolds(result.findings)) return result;
   const ok: OkCounts = new Map(result.ok);
   const kept: Finding[] = [];
+  const checkedOut: Finding[] = [];
   for (const finding of result.findings) {
     if (finding.severity !== 'ok') kept.push(finding);
-    else countOk(ok, finding);
+    else {
+      countOk(ok, finding);
+      checkedOut.push(finding);
+    }
   }
-  return { ...result, findings: kept, ok };
-}
-
-function okOf(result: { readonly ok?: OkCounts }): { readonly ok?: OkCounts } {
-  return result.ok === undefined ? {} : { ok: result.ok };
+  // A result with texts already (a stored one) has no `ok` findings left to make texts of.
+  return mode === 'json' ? { ...result, findings: kept, ok, okJson: okJsonOf(checkedOut) } : { ...result, findings: kept, ok };
 }
 
 /** Stage 5 over verified documents, in place (one lookup and one judgement for all): returns the coverage notes. */

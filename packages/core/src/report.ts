@@ -46,8 +46,107 @@ export function addOkCounts(into: OkCounts, counts: ReadonlyMap<string, number>)
 }
 
 /**
+ * The citations of one document that checked out, counted and kept as the text a JSON report
+ * writes for them: at 50,000 citations, making, sorting and serialising an object for each of
+ * those costs more than the check (issue 13). Column by column, in report order ({@link
+ * compareInFile}; at one place, in the order the checks gave them): each one's line, column, kind
+ * and counted key ({@link okKey}), and where its text ends in `json`, which holds every text
+ * (`JSON.stringify` of the finding with its `verdicts`, as `check --format json` writes it)
+ * joined by commas, so that a run of them is written as one slice.
+ */
+export interface OkJson {
+  readonly lines: readonly number[];
+  readonly columns: readonly number[];
+  readonly kinds: readonly string[];
+  readonly keys: readonly string[];
+  readonly json: string;
+  readonly ends: readonly number[];
+}
+
+/** Orders two findings of one file as {@link compareFindings} does: by position, then kind. */
+export function compareInFile(a: Pick<FindingCore, 'line' | 'column' | 'kind'>, b: Pick<FindingCore, 'line' | 'column' | 'kind'>): number {
+  return a.line - b.line || a.column - b.column || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+}
+
+/** {@link compareInFile} of a document's text `at` and a finding. */
+function compareText(texts: OkJson, at: number, finding: FindingCore): number {
+  const kind = texts.kinds[at] as string;
+  return (
+    (texts.lines[at] as number) - finding.line ||
+    (texts.columns[at] as number) - finding.column ||
+    (kind < finding.kind ? -1 : kind > finding.kind ? 1 : 0)
+  );
+}
+
+/**
+ * Whether a document's `ok` findings can be kept as {@link OkJson}: none stands where another of
+ * its findings stands (same line, column and kind), so that a writer placing the texts among the
+ * other findings gives the order of a report that kept them all; and none carries its own
+ * `verdicts` (the JSON report writes those).
+ */
+export function okJsonHolds(findings: readonly Pick<Finding, 'line' | 'column' | 'kind' | 'severity'>[]): boolean {
+  const others = new Set<string>();
+  for (const finding of findings) if (finding.severity !== 'ok') others.add(`${finding.line}:${finding.column}:${finding.kind}`);
+  for (const finding of findings) {
+    if (finding.severity !== 'ok') continue;
+    if (Object.hasOwn(finding, 'verdicts') || others.has(`${finding.line}:${finding.column}:${finding.kind}`)) return false;
+  }
+  return true;
+}
+
+/**
+ * Walks sorted citations and the documents' texts ({@link OkJson}, by file) together, in report
+ * order ({@link compareFindings}), handing on each run of texts between two citations as one
+ * slice of `json` (texts joined by commas). A text and a citation at the same place: the text
+ * first. The pipeline keeps texts only where no other finding of the same document stands at the
+ * same place, so such a citation came from a later stage (the corpus checks), which a sort of
+ * every finding puts after it.
+ */
+export function inReportOrder(
+  citations: readonly Finding[],
+  texts: ReadonlyMap<string, OkJson>,
+  onFinding: (finding: Finding) => void,
+  onTexts: (json: string) => void,
+): void {
+  const files = [...texts.keys()].sort();
+  let next = 0;
+  let file = '';
+  let current: OkJson | undefined;
+  let at = 0;
+  const textsBefore = (finding: Finding | null): void => {
+    for (;;) {
+      if (current === undefined || at === current.ends.length) {
+        const following = files[next];
+        if (following === undefined || (finding !== null && finding.file < following)) return;
+        file = following;
+        current = texts.get(following);
+        at = 0;
+        next += 1;
+        continue;
+      }
+      if (finding !== null && finding.file < file) return;
+      let to = current.ends.length;
+      if (finding !== null && finding.file === file) {
+        to = at;
+        while (to < current.ends.length && compareText(current, to, finding) <= 0) to += 1;
+      }
+      if (to === at) return;
+      onTexts(current.json.slice(at === 0 ? 0 : (current.ends[at - 1] as number) + 1, current.ends[to - 1]));
+      at = to;
+    }
+  };
+  for (const finding of citations) {
+    textsBefore(finding);
+    onFinding(finding);
+  }
+  textsBefore(null);
+}
+
+/**
  * Builds the summary and verdict of a set of findings; `ok` counts citations that checked out and
- * were not kept (they join the summary, never `citations`).
+ * were not kept (they join the summary, never `citations`). `okJson`, the texts of those counted
+ * citations when a JSON report lists them, places them in the summary's `kinds` where a report
+ * that kept them would.
  */
 export function buildReport(
   findings: readonly Finding[],
@@ -55,6 +154,7 @@ export function buildReport(
   coverage: Coverage,
   options: VerdictOptions = {},
   ok: ReadonlyMap<string, number> = new Map(),
+  okJson: ReadonlyMap<string, OkJson> = new Map(),
 ): Report {
   const citations = escalate(findings, options.strict === true).sort(compareFindings);
   const rlm: RlmSummary = { total: 0, fresh: 0, stale: 0, unversioned: 0, missing: 0, malformed: 0, invalidRange: 0 };
@@ -62,23 +162,27 @@ export function buildReport(
   let errors = 0;
   let warnings = 0;
   let infos = 0;
-  for (const finding of citations) {
+  const count = (kind: string, status: string, by: number): void => {
+    const byStatus = kinds[kind] ?? {};
+    byStatus[status] = (byStatus[status] ?? 0) + by;
+    kinds[kind] = byStatus;
+  };
+  const countFinding = (finding: Finding): void => {
     if (finding.severity === 'error') errors += 1;
     else if (finding.severity === 'warning') warnings += 1;
     else if (finding.severity === 'info') infos += 1;
-    const byStatus = kinds[finding.kind] ?? {};
-    byStatus[finding.status] = (byStatus[finding.status] ?? 0) + 1;
-    kinds[finding.kind] = byStatus;
+    count(finding.kind, finding.status, 1);
     if (finding.kind === 'rlm') countRlm(rlm, finding.status, 1);
-  }
+  };
+  // Kinds and statuses come into `kinds` in report order, texts' (counted in `ok`) among the others.
+  for (const first of firstPlaces(citations, okJson, ok)) count(first.kind, first.status, 0);
+  for (const finding of citations) countFinding(finding);
   let counted = 0;
-  for (const [key, count] of ok) {
+  for (const [key, by] of ok) {
     const { kind, status } = fromOkKey(key);
-    const byStatus = kinds[kind] ?? {};
-    byStatus[status] = (byStatus[status] ?? 0) + count;
-    kinds[kind] = byStatus;
-    if (kind === 'rlm') countRlm(rlm, status, count);
-    counted += count;
+    count(kind, status, by);
+    if (kind === 'rlm') countRlm(rlm, status, by);
+    counted += by;
   }
   const failed = errors > 0 || warnings > (options.maxWarnings ?? Number.POSITIVE_INFINITY);
   return {
@@ -88,6 +192,53 @@ export function buildReport(
     citations,
     coverage,
   };
+}
+
+interface FirstPlace {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly kind: string;
+  readonly status: string;
+  readonly text: boolean;
+}
+
+/**
+ * Where each kind and status first stands in report order, when some citations are kept as text
+ * (none otherwise: the citations give that order themselves), ordered by it as
+ * {@link inReportOrder} walks them. Each file's texts are in report order, so a key's first text
+ * is in the first file (by name) that has one: the walk stops once every counted key is placed.
+ */
+function firstPlaces(citations: readonly Finding[], okJson: ReadonlyMap<string, OkJson>, ok: ReadonlyMap<string, number>): FirstPlace[] {
+  if (okJson.size === 0) return [];
+  const firsts = new Map<string, FirstPlace>();
+  for (const finding of citations) {
+    const key = `${finding.kind}\u0000${finding.status}`;
+    if (!firsts.has(key)) {
+      const { file, line, column, kind, status } = finding;
+      firsts.set(key, { file, line, column, kind, status, text: false });
+    }
+  }
+  const placed = new Set<string>();
+  for (const file of [...okJson.keys()].sort()) {
+    const texts = okJson.get(file) as OkJson;
+    texts.keys.forEach((counted, at) => {
+      if (placed.has(counted)) return;
+      placed.add(counted);
+      const { kind, status } = fromOkKey(counted);
+      const key = `${kind}\u0000${status}`;
+      const known = firsts.get(key);
+      const place = { file, line: texts.lines[at] as number, column: texts.columns[at] as number, kind, status, text: true };
+      if (known === undefined || compareFirst(place, known) < 0) firsts.set(key, place);
+    });
+    if (placed.size === ok.size) break;
+  }
+  return [...firsts.values()].sort(compareFirst);
+}
+
+/** Report order, a text before a citation at the same place ({@link inReportOrder}). */
+function compareFirst(a: FirstPlace, b: FirstPlace): number {
+  return compareFindings(a, b) || (a.text === b.text ? 0 : a.text ? -1 : 1);
 }
 
 function countRlm(rlm: RlmSummary, status: string, count: number): void {
@@ -119,7 +270,10 @@ function countRlm(rlm: RlmSummary, status: string, count: number): void {
 }
 
 /** Orders findings by file, then position. */
-export function compareFindings(a: FindingCore, b: FindingCore): number {
+export function compareFindings(
+  a: Pick<FindingCore, 'file' | 'line' | 'column' | 'kind'>,
+  b: Pick<FindingCore, 'file' | 'line' | 'column' | 'kind'>,
+): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
-  return a.line - b.line || a.column - b.column || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+  return compareInFile(a, b);
 }

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ArtifactCache } from './artifacts.ts';
 import { contentHash } from './hash.ts';
+import { okReportJson } from './interop/verdict-model.ts';
 import { createMemoryFileSystem } from './memory-fs.ts';
 import { createConfinedReader } from './reader.ts';
-import type { Finding } from './report.ts';
+import { compareInFile, type Finding } from './report.ts';
 import { ResultCache, type ResultStorage } from './result-cache.ts';
 
 /** Entries kept in a map, as the host would keep them in its pack. */
@@ -106,21 +107,34 @@ describe('ResultCache: entries as stored and read back', () => {
       expect(JSON.stringify(counted?.findings)).toBe(JSON.stringify(findings.filter((one) => one.severity !== 'ok')));
       const ok = findings.length - (counted?.findings.length ?? 0);
       expect([...(counted?.ok ?? [])]).toEqual(ok === 0 ? [] : [['rlm\u0000fresh\u0000rlm/fresh', ok]]);
+      // As texts: each the report's text of one that checked out, in report order.
+      const texts = await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true, okJson: true });
+      expect(texts?.findings).toEqual(counted?.findings);
+      expect(texts?.okJson?.json ?? '').toBe(
+        findings
+          .filter((one) => one.severity === 'ok')
+          .sort(compareInFile)
+          .map(okReportJson)
+          .join(','),
+      );
     }
   });
 
-  it('keeps the findings that checked out apart, unparsed when only counted, and in their places otherwise', async () => {
+  it('keeps the findings that checked out apart, unparsed when only counted, as report texts for JSON, and in their places otherwise', async () => {
     const storage = memoryStorage();
     const cache = new ResultCache(storage, 'context');
     const artifacts = new ArtifactCache({ read: () => Promise.resolve({ kind: 'missing' }) });
     const fresh = { severity: 'ok', status: 'fresh', rule: 'rlm/fresh', text: '[src/a.ts@0123456789abcdef, L1]' };
-    const findings = [finding(1, fresh), finding(2), finding(3, fresh), finding(4, { kind: 'doi', ...fresh, rule: 'doi/ok' }), finding(5)];
+    // Out of report order on purpose: the one of line 4 comes first.
+    const findings = [finding(4, { kind: 'doi', ...fresh, rule: 'doi/ok' }), finding(2), finding(1, fresh), finding(3, fresh), finding(5)];
     const key = await cache.keyOfDigest('docs/a.md', 'd'.repeat(64));
     await cache.store(key, 'docs/a.md', { findings, skippedInCode: 0, suppressed: 0 }, [], artifacts);
     const good = storage.values.get(key) as string;
-    const [head = '', tail = ''] = good.split('\t');
+    const [head = '', meta = '', texts = ''] = good.split('\t');
     expect(head).not.toContain('0123456789abcdef');
-    expect(JSON.parse(tail)[0]).toEqual([0, 2, 3]);
+    // In report order: lines 1, 3, 4; each where it stood among all five.
+    expect(JSON.parse(meta)[0]).toEqual([2, 3, 0]);
+    expect(texts).toBe([findings[2], findings[3], findings[0]].map((one) => okReportJson(one as Finding)).join(','));
     expect((await cache.lookup(key, 'docs/a.md', artifacts))?.findings).toEqual(findings);
     const counted = await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true });
     expect(counted?.findings).toEqual([findings[1], findings[4]]);
@@ -128,14 +142,45 @@ describe('ResultCache: entries as stored and read back', () => {
       ['rlm\u0000fresh\u0000rlm/fresh', 2],
       ['doi\u0000fresh\u0000doi/ok', 1],
     ]);
-    // Places that do not fit the findings, an ok part that is not one, or no ok part: not trusted.
-    for (const broken of [`${head}\t[[0,2,9],${JSON.stringify(JSON.parse(tail)[1])}]`, `${head}\t[[0,2],[]]`, `${head}\t{}`, head]) {
-      storage.values.set(key, broken);
-      expect(await cache.lookup(key, 'docs/a.md', artifacts)).toBeNull();
+    expect(counted?.okJson).toBeUndefined();
+    const asText = await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true, okJson: true });
+    expect(asText?.findings).toEqual(counted?.findings);
+    expect(asText?.okJson).toEqual({
+      lines: [1, 3, 4],
+      columns: [3, 3, 3],
+      kinds: ['rlm', 'rlm', 'doi'],
+      keys: ['rlm\u0000fresh\u0000rlm/fresh', 'rlm\u0000fresh\u0000rlm/fresh', 'doi\u0000fresh\u0000doi/ok'],
+      json: texts,
+      ends: [okReportJson(findings[2] as Finding).length, texts.lastIndexOf(',{'), texts.length],
+    });
+    const [places, lines, columns, keys, lengths = []] = JSON.parse(meta) as number[][];
+    const layout = (changed: Partial<Record<'places' | 'lengths' | 'keys', number[]>>, holds = 1) =>
+      JSON.stringify([changed.places ?? places, lines, columns, changed.keys ?? keys, changed.lengths ?? lengths, holds]);
+    // Places that do not fit the findings, lengths that do not fit the texts, keys that do not add
+    // up to the counts, a text that is not the verdicts' of its key, or a part missing: not trusted.
+    const broken = [
+      `${head}\t${layout({ places: [2, 3, 9] })}\t${texts}`,
+      `${head}\t${layout({ places: [2, 2, 0] })}\t${texts}`,
+      `${head}\t${layout({ lengths: [(lengths[0] as number) + 1, (lengths[1] as number) - 1, lengths[2] as number] })}\t${texts}`,
+      `${head}\t${layout({ keys: [1, 1, 0] })}\t${texts}`,
+      `${head}\t${layout({})}\t${texts},{}`,
+      `${head}\t${layout({})}\t${texts.replace('"GROUNDED"', '"NOT_THERE"')}`,
+      `${head}\t${layout({})}`,
+      `${head}\t[[2,3,0],[]]\t${texts}`,
+      head,
+    ];
+    for (const entry of broken) {
+      storage.values.set(key, entry);
+      expect(await cache.lookup(key, 'docs/a.md', artifacts), entry.slice(head.length)).toBeNull();
     }
+    // The texts of findings that could not stand for them (holds 0) are given back as findings.
+    storage.values.set(key, `${head}\t${layout({}, 0)}\t${texts}`);
+    const kept = await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true, okJson: true });
+    expect(kept?.findings).toEqual(findings);
+    expect(kept?.okJson).toBeUndefined();
     // A count that is not a positive whole number is refused even by a run that only counts.
     expect(head).toContain('doi/ok",1]');
-    storage.values.set(key, `${head.replace('doi/ok",1]', 'doi/ok",0]')}\t${tail}`);
+    storage.values.set(key, `${head.replace('doi/ok",1]', 'doi/ok",0]')}\t${meta}\t${texts}`);
     expect(await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true })).toBeNull();
   });
 });

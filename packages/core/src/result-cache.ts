@@ -1,7 +1,8 @@
 import { type Artifact, ArtifactCache } from './artifacts.ts';
 import { CONTENT_HASH_LENGTH, webCryptoSha256 } from './hash.ts';
+import { okReportJson, okVerdictsSuffix } from './interop/verdict-model.ts';
 import type { MaybePromise, Sha256 } from './ports.ts';
-import { countOk, type Finding, type OkCounts } from './report.ts';
+import { compareInFile, type Finding, fromOkKey, type OkCounts, type OkJson, okJsonHolds, okKey } from './report.ts';
 
 /**
  * Where cached results live: serialised entries by key. The host decides how (one signed pack
@@ -27,8 +28,16 @@ export interface DocumentResult {
   readonly skippedInCode: number;
   readonly suppressed: number;
   /** Looked up with `countOk`: the citations that checked out, counted and not in `findings`. */
-  readonly ok?: OkCounts;
+  readonly ok?: OkCounts | undefined;
+  /** Looked up with `okJson`: the same citations as their JSON text, in report order. */
+  readonly okJson?: OkJson | undefined;
 }
+
+/**
+ * What a lookup does with the citations that checked out: puts them back among the others
+ * (`keep`), counts them (`count`), or counts them and hands on their stored JSON text (`json`).
+ */
+export type OkMode = 'keep' | 'count' | 'json';
 
 /**
  * The state of one artifact a document's findings depend on, as one string: its content hash, or
@@ -47,7 +56,7 @@ export function artifactState(artifact: Artifact): string {
   }
 }
 
-const FORMAT = 3;
+const FORMAT = 4;
 const encoder = new TextEncoder();
 
 interface Entry {
@@ -65,8 +74,9 @@ interface Entry {
  * An entry as stored: findings as rows of values under a shape (their property names, in order),
  * so that a large cache does not repeat every property name of every finding; the document's own
  * path stands in its shape's place and is not repeated either. The citations that checked out
- * (most of them) follow the entry's JSON after a tab, as {@link StoredOk}: a run that only counts
- * them reads their counts and never parses their rows.
+ * (most of them) follow the entry's JSON after a tab, as {@link StoredOk} and, after another tab,
+ * their JSON texts joined by commas: a run that only counts them reads their counts and never
+ * parses the rest; a JSON report copies their texts without making objects of them.
  */
 interface StoredEntry extends Omit<Entry, 'findings'> {
   readonly shapes: readonly (readonly string[])[];
@@ -76,8 +86,13 @@ interface StoredEntry extends Omit<Entry, 'findings'> {
   readonly ok: readonly (readonly [string, number])[];
 }
 
-/** The `ok` findings of an entry: where each stood among all the findings, and its row. */
-type StoredOk = [at: number[], rows: (readonly unknown[])[]];
+/**
+ * The `ok` findings of an entry, in report order ({@link OkJson}): for each, where it stood among
+ * all the findings, its line and column, its counted key (an index into the entry's `ok`) and the
+ * length of its report text (its JSON with its `verdicts`, as `check --format json` writes it);
+ * and whether the texts may stand for the findings in a report ({@link okJsonHolds}: 1) or not (0).
+ */
+type StoredOk = [at: number[], lines: number[], columns: number[], keys: number[], lengths: number[], holds: 0 | 1];
 
 function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes' | 'findings'> {
   const shapes: string[][] = [];
@@ -139,7 +154,7 @@ export class ResultCache {
   readonly #storage: ResultStorage;
   readonly #sha256: Sha256;
   readonly #context: string;
-  #contextDigest: Promise<string> | null = null;
+  #contextDigest: MaybePromise<string> | null = null;
   #hits = 0;
   #misses = 0;
 
@@ -160,29 +175,48 @@ export class ResultCache {
     return this.keyOfDigest(file, await this.#sha256(bytes));
   }
 
-  /** {@link keyOf} from the SHA-256 of the document's bytes, known without reading them. */
-  async keyOfDigest(file: string, digest: string): Promise<string> {
+  /**
+   * {@link keyOf} from the SHA-256 of the document's bytes, known without reading them; at once
+   * (no promise) when the digest of the context is known and `sha256` answers at once.
+   */
+  keyOfDigest(file: string, digest: string): MaybePromise<string> {
     // The context can hold a whole research corpus: digest it once per run, not once per document.
-    this.#contextDigest ??= Promise.resolve(this.#sha256(encoder.encode(this.#context)));
-    const context = await this.#contextDigest;
+    if (this.#contextDigest === null) {
+      const context = this.#sha256(encoder.encode(this.#context));
+      this.#contextDigest = typeof context === 'string' ? context : context.then((known) => (this.#contextDigest = known));
+    }
+    const context = this.#contextDigest;
+    if (typeof context !== 'string') return context.then(() => this.keyOfDigest(file, digest));
     return this.#sha256(encoder.encode(`aiwg-cite result v${FORMAT}\u0000${context}\u0000${file}\u0000${digest}`));
   }
 
   /**
    * The stored result of a document, or `null` when there is none that still holds. An artifact
    * the run has not read yet and whose digest `known` gives is compared by that digest, unread.
+   * At once (no promise) when the storage answers at once and every input is known.
    */
-  async lookup(
+  lookup(
     key: string,
     file: string,
     artifacts: ArtifactCache,
     known?: KnownDigest,
-    options: { readonly countOk?: boolean } = {},
-  ): Promise<DocumentResult | null> {
-    let text = this.#read(key);
+    options: { readonly countOk?: boolean; readonly okJson?: boolean } = {},
+  ): MaybePromise<DocumentResult | null> {
+    const text = this.#read(key);
     // A host that answers at once (the pack) costs no promise per document.
-    if (typeof text !== 'string' && text !== null) text = await text;
-    const entry = parse(text, key, file, options.countOk === true);
+    if (typeof text !== 'string' && text !== null) return text.then((read) => this.#lookup(read, key, file, artifacts, known, options));
+    return this.#lookup(text, key, file, artifacts, known, options);
+  }
+
+  #lookup(
+    text: string | null,
+    key: string,
+    file: string,
+    artifacts: ArtifactCache,
+    known: KnownDigest | undefined,
+    options: { readonly countOk?: boolean; readonly okJson?: boolean },
+  ): MaybePromise<DocumentResult | null> {
+    const entry = parse(text, key, file, options.okJson === true ? 'json' : options.countOk === true ? 'count' : 'keep');
     if (entry === null) return null;
     // Most artifacts are answered at once (loaded already, or stamped): no promise per input.
     let waiting: Promise<boolean>[] | null = null;
@@ -200,14 +234,22 @@ export class ResultCache {
       waiting ??= [];
       waiting.push(artifacts.get(path).then((artifact) => artifactState(artifact) === state));
     }
-    if (waiting !== null && (await Promise.all(waiting)).includes(false)) return null;
-    this.#hits += 1;
-    return {
+    const result: DocumentResult = {
       findings: entry.findings,
       skippedInCode: entry.skippedInCode,
       suppressed: entry.suppressed,
-      ...(entry.ok === undefined ? {} : { ok: entry.ok }),
+      ok: entry.ok,
+      okJson: entry.okJson,
     };
+    if (waiting === null) {
+      this.#hits += 1;
+      return result;
+    }
+    return Promise.all(waiting).then((same) => {
+      if (same.includes(false)) return null;
+      this.#hits += 1;
+      return result;
+    });
   }
 
   /** Stores a document's result with the states of the artifacts it looked at. */
@@ -216,33 +258,50 @@ export class ResultCache {
     const inputs: [string, string][] = [];
     // The checks loaded every path they looked at: no promise per path for those.
     for (const path of [...new Set(looked)].sort()) inputs.push([path, artifactState(artifacts.peek(path) ?? (await artifacts.get(path)))]);
-    const { shapes, findings: rows } = encodeFindings(result.findings);
-    const kept: (readonly unknown[])[] = [];
-    const stored: StoredOk = [[], []];
+    const others: Finding[] = [];
+    const places: number[] = [];
+    result.findings.forEach((finding, at) => {
+      if (finding.severity === 'ok') places.push(at);
+      else others.push(finding);
+    });
+    // In report order (a stable sort: findings at one place keep their order), so that a JSON
+    // report writes a run of them as one slice.
+    places.sort((a, b) => compareInFile(result.findings[a] as Finding, result.findings[b] as Finding));
+    const stored: StoredOk = [places, [], [], [], [], okJsonHolds(result.findings) ? 1 : 0];
+    const texts: string[] = [];
+    // Counted in the order their keys first came, which is the order of `ok` in the entry.
     const ok: OkCounts = new Map();
-    for (let at = 0; at < rows.length; at += 1) {
+    const keys = new Map<string, number>();
+    for (const at of places) {
       const finding = result.findings[at] as Finding;
-      if (finding.severity !== 'ok') {
-        kept.push(rows[at] as unknown[]);
-        continue;
+      const countedAs = okKey(finding);
+      let index = keys.get(countedAs);
+      if (index === undefined) {
+        index = keys.size;
+        keys.set(countedAs, index);
       }
-      stored[0].push(at);
-      stored[1].push(rows[at] as unknown[]);
-      countOk(ok, finding);
+      ok.set(countedAs, (ok.get(countedAs) ?? 0) + 1);
+      const json = okReportJson(finding);
+      stored[1].push(finding.line);
+      stored[2].push(finding.column);
+      stored[3].push(index);
+      stored[4].push(json.length);
+      texts.push(json);
     }
+    const { shapes, findings: rows } = encodeFindings(others);
     const entry: StoredEntry = {
       format: FORMAT,
       key,
       file,
       inputs,
       shapes,
-      findings: kept,
+      findings: rows,
       ok: [...ok],
       skippedInCode: result.skippedInCode,
       suppressed: result.suppressed,
     };
     try {
-      await this.#storage.write(key, file, `${JSON.stringify(entry)}\t${JSON.stringify(stored)}`);
+      await this.#storage.write(key, file, `${JSON.stringify(entry)}\t${JSON.stringify(stored)}\t${texts.join(',')}`);
     } catch {
       // A cache that cannot be written costs the next run time, nothing else.
     }
@@ -258,12 +317,19 @@ export class ResultCache {
   }
 }
 
+/** What a lookup takes of an entry. */
+interface Parsed extends Pick<Entry, 'inputs' | 'findings' | 'skippedInCode' | 'suppressed'> {
+  readonly ok: OkCounts | undefined;
+  readonly okJson: OkJson | undefined;
+}
+
 /**
- * An entry, if the text is one for this key and file; anything else is not trusted. With
- * `countOk` its `ok` findings stay unparsed and their counts come back as `ok`; without, they are
- * put back among the others where they stood.
+ * An entry, if the text is one for this key and file; anything else is not trusted. Its `ok`
+ * findings are, by `mode`: put back among the others where they stood (`keep`), counted and left
+ * unparsed (`count`), or counted and handed on as their JSON text (`json`; kept as in `keep` when
+ * the texts may not stand for them).
  */
-function parse(text: string | null, key: string, file: string, countOk: boolean): (Entry & { readonly ok?: OkCounts }) | null {
+function parse(text: string | null, key: string, file: string, mode: OkMode): Parsed | null {
   const tab = text?.indexOf('\t') ?? -1;
   if (text === null || tab === -1) return null;
   const entry = parseJson(text.slice(0, tab)) as Partial<StoredEntry> | null;
@@ -274,24 +340,88 @@ function parse(text: string | null, key: string, file: string, countOk: boolean)
   if (!Array.isArray(entry.ok) || !entry.ok.every(isOkCount)) return null;
   const findings = decodeFindings(entry.shapes, entry.findings, file);
   if (findings === null) return null;
-  const { shapes, findings: _rows, ok, ...rest } = entry as StoredEntry;
-  if (countOk) return { ...rest, findings, ok: new Map(ok) };
-  const stored = parseJson(text.slice(tab + 1)) as StoredOk | null;
-  if (!Array.isArray(stored) || stored.length !== 2 || !Array.isArray(stored[0])) return null;
-  const okFindings = decodeFindings(shapes, stored[1], file);
-  const total = findings.length + stored[0].length;
-  if (okFindings === null || okFindings.length !== stored[0].length) return null;
-  if (okFindings.some((finding) => finding.severity !== 'ok') || ok.reduce((sum, [, count]) => sum + count, 0) !== okFindings.length)
-    return null;
-  const all: Finding[] = [];
-  let other = 0;
-  for (let at = 0, next = 0; at < total; at += 1) {
-    if (stored[0][next] === at) all.push(okFindings[next++] as Finding);
-    else if (other < findings.length) all.push(findings[other++] as Finding);
-    else return null;
+  const { inputs, ok, skippedInCode, suppressed } = entry as StoredEntry;
+  // Built whole, property by property (a rest and a spread per entry cost a warm run more than parsing it).
+  if (mode === 'count') return { inputs, findings, skippedInCode, suppressed, ok: new Map(ok), okJson: undefined };
+  const second = text.indexOf('\t', tab + 1);
+  const stored = second === -1 ? null : parseJson(text.slice(tab + 1, second));
+  const count = ok.reduce((sum, [, counted]) => sum + counted, 0);
+  if (!isStoredOk(stored, count, findings.length)) return null;
+  const texts = text.slice(second + 1);
+  const ends = textEnds(stored[4], texts);
+  if (ends === null) return null;
+  // Each text's counted key; the texts of each key must add up to its count.
+  const keys: string[] = [];
+  const tally = ok.map(() => 0);
+  for (const index of stored[3]) {
+    const countedAs = ok[index]?.[0];
+    if (countedAs === undefined) return null;
+    keys.push(countedAs);
+    tally[index] = (tally[index] as number) + 1;
   }
-  if (other !== findings.length) return null;
-  return { ...rest, findings: all };
+  if (ok.some(([, counted], index) => tally[index] !== counted)) return null;
+  if (mode === 'json' && stored[5] === 1) {
+    // One kind per counted key (a few per entry), not one split per text.
+    const kindOf = ok.map(([countedAs]) => fromOkKey(countedAs).kind);
+    const kinds = stored[3].map((index) => kindOf[index] as string);
+    const okJson: OkJson = { lines: stored[1], columns: stored[2], kinds, keys, json: texts, ends };
+    return { inputs, findings, skippedInCode, suppressed, ok: new Map(ok), okJson };
+  }
+  // Each text without the verdicts written after its own last property.
+  const own: string[] = [];
+  for (let at = 0; at < count; at += 1) {
+    const suffix = okVerdictsSuffix(keys[at] as string);
+    const json = texts.slice(at === 0 ? 0 : (ends[at - 1] as number) + 1, ends[at]);
+    if (!json.endsWith(suffix)) return null;
+    own.push(`${json.slice(0, -suffix.length)}}`);
+  }
+  const okFindings = count === 0 ? [] : parseJson(`[${own.join(',')}]`);
+  if (!Array.isArray(okFindings) || okFindings.length !== count) return null;
+  if (!okFindings.every((finding) => isFindingOf(finding, file) && finding.severity === 'ok')) return null;
+  // Each where it stood among all the findings; the others fill the rest in their order.
+  const all = new Array<Finding | undefined>(count + findings.length);
+  stored[0].forEach((at, index) => {
+    all[at] = okFindings[index] as Finding;
+  });
+  let other = 0;
+  for (let at = 0; at < all.length; at += 1) if (all[at] === undefined) all[at] = findings[other++];
+  return { inputs, findings: all as Finding[], skippedInCode, suppressed, ok: undefined, okJson: undefined };
+}
+
+/**
+ * Where each text ends in `texts` (the texts joined by commas), from their lengths; `null` when
+ * they do not fill it exactly, or one is not a JSON object (the pack's signature vouches for the
+ * bytes; this only refuses what is not laid out as {@link StoredOk} says).
+ */
+function textEnds(lengths: readonly number[], texts: string): number[] | null {
+  const ends: number[] = [];
+  let from = 0;
+  for (let at = 0; at < lengths.length; at += 1) {
+    if (at > 0 && texts.charCodeAt(from++) !== 0x2c) return null;
+    const to = from + (lengths[at] as number);
+    if (texts.charCodeAt(from) !== 0x7b || texts.charCodeAt(to - 1) !== 0x7d) return null;
+    ends.push(to);
+    from = to;
+  }
+  return from === texts.length ? ends : null;
+}
+
+/** Whether `value` is a {@link StoredOk} of `count` findings, placed among `others` more. */
+function isStoredOk(value: unknown, count: number, others: number): value is StoredOk {
+  if (!Array.isArray(value) || value.length !== 6 || (value[5] !== 0 && value[5] !== 1)) return false;
+  for (let column = 0; column < 5; column += 1) {
+    const numbers: unknown = value[column];
+    if (!Array.isArray(numbers) || numbers.length !== count || !numbers.every((number) => Number.isInteger(number) && number >= 0)) {
+      return false;
+    }
+  }
+  // Places are distinct and stay among the document's findings.
+  const seen = new Set<number>();
+  for (const at of value[0] as number[]) {
+    if (at >= count + others || seen.has(at)) return false;
+    seen.add(at);
+  }
+  return true;
 }
 
 function parseJson(text: string): unknown {

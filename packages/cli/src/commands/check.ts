@@ -134,9 +134,12 @@ export const check: Command = {
     // The one pipeline (core `runPipeline`): discover → read → admit → extract+verify → history →
     // settle → corpus → online → report. `check` plugs in the working tree and git's history.
     // The pretty, SARIF and GitHub reports list no citation that checked out: those are counted,
-    // not kept, unless a later stage reads them (`--fix`, `--report`, the online checks).
-    const countOk = COUNTING_FORMATS.has(format) && scholarly.countsOk && online.stage === undefined;
-    const { report, documents, ok } = await runPipeline({
+    // not kept, unless a later stage reads them (`--fix`, `--report`, the online checks). The JSON
+    // report lists them: it takes their JSON text, which the result cache holds, instead of objects.
+    const unread = scholarly.countsOk && online.stage === undefined;
+    const okJson = unread && format === 'json';
+    const countOk = okJson || (unread && COUNTING_FORMATS.has(format));
+    const result = await runPipeline({
       ports: {
         discover: () => {
           const notes: string[] = [];
@@ -159,11 +162,13 @@ export const check: Command = {
       options: runOptions,
       checkers,
       countOk,
+      okJson,
     });
+    const { report, documents, ok } = result;
     await cache?.finish(positionals.length === 0 && shard === undefined);
     scholarly.afterReport(report, documents);
 
-    if (format === 'json') writeCheckJson(report, (piece) => context.stdout.write(piece));
+    if (format === 'json') writeCheckJson(report, (piece) => context.stdout.write(piece), result.okJson);
     else context.stdout.write(render(report, format, context, { ...prettyOptions(values), ok }));
     return report.verdict === 'PASS' ? 0 : 1;
   },

@@ -1,4 +1,4 @@
-import { type Finding, type Report, verdictJsonWriter } from '@aiwg-cite/core';
+import { type Finding, inReportOrder, type OkJson, type Report, verdictJsonWriter } from '@aiwg-cite/core';
 
 /**
  * The stable JSON contract of `check --format json`: one compact document on stdout, nothing
@@ -16,12 +16,15 @@ const PIECE = 64 * 1024;
  * Writes exactly {@link formatJson}'s text in pieces of about 64 KB: the top-level arrays (the
  * citations) are serialised element by element. A 50,000-citation report is 25 MB; as one string
  * and one buffer it costs more than the whole check spends on parsing (bench/markdown.bench.mjs).
- * `citation` writes each citation (by default as `JSON.stringify` does).
+ * `citation` writes each citation (by default as `JSON.stringify` does); `okJson` places the
+ * texts of citations that checked out (already written, core `OkJson`) among them, in report
+ * order, as if they were in `citations`.
  */
 export function writeJson(
   report: Report,
   write: (piece: string) => unknown,
   citation: (finding: Finding) => string = (finding) => JSON.stringify(finding) ?? 'null',
+  okJson: ReadonlyMap<string, OkJson> = new Map(),
 ): void {
   let piece = '{';
   let first = true;
@@ -35,14 +38,17 @@ export function writeJson(
       continue;
     }
     piece += '[';
-    for (let index = 0; index < value.length; index += 1) {
-      if (index > 0) piece += ',';
-      piece += key === 'citations' ? citation(value[index] as Finding) : (JSON.stringify(value[index]) ?? 'null');
+    let written = 0;
+    const add = (text: string): void => {
+      piece += written++ === 0 ? text : `,${text}`;
       if (piece.length >= PIECE) {
         write(piece);
         piece = '';
       }
-    }
+    };
+    if (key !== 'citations') for (const element of value) add(JSON.stringify(element) ?? 'null');
+    else if (okJson.size === 0) for (const element of value) add(citation(element as Finding));
+    else inReportOrder(value as Finding[], okJson, (finding) => add(citation(finding)), add);
     piece += ']';
   }
   write(`${piece}}\n`);
@@ -51,8 +57,9 @@ export function writeJson(
 /**
  * The report of `check --format json`: {@link writeJson} of the report with each citation's
  * `verdicts` (README "JSON output"): the same text as `formatJson` of `withVerdicts`'s copy,
- * written without copying the citations.
+ * written without copying the citations. `okJson`: citations that checked out, kept as text per
+ * document (core `runPipeline` with `okJson`), written among the others.
  */
-export function writeCheckJson(report: Report, write: (piece: string) => unknown): void {
-  writeJson(report, write, verdictJsonWriter());
+export function writeCheckJson(report: Report, write: (piece: string) => unknown, okJson: ReadonlyMap<string, OkJson> = new Map()): void {
+  writeJson(report, write, verdictJsonWriter(), okJson);
 }

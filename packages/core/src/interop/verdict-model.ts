@@ -4,7 +4,7 @@
  * Code citations (`rlm`) and @-mentions point into the user's own project, which is source-check's
  * `private` context: they are GROUNDED or not, never VERIFIED.
  */
-import type { Finding, Severity } from '../report.ts';
+import { compareInFile, type Finding, fromOkKey, type OkJson, okKey, type Severity } from '../report.ts';
 import { labelOfSourceCheck, type SourceCheckClaimType, type SourceCheckVerdict, type VerdictLabel } from './schema.ts';
 
 /** The verdicts of one finding, as carried in `check --format json` (`verdicts`). */
@@ -155,6 +155,11 @@ export function withVerdicts<T extends Finding>(findings: readonly T[]): (T & { 
   });
 }
 
+/** A finding's own JSON text with its verdicts' written after its last property. */
+function withVerdictsJson(own: string, verdicts: string): string {
+  return own === '{}' ? `{"verdicts":${verdicts}}` : `${own.slice(0, -1)},"verdicts":${verdicts}}`;
+}
+
 /**
  * One finding's JSON exactly as `JSON.stringify` writes {@link withVerdicts}'s copy of it, built
  * without the copy (a 50,000-citation report made 50,000 copies to serialise each once): the
@@ -172,7 +177,51 @@ export function verdictJsonWriter(): (finding: Finding) => string {
       verdicts = JSON.stringify(verdictsOf(finding));
       shared.set(key, verdicts);
     }
-    const own = JSON.stringify(finding);
-    return own === '{}' ? `{"verdicts":${verdicts}}` : `${own.slice(0, -1)},"verdicts":${verdicts}}`;
+    return withVerdictsJson(JSON.stringify(finding), verdicts);
+  };
+}
+
+/** The verdicts' JSON text of citations that checked out, by counted key ({@link okKey}). */
+const okVerdicts = new Map<string, string>();
+
+/** What `check --format json` writes after the last property of a citation that checked out, by its counted key. */
+export function okVerdictsSuffix(key: string): string {
+  let verdicts = okVerdicts.get(key);
+  if (verdicts === undefined) {
+    const { kind, status } = fromOkKey(key);
+    verdicts = `,"verdicts":${JSON.stringify(verdictsOf({ kind, status, severity: 'ok' }))}}`;
+    okVerdicts.set(key, verdicts);
+  }
+  return verdicts;
+}
+
+/** The text `check --format json` writes for a citation that checked out (severity `ok`, no `verdicts` of its own). */
+export function okReportJson(finding: Finding): string {
+  return `${JSON.stringify(finding).slice(0, -1)}${okVerdictsSuffix(okKey(finding))}`;
+}
+
+/**
+ * A document's citations that checked out (none with its own `verdicts`, {@link okJsonHolds}) as
+ * {@link OkJson}: their report texts in report order.
+ */
+export function okJsonOf(findings: readonly Finding[]): OkJson {
+  // Array.prototype.sort is stable: citations at one place keep the order the checks gave them.
+  const sorted = [...findings].sort(compareInFile);
+  const ends: number[] = [];
+  const texts: string[] = [];
+  let end = -1;
+  for (const finding of sorted) {
+    const text = okReportJson(finding);
+    texts.push(text);
+    end += text.length + 1;
+    ends.push(end);
+  }
+  return {
+    lines: sorted.map((finding) => finding.line),
+    columns: sorted.map((finding) => finding.column),
+    kinds: sorted.map((finding) => finding.kind),
+    keys: sorted.map(okKey),
+    json: texts.join(','),
+    ends,
   };
 }
