@@ -346,7 +346,7 @@ function parse(text: string | null, key: string, file: string, mode: OkMode): Pa
   const second = text.indexOf('\t', tab + 1);
   const stored = second === -1 ? null : parseJson(text.slice(tab + 1, second));
   const count = ok.reduce((sum, [, counted]) => sum + counted, 0);
-  if (!isStoredOk(stored, count, findings.length)) return null;
+  if (!isStoredOk(stored, count)) return null;
   const texts = text.slice(second + 1);
   const ends = textEnds(stored[4], texts);
   if (ends === null) return null;
@@ -378,11 +378,13 @@ function parse(text: string | null, key: string, file: string, mode: OkMode): Pa
   const okFindings = count === 0 ? [] : parseJson(`[${own.join(',')}]`);
   if (!Array.isArray(okFindings) || okFindings.length !== count) return null;
   if (!okFindings.every((finding) => isFindingOf(finding, file) && finding.severity === 'ok')) return null;
-  // Each where it stood among all the findings; the others fill the rest in their order.
+  // Each where it stood among all the findings (places distinct, among them); the others fill the rest in their order.
   const all = new Array<Finding | undefined>(count + findings.length);
-  stored[0].forEach((at, index) => {
+  for (let index = 0; index < count; index += 1) {
+    const at = stored[0][index] as number;
+    if (at >= all.length || all[at] !== undefined) return null;
     all[at] = okFindings[index] as Finding;
-  });
+  }
   let other = 0;
   for (let at = 0; at < all.length; at += 1) if (all[at] === undefined) all[at] = findings[other++];
   return { inputs, findings: all as Finding[], skippedInCode, suppressed, ok: undefined, okJson: undefined };
@@ -406,20 +408,14 @@ function textEnds(lengths: readonly number[], texts: string): number[] | null {
   return from === texts.length ? ends : null;
 }
 
-/** Whether `value` is a {@link StoredOk} of `count` findings, placed among `others` more. */
-function isStoredOk(value: unknown, count: number, others: number): value is StoredOk {
+/** Whether `value` is a {@link StoredOk} of `count` findings (where they stood is checked where it is used). */
+function isStoredOk(value: unknown, count: number): value is StoredOk {
   if (!Array.isArray(value) || value.length !== 6 || (value[5] !== 0 && value[5] !== 1)) return false;
   for (let column = 0; column < 5; column += 1) {
     const numbers: unknown = value[column];
     if (!Array.isArray(numbers) || numbers.length !== count || !numbers.every((number) => Number.isInteger(number) && number >= 0)) {
       return false;
     }
-  }
-  // Places are distinct and stay among the document's findings.
-  const seen = new Set<number>();
-  for (const at of value[0] as number[]) {
-    if (at >= count + others || seen.has(at)) return false;
-    seen.add(at);
   }
   return true;
 }
