@@ -108,7 +108,6 @@ export type { FindingVerdicts } from './interop/verdict-model.ts';
 export {
   claimTypeOf,
   okJsonOf,
-  okReportJson,
   okVerdictsSuffix,
   STATUS_VERDICTS,
   sourceCheckOfLabel,
@@ -118,6 +117,7 @@ export {
   verdictOfSeverity,
   verdictsOf,
   withVerdicts,
+  writeOkJson,
 } from './interop/verdict-model.ts';
 export type {
   Heading,

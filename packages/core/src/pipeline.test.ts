@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type DocumentChecker, type ResultPort, rlmChecker } from './check.ts';
 import { contentHash } from './hash.ts';
-import { verdictJsonWriter } from './interop/verdict-model.ts';
+import { verdictJsonWriter, writeOkJson } from './interop/verdict-model.ts';
 import { createMemoryFileSystem } from './memory-fs.ts';
 import { type RunStage, runPipeline } from './pipeline.ts';
 import { createConfinedReader } from './reader.ts';
@@ -182,7 +182,7 @@ describe('runPipeline with okJson: citations that check out kept as their report
       result.report.citations,
       result.okJson,
       (finding) => pieces.push(write(finding)),
-      (json) => pieces.push(json),
+      (texts, from, to) => writeOkJson(texts, from, to, (text) => pieces.push(text)),
     );
     return pieces.join(',');
   }

@@ -46,13 +46,12 @@ export function addOkCounts(into: OkCounts, counts: ReadonlyMap<string, number>)
 }
 
 /**
- * The citations of one document that checked out, counted and kept as the text a JSON report
- * writes for them: at 50,000 citations, making, sorting and serialising an object for each of
- * those costs more than the check (issue 13). Column by column, in report order ({@link
- * compareInFile}; at one place, in the order the checks gave them): each one's line, column, kind
- * and counted key ({@link okKey}), and where its text ends in `json`, which holds every text
- * (`JSON.stringify` of the finding with its `verdicts`, as `check --format json` writes it)
- * joined by commas, so that a run of them is written as one slice.
+ * The citations of one document that checked out, counted and kept as their JSON text: at 50,000
+ * citations, making, sorting and serialising an object for each of those costs a JSON report
+ * more than the check (issue 13). Column by column, in report order ({@link compareInFile}; at
+ * one place, in the order the checks gave them): each one's line, column, kind and counted key
+ * ({@link okKey}, which decides its `verdicts`), and where its text ends in `json`, which holds
+ * every text (`JSON.stringify` of the finding) joined by commas.
  */
 export interface OkJson {
   readonly lines: readonly number[];
@@ -96,9 +95,9 @@ export function okJsonHolds(findings: readonly Pick<Finding, 'line' | 'column' |
 
 /**
  * Walks sorted citations and the documents' texts ({@link OkJson}, by file) together, in report
- * order ({@link compareFindings}), handing on each run of texts between two citations as one
- * slice of `json` (texts joined by commas). A text and a citation at the same place: the text
- * first. The pipeline keeps texts only where no other finding of the same document stands at the
+ * order ({@link compareFindings}), handing on each run of texts between two citations as the
+ * document's texts and the indexes of the first and past the last. A text and a citation at the
+ * same place: the text first. The pipeline keeps texts only where no other finding of the same document stands at the
  * same place, so such a citation came from a later stage (the corpus checks), which a sort of
  * every finding puts after it.
  */
@@ -106,7 +105,7 @@ export function inReportOrder(
   citations: readonly Finding[],
   texts: ReadonlyMap<string, OkJson>,
   onFinding: (finding: Finding) => void,
-  onTexts: (json: string) => void,
+  onTexts: (texts: OkJson, from: number, to: number) => void,
 ): void {
   const files = [...texts.keys()].sort();
   let next = 0;
@@ -131,7 +130,7 @@ export function inReportOrder(
         while (to < current.ends.length && compareText(current, to, finding) <= 0) to += 1;
       }
       if (to === at) return;
-      onTexts(current.json.slice(at === 0 ? 0 : (current.ends[at - 1] as number) + 1, current.ends[to - 1]));
+      onTexts(current, at, to);
       at = to;
     }
   };

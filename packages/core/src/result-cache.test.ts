@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArtifactCache } from './artifacts.ts';
 import { contentHash } from './hash.ts';
-import { okReportJson } from './interop/verdict-model.ts';
 import { createMemoryFileSystem } from './memory-fs.ts';
 import { createConfinedReader } from './reader.ts';
 import { compareInFile, type Finding } from './report.ts';
@@ -114,7 +113,7 @@ describe('ResultCache: entries as stored and read back', () => {
         findings
           .filter((one) => one.severity === 'ok')
           .sort(compareInFile)
-          .map(okReportJson)
+          .map((one) => JSON.stringify(one))
           .join(','),
       );
     }
@@ -134,7 +133,7 @@ describe('ResultCache: entries as stored and read back', () => {
     expect(head).not.toContain('0123456789abcdef');
     // In report order: lines 1, 3, 4; each where it stood among all five.
     expect(JSON.parse(meta)[0]).toEqual([2, 3, 0]);
-    expect(texts).toBe([findings[2], findings[3], findings[0]].map((one) => okReportJson(one as Finding)).join(','));
+    expect(texts).toBe([findings[2], findings[3], findings[0]].map((one) => JSON.stringify(one)).join(','));
     expect((await cache.lookup(key, 'docs/a.md', artifacts))?.findings).toEqual(findings);
     const counted = await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true });
     expect(counted?.findings).toEqual([findings[1], findings[4]]);
@@ -151,20 +150,20 @@ describe('ResultCache: entries as stored and read back', () => {
       kinds: ['rlm', 'rlm', 'doi'],
       keys: ['rlm\u0000fresh\u0000rlm/fresh', 'rlm\u0000fresh\u0000rlm/fresh', 'doi\u0000fresh\u0000doi/ok'],
       json: texts,
-      ends: [okReportJson(findings[2] as Finding).length, texts.lastIndexOf(',{'), texts.length],
+      ends: [JSON.stringify(findings[2]).length, texts.lastIndexOf(',{'), texts.length],
     });
     const [places, lines, columns, keys, lengths = []] = JSON.parse(meta) as number[][];
     const layout = (changed: Partial<Record<'places' | 'lengths' | 'keys', number[]>>, holds = 1) =>
       JSON.stringify([changed.places ?? places, lines, columns, changed.keys ?? keys, changed.lengths ?? lengths, holds]);
     // Places that do not fit the findings, lengths that do not fit the texts, keys that do not add
-    // up to the counts, a text that is not the verdicts' of its key, or a part missing: not trusted.
+    // up to the counts, a text that is not a finding of the document, or a part missing: not trusted.
     const broken = [
       `${head}\t${layout({ places: [2, 3, 9] })}\t${texts}`,
       `${head}\t${layout({ places: [2, 2, 0] })}\t${texts}`,
       `${head}\t${layout({ lengths: [(lengths[0] as number) + 1, (lengths[1] as number) - 1, lengths[2] as number] })}\t${texts}`,
       `${head}\t${layout({ keys: [1, 1, 0] })}\t${texts}`,
       `${head}\t${layout({})}\t${texts},{}`,
-      `${head}\t${layout({})}\t${texts.replace('"GROUNDED"', '"NOT_THERE"')}`,
+      `${head}\t${layout({})}\t${texts.replace('"file":"docs/a.md"', '"file":"docs/b.md"')}`,
       `${head}\t${layout({})}`,
       `${head}\t[[2,3,0],[]]\t${texts}`,
       head,

@@ -1,6 +1,5 @@
 import { type Artifact, ArtifactCache } from './artifacts.ts';
 import { CONTENT_HASH_LENGTH, webCryptoSha256 } from './hash.ts';
-import { okReportJson, okVerdictsSuffix } from './interop/verdict-model.ts';
 import type { MaybePromise, Sha256 } from './ports.ts';
 import { compareInFile, type Finding, fromOkKey, type OkCounts, type OkJson, okJsonHolds, okKey } from './report.ts';
 
@@ -89,7 +88,7 @@ interface StoredEntry extends Omit<Entry, 'findings'> {
 /**
  * The `ok` findings of an entry, in report order ({@link OkJson}): for each, where it stood among
  * all the findings, its line and column, its counted key (an index into the entry's `ok`) and the
- * length of its report text (its JSON with its `verdicts`, as `check --format json` writes it);
+ * length of its JSON text (the texts follow after a tab, joined by commas);
  * and whether the texts may stand for the findings in a report ({@link okJsonHolds}: 1) or not (0).
  */
 type StoredOk = [at: number[], lines: number[], columns: number[], keys: number[], lengths: number[], holds: 0 | 1];
@@ -281,7 +280,7 @@ export class ResultCache {
         keys.set(countedAs, index);
       }
       ok.set(countedAs, (ok.get(countedAs) ?? 0) + 1);
-      const json = okReportJson(finding);
+      const json = JSON.stringify(finding);
       stored[1].push(finding.line);
       stored[2].push(finding.column);
       stored[3].push(index);
@@ -367,15 +366,7 @@ function parse(text: string | null, key: string, file: string, mode: OkMode): Pa
     const okJson: OkJson = { lines: stored[1], columns: stored[2], kinds, keys, json: texts, ends };
     return { inputs, findings, skippedInCode, suppressed, ok: new Map(ok), okJson };
   }
-  // Each text without the verdicts written after its own last property.
-  const own: string[] = [];
-  for (let at = 0; at < count; at += 1) {
-    const suffix = okVerdictsSuffix(keys[at] as string);
-    const json = texts.slice(at === 0 ? 0 : (ends[at - 1] as number) + 1, ends[at]);
-    if (!json.endsWith(suffix)) return null;
-    own.push(`${json.slice(0, -suffix.length)}}`);
-  }
-  const okFindings = count === 0 ? [] : parseJson(`[${own.join(',')}]`);
+  const okFindings = count === 0 ? [] : parseJson(`[${texts}]`);
   if (!Array.isArray(okFindings) || okFindings.length !== count) return null;
   if (!okFindings.every((finding) => isFindingOf(finding, file) && finding.severity === 'ok')) return null;
   // Each where it stood among all the findings (places distinct, among them); the others fill the rest in their order.

@@ -1,4 +1,4 @@
-import { type Finding, inReportOrder, type OkJson, type Report, verdictJsonWriter } from '@aiwg-cite/core';
+import { type Finding, inReportOrder, type OkJson, type Report, verdictJsonWriter, writeOkJson } from '@aiwg-cite/core';
 
 /**
  * The stable JSON contract of `check --format json`: one compact document on stdout, nothing
@@ -17,8 +17,8 @@ const PIECE = 64 * 1024;
  * citations) are serialised element by element. A 50,000-citation report is 25 MB; as one string
  * and one buffer it costs more than the whole check spends on parsing (bench/markdown.bench.mjs).
  * `citation` writes each citation (by default as `JSON.stringify` does); `okJson` places the
- * texts of citations that checked out (already written, core `OkJson`) among them, in report
- * order, as if they were in `citations`.
+ * texts of citations that checked out (core `OkJson`, written with their verdicts) among them, in
+ * report order, as if they were in `citations`.
  */
 export function writeJson(
   report: Report,
@@ -48,7 +48,13 @@ export function writeJson(
     };
     if (key !== 'citations') for (const element of value) add(JSON.stringify(element) ?? 'null');
     else if (okJson.size === 0) for (const element of value) add(citation(element as Finding));
-    else inReportOrder(value as Finding[], okJson, (finding) => add(citation(finding)), add);
+    else
+      inReportOrder(
+        value as Finding[],
+        okJson,
+        (finding) => add(citation(finding)),
+        (texts, from, to) => writeOkJson(texts, from, to, add),
+      );
     piece += ']';
   }
   write(`${piece}}\n`);

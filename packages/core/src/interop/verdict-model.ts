@@ -195,14 +195,20 @@ export function okVerdictsSuffix(key: string): string {
   return verdicts;
 }
 
-/** The text `check --format json` writes for a citation that checked out (severity `ok`, no `verdicts` of its own). */
-export function okReportJson(finding: Finding): string {
-  return `${JSON.stringify(finding).slice(0, -1)}${okVerdictsSuffix(okKey(finding))}`;
+/**
+ * What `check --format json` writes for texts `from` to `to` (past the last) of a document's
+ * citations that checked out: each one's own text with its verdicts after its last property.
+ */
+export function writeOkJson(texts: OkJson, from: number, to: number, write: (text: string) => void): void {
+  for (let at = from; at < to; at += 1) {
+    const own = texts.json.slice(at === 0 ? 0 : (texts.ends[at - 1] as number) + 1, (texts.ends[at] as number) - 1);
+    write(`${own}${okVerdictsSuffix(texts.keys[at] as string)}`);
+  }
 }
 
 /**
  * A document's citations that checked out (none with its own `verdicts`, {@link okJsonHolds}) as
- * {@link OkJson}: their report texts in report order.
+ * {@link OkJson}: their texts in report order.
  */
 export function okJsonOf(findings: readonly Finding[]): OkJson {
   // Array.prototype.sort is stable: citations at one place keep the order the checks gave them.
@@ -211,7 +217,7 @@ export function okJsonOf(findings: readonly Finding[]): OkJson {
   const texts: string[] = [];
   let end = -1;
   for (const finding of sorted) {
-    const text = okReportJson(finding);
+    const text = JSON.stringify(finding);
     texts.push(text);
     end += text.length + 1;
     ends.push(end);
