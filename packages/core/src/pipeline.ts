@@ -335,8 +335,11 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
         typeof key === 'string'
           ? cache.lookup(key, file, ports.artifactsFor(file), known, lookupOk)
           : key.then((text) => cache.lookup(text, file, ports.artifactsFor(file), known, lookupOk));
-      if (hit instanceof Promise) pending.set(file, hit);
-      else if (hit !== null) {
+      if (hit instanceof Promise) {
+        // Awaited below, maybe after it settles: handled now, so a failure is the run's, once.
+        hit.catch(() => undefined);
+        pending.set(file, hit);
+      } else if (hit !== null) {
         cached.set(file, counted(hit, mode));
         noteBody(file, null);
       }

@@ -88,8 +88,8 @@ interface StoredEntry extends Omit<Entry, 'findings'> {
 /**
  * The `ok` findings of an entry, in report order ({@link OkJson}): for each, where it stood among
  * all the findings, its line and column, its counted key (an index into the entry's `ok`) and the
- * length of its JSON text (the texts follow after a tab, joined by commas);
- * and whether the texts may stand for the findings in a report ({@link okJsonHolds}: 1) or not (0).
+ * length of its JSON text (the texts follow after a tab, joined by commas); and whether the texts
+ * may stand for the findings in a report ({@link okJsonHolds}: 1) or not (0).
  */
 type StoredOk = [at: number[], lines: number[], columns: number[], keys: number[], lengths: number[], holds: 0 | 1];
 
