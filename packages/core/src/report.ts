@@ -97,9 +97,9 @@ export function okJsonHolds(findings: readonly Pick<Finding, 'line' | 'column' |
  * Walks sorted citations and the documents' texts ({@link OkJson}, by file) together, in report
  * order ({@link compareFindings}), handing on each run of texts between two citations as the
  * document's texts and the indexes of the first and past the last. A text and a citation at the
- * same place: the text first. The pipeline keeps texts only where no other finding of the same document stands at the
- * same place, so such a citation came from a later stage (the corpus checks), which a sort of
- * every finding puts after it.
+ * same place: the text first. The pipeline keeps texts only where no other finding of the same
+ * document stands at the same place, so such a citation came from a later stage (the corpus
+ * checks), which a sort of every finding puts after it.
  */
 export function inReportOrder(
   citations: readonly Finding[],
