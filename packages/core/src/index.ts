@@ -108,7 +108,6 @@ export type { FindingVerdicts } from './interop/verdict-model.ts';
 export {
   claimTypeOf,
   okJsonOf,
-  okVerdictsSuffix,
   STATUS_VERDICTS,
   sourceCheckOfLabel,
   VERDICT_ICONS,

@@ -18,6 +18,18 @@ function setup() {
   return { root, cache, open, readWith };
 }
 
+/** {@link setup} with a.md and b.md written, read through one run's stamps and saved after a run over every document. */
+async function setupWithTwoStamped() {
+  const context = setup();
+  writeFileSync(join(context.root, 'a.md'), 'alpha\n');
+  writeFileSync(join(context.root, 'b.md'), 'beta\n');
+  const stamps = context.open();
+  await context.readWith(stamps, 'a.md');
+  await context.readWith(stamps, 'b.md');
+  stamps.save(true);
+  return context;
+}
+
 describe('FileStamps: what a run knows of files without reading them', () => {
   it('knows the digest of a file read by an earlier run, until the file changes', async () => {
     const { root, open, readWith } = setup();
@@ -100,13 +112,7 @@ describe('FileStamps: what a run knows of files without reading them', () => {
   });
 
   it('trusts only whole stamps of this layout: columns of other lengths, an older layout and a malformed signature are not taken', async () => {
-    const { root, cache, open, readWith } = setup();
-    writeFileSync(join(root, 'a.md'), 'alpha\n');
-    writeFileSync(join(root, 'b.md'), 'beta\n');
-    const stamps = open();
-    await readWith(stamps, 'a.md');
-    await readWith(stamps, 'b.md');
-    stamps.save(true);
+    const { root, cache, open } = await setupWithTwoStamped();
     const file = new SignedFile(join(cache, 'stamps'), secret);
     const stored = JSON.parse(file.read() ?? 'null');
     expect(stored).toMatchObject({ format: 3, root, paths: ['a.md', 'b.md'], digests: [sha('alpha\n'), sha('beta\n')] });
@@ -130,13 +136,7 @@ describe('FileStamps: what a run knows of files without reading them', () => {
   });
 
   it('forgets, after a run over every document, the paths that run did not look at', async () => {
-    const { root, open, readWith } = setup();
-    writeFileSync(join(root, 'a.md'), 'alpha\n');
-    writeFileSync(join(root, 'b.md'), 'beta\n');
-    const first = open();
-    await readWith(first, 'a.md');
-    await readWith(first, 'b.md');
-    first.save(true);
+    const { open } = await setupWithTwoStamped();
     const partial = open();
     expect(partial.digestOf('a.md')).not.toBeNull();
     partial.save(false);

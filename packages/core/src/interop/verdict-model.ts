@@ -184,12 +184,11 @@ export function verdictJsonWriter(): (finding: Finding) => string {
 /** The verdicts' JSON text of citations that checked out, by counted key ({@link okKey}). */
 const okVerdicts = new Map<string, string>();
 
-/** What `check --format json` writes after the last property of a citation that checked out, by its counted key. */
-export function okVerdictsSuffix(key: string): string {
+function okVerdictsJson(key: string): string {
   let verdicts = okVerdicts.get(key);
   if (verdicts === undefined) {
     const { kind, status } = fromOkKey(key);
-    verdicts = `,"verdicts":${JSON.stringify(verdictsOf({ kind, status, severity: 'ok' }))}}`;
+    verdicts = JSON.stringify(verdictsOf({ kind, status, severity: 'ok' }));
     okVerdicts.set(key, verdicts);
   }
   return verdicts;
@@ -201,8 +200,8 @@ export function okVerdictsSuffix(key: string): string {
  */
 export function writeOkJson(texts: OkJson, from: number, to: number, write: (text: string) => void): void {
   for (let at = from; at < to; at += 1) {
-    const own = texts.json.slice(at === 0 ? 0 : (texts.ends[at - 1] as number) + 1, (texts.ends[at] as number) - 1);
-    write(`${own}${okVerdictsSuffix(texts.keys[at] as string)}`);
+    const own = texts.json.slice(at === 0 ? 0 : (texts.ends[at - 1] as number) + 1, texts.ends[at]);
+    write(withVerdictsJson(own, okVerdictsJson(texts.keys[at] as string)));
   }
 }
 
