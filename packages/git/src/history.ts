@@ -5,6 +5,7 @@ import { gitSync } from '@aiwg-cite/node';
 import { BlobHashCache, type BlobHashes } from './blob-hash-cache.ts';
 import { CatFileBatch, type GitObject } from './cat-file.ts';
 import { PathWalk } from './history-walk.ts';
+import { readIndex as readIndexEntries } from './index-entries.ts';
 import { gitMessages } from './messages.ts';
 
 /** A commit as blame reports it. */
@@ -38,6 +39,10 @@ const nodeSha256: Sha256 = (bytes) => createHash('sha256').update(bytes).digest(
 const textDecoder = new TextDecoder('utf-8');
 /** How many UTF-16 units of decoded blob text a history keeps in memory. */
 const TEXT_CACHE_CHARS = 64 * 1024 * 1024;
+/** From how many paths {@link GitHistory.knownHashesOf} reads the whole index rather than each path's staged blob. */
+const INDEX_SNAPSHOT_PATHS = 16;
+/** Index modes that name a blob: regular files and symbolic links (not a submodule's commit). */
+const BLOB_MODES = new Set(['100644', '100755', '120000']);
 
 /**
  * The git history of cited artifacts, read cheaply: the fabricated-hash check reads the history of
@@ -247,11 +252,11 @@ export class GitHistory {
     if (paths.length === 0) return out;
     const walk = this.#pathWalk();
     const followed = walk?.followed(paths.map((path) => this.gitPath(path)));
-    const indexed = await Promise.all(paths.map((path) => this.readIndex(path)));
+    const indexed = await this.#stagedBlobs(paths);
     const oidsOf = paths.map((path, at) => {
       const oids = [...(followed?.get(this.gitPath(path)) ?? [])];
       const index = indexed[at] ?? null;
-      if (index !== null) oids.push(index.oid);
+      if (index !== null) oids.push(index);
       return oids;
     });
     const hashes = await this.hashBlobs(oidsOf.flat());
@@ -292,6 +297,23 @@ export class GitHistory {
     this.#cache.save();
     await this.#catFile?.close();
     this.#catFile = null;
+  }
+
+  /**
+   * The blob of each path's stage-0 index entry, or `null`. Many paths are looked up in one read of
+   * the index (its file, or `git ls-files -s`), not by reading each staged blob through `cat-file`:
+   * the hashes of most blobs are cached, so their bytes are not needed.
+   */
+  async #stagedBlobs(paths: readonly string[]): Promise<(string | null)[]> {
+    if (paths.length < INDEX_SNAPSHOT_PATHS) {
+      const objects = await Promise.all(paths.map((path) => this.readIndex(path)));
+      return objects.map((object) => (object !== null && object.type === 'blob' ? object.oid : null));
+    }
+    const { entries } = await readIndexEntries(this.topLevel, this.#env, async () => this.gitDir);
+    return paths.map((path) => {
+      const entry = entries.get(this.gitPath(path));
+      return entry !== undefined && BLOB_MODES.has(entry.mode) ? entry.oid : null;
+    });
   }
 
   #pathWalk(): PathWalk | null {

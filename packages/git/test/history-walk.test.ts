@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GIT_ENV, type GitRepo, gitRepo, sha16, tempDir } from '@aiwg-cite/test-utils';
@@ -117,6 +118,28 @@ describe('PathWalk: one pass over the history for every artifact', () => {
     } finally {
       await history.close();
     }
+  });
+
+  it('reads the index once for many paths, with the answers of one path at a time', async () => {
+    const repo = renamingRepo();
+    // A submodule's entry (a commit, not a blob) and a conflicted path (no stage-0 entry) track nothing.
+    const head = repo.git('rev-parse', 'HEAD');
+    repo.git('update-index', '--add', '--cacheinfo', `160000,${head},vendor/sub`);
+    const blob = repo.git('rev-parse', 'HEAD:src/b.ts');
+    const conflicted = ['1', '2', '3'].map((stage) => `100644 ${blob} ${stage}\tsrc/conflicted.ts\n`).join('');
+    execFileSync('git', ['update-index', '--index-info'], { cwd: repo.dir, env: ENV, input: conflicted });
+    const paths = [...everyPath(repo), 'src/staged.ts', 'src/untracked.ts', 'vendor/sub', 'src/conflicted.ts'];
+    expect(paths.length).toBeGreaterThan(16);
+    const one = open(repo.dir);
+    const expected = new Map<string, Set<string> | null>();
+    for (const path of paths) expected.set(path, await one.knownHashes(path));
+    await one.close();
+    expect(expected.get('vendor/sub')).toBeNull();
+    expect(expected.get('src/conflicted.ts')).toBeNull();
+    expect(expected.get('src/staged.ts')?.size).toBe(1);
+    const all = open(repo.dir);
+    expect(await all.knownHashesOf(paths)).toEqual(expected);
+    await all.close();
   });
 
   it('gives the same answers from a check root below the top level', async () => {
