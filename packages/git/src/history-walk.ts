@@ -1,18 +1,17 @@
 import type { ChangeStatus } from './history.ts';
+import type { Touch, WalkMemo } from './walk-memo.ts';
 
 /** Runs one git command and returns its stdout as text. */
 export type RunGit = (args: readonly string[], input?: string) => string;
 
-/** One commit of the walk that changed a walked path. */
-interface Touch {
-  /** The commit's place in the walk (`git log --all --date-order`, newest first). */
-  readonly order: number;
-  readonly sha: string;
-  /** The first parent, or `null` for a root commit. */
-  readonly parent: string | null;
-  readonly status: ChangeStatus;
-  /** The blob after the commit; `null` when it deleted the path. */
-  readonly blob: string | null;
+/**
+ * Where a walk keeps what it learned between runs ({@link WalkMemo}), and how it names the state a
+ * walk starts from (asked before the first walk and again before storing: a ref that moved
+ * meanwhile leaves the memo unwritten).
+ */
+export interface WalkMemoPort {
+  readonly memo: WalkMemo;
+  readonly tips: () => string;
 }
 
 /** How much pathspec text one `git log` command line carries (well below the kernel's ARG_MAX). */
@@ -48,8 +47,32 @@ export class PathWalk {
   /** For each diffed commit, the source of each rename or copy by its destination. */
   readonly #sources = new Map<string, Map<string, string>>();
 
-  constructor(run: RunGit) {
+  readonly #memo: WalkMemoPort | undefined;
+  /** The state the walks of this run started from; `undefined` until the memo is first asked. */
+  #tips: string | undefined;
+  #learned = false;
+
+  constructor(run: RunGit, memo?: WalkMemoPort) {
     this.#run = run;
+    this.#memo = memo;
+  }
+
+  /** Stores what this run's walks learned, when they learned anything and the refs did not move meanwhile. */
+  save(): void {
+    if (this.#memo === undefined || !this.#learned || this.#tips === undefined) return;
+    if (this.#memo.tips() !== this.#tips) return;
+    this.#memo.memo.write(this.#tips, { touches: this.#touches, order: this.#order });
+    this.#learned = false;
+  }
+
+  /** Takes in the walks of earlier runs under the same state, once. */
+  #recall(): void {
+    if (this.#memo === undefined || this.#tips !== undefined) return;
+    this.#tips = this.#memo.tips();
+    const walked = this.#memo.memo.read(this.#tips);
+    if (walked === null) return;
+    for (const [sha, at] of walked.order) this.#order.set(sha, at);
+    for (const [path, list] of walked.touches) this.#touches.set(path, [...list]);
   }
 
   /** True when some commit of some ref changed the path (git paths, relative to the top level). */
@@ -68,7 +91,10 @@ export class PathWalk {
 
   /** Walks the paths not walked yet: one `git log` per {@link PATHSPEC_CHARS} of paths. */
   walk(paths: Iterable<string>): void {
-    const fresh = [...new Set(paths)].filter((path) => !this.#touches.has(path));
+    const asked = [...new Set(paths)];
+    if (asked.length > 0) this.#recall();
+    const fresh = asked.filter((path) => !this.#touches.has(path));
+    if (fresh.length > 0) this.#learned = true;
     for (let from = 0; from < fresh.length; ) {
       let chars = 0;
       let to = from;
@@ -132,7 +158,12 @@ export class PathWalk {
   }
 
   #walkChunk(paths: readonly string[]): void {
-    for (const path of paths) this.#touches.set(path, []);
+    // Only the walked paths take touches (a literal pathspec also matches what lies below a directory).
+    const lists = new Map<string, Touch[]>();
+    for (const path of paths) {
+      lists.set(path, []);
+      this.#touches.set(path, lists.get(path) as Touch[]);
+    }
     const out = this.#run([
       '--literal-pathspecs',
       'log',
@@ -169,10 +200,10 @@ export class PathWalk {
         at += 1;
         const status = raw[2] as ChangeStatus;
         const blob = status === 'D' || /^0+$/.test(raw[1] as string) ? null : (raw[1] as string);
-        this.#touches.get(path)?.push({ order, sha, parent, status, blob });
+        lists.get(path)?.push({ order, sha, parent, status, blob });
       }
     }
-    for (const path of paths) this.#touches.get(path)?.sort((left, right) => left.order - right.order);
+    for (const list of lists.values()) list.sort((left, right) => left.order - right.order);
   }
 
   /** Reads the renames and copies of the commits (each against the given first parent) in one process. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { relative, resolve, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
 import { AiwgCiteError, contentHash, isAiwgCiteError, replacementContentHash, type Sha256 } from '@aiwg-cite/core';
 import { gitSync } from '@aiwg-cite/node';
 import { BlobHashCache, type BlobHashes } from './blob-hash-cache.ts';
@@ -7,6 +8,7 @@ import { CatFileBatch, type GitObject } from './cat-file.ts';
 import { PathWalk } from './history-walk.ts';
 import { readIndex as readIndexEntries } from './index-entries.ts';
 import { gitMessages } from './messages.ts';
+import { WalkMemo } from './walk-memo.ts';
 
 /** A commit as blame reports it. */
 export interface CommitInfo {
@@ -60,6 +62,8 @@ export class GitHistory {
   /** True in a shallow clone: history is incomplete, so an absent hash proves nothing. */
   readonly isShallow: boolean;
   readonly #prefix: string;
+  /** The directory a linked worktree shares with the main one (its refs, `info/grafts`). */
+  readonly #commonDir: string;
   readonly #env: NodeJS.ProcessEnv;
   readonly #cache: BlobHashCache;
   readonly #logs = new Map<string, ArtifactVersion[]>();
@@ -71,9 +75,10 @@ export class GitHistory {
   readonly #hashedBytes = new Map<string, Uint8Array>();
   #hashedChars = 0;
 
-  private constructor(topLevel: string, gitDir: string, isShallow: boolean, root: string, env: NodeJS.ProcessEnv) {
+  private constructor(topLevel: string, gitDir: string, commonDir: string, isShallow: boolean, root: string, env: NodeJS.ProcessEnv) {
     this.topLevel = topLevel;
     this.gitDir = gitDir;
+    this.#commonDir = commonDir;
     this.isShallow = isShallow;
     const prefix = relative(topLevel, root).split(sep).join('/');
     this.#prefix = prefix === '' ? '' : `${prefix}/`;
@@ -85,7 +90,9 @@ export class GitHistory {
   static open(root: string, env: NodeJS.ProcessEnv = process.env): GitHistory | null {
     let out: string;
     try {
-      out = gitSync(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--is-shallow-repository'], { env }).toString('utf8');
+      out = gitSync(root, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--is-shallow-repository', '--git-common-dir'], {
+        env,
+      }).toString('utf8');
     } catch (error) {
       if (isAiwgCiteError(error) && error.code === 'GIT_UNAVAILABLE') {
         throw new AiwgCiteError('GIT_UNAVAILABLE', gitMessages.cannotRun(error.message), {
@@ -94,9 +101,11 @@ export class GitHistory {
       }
       return null;
     }
-    const [topLevel, gitDir, shallow] = out.split('\n');
+    const [topLevel, gitDir, shallow, commonDir] = out.split('\n');
     if (topLevel === undefined || topLevel === '' || gitDir === undefined || gitDir === '') return null;
-    return new GitHistory(resolve(topLevel), gitDir, shallow === 'true', resolve(root), env);
+    // git prints the common directory relative to where it ran (the root) unless it is elsewhere.
+    const common = commonDir === undefined || commonDir === '' ? gitDir : resolve(root, commonDir);
+    return new GitHistory(resolve(topLevel), gitDir, common, shallow === 'true', resolve(root), env);
   }
 
   /** A root-relative path as git names it (relative to the top level). */
@@ -295,6 +304,7 @@ export class GitHistory {
   /** Saves new blob hashes to the cache and ends the `cat-file` process. */
   async close(): Promise<void> {
     this.#cache.save();
+    this.#walk?.save();
     await this.#catFile?.close();
     this.#catFile = null;
   }
@@ -318,8 +328,33 @@ export class GitHistory {
 
   #pathWalk(): PathWalk | null {
     if (!this.hasCommits()) return null;
-    this.#walk ??= new PathWalk((args, input) => this.#run(args, false, input) as string);
+    // A shallow clone's walks change as it deepens: those are not kept.
+    const memo = this.isShallow ? undefined : { memo: new WalkMemo(this.gitDir), tips: () => this.#tips() };
+    this.#walk ??= new PathWalk((args, input) => this.#run(args, false, input) as string, memo);
     return this.#walk;
+  }
+
+  /**
+   * What decides the commits a `git log --all` walk sees, as one digest: the commits `--all`
+   * starts from (every ref, HEAD and the other worktrees' HEADs), the grafts file and the
+   * environment that switches replacement refs and grafts. Commits never change, so two walks from
+   * the same state print the same.
+   */
+  #tips(): string {
+    const tips = (this.#run(['rev-list', '--no-walk', '--all']) as string)
+      .split('\n')
+      .filter((line) => line !== '')
+      .sort();
+    let grafts = '';
+    try {
+      grafts = readFileSync(join(this.#commonDir, 'info', 'grafts'), 'latin1');
+    } catch {
+      // No grafts file: the usual case.
+    }
+    const env = ['GIT_NO_REPLACE_OBJECTS', 'GIT_REPLACE_REF_BASE', 'GIT_GRAFT_FILE'].map((name) => `${name}=${this.#env[name] ?? ''}`);
+    return createHash('sha256')
+      .update(JSON.stringify([tips, grafts, env]))
+      .digest('hex');
   }
 
   #fromGitPath(path: string): string {

@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GIT_ENV, type GitRepo, gitRepo, sha16, tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 import { GitHistory } from '../src/history.ts';
+import { PathWalk } from '../src/history-walk.ts';
+import { WalkMemo } from '../src/walk-memo.ts';
 
 const ENV = { ...process.env, ...GIT_ENV };
 const lines = (count: number, tag: string) => Array.from({ length: count }, (_, at) => `${tag} line ${at + 1}\n`).join('');
@@ -179,10 +181,153 @@ describe('PathWalk: one pass over the history for every artifact', () => {
           .slice(0, 2)
           .join(' '),
       );
-    // rev-parse (open, has-commits), the walk of the 300 names, one diff-tree of the moving commit,
-    // the walk of the 300 earlier names, and the index reads through one cat-file.
+    // rev-parse (open, has-commits), rev-list (the tips of the walk, before it and before it is
+    // kept), the walk of the 300 names, one diff-tree of the moving commit, the walk of the 300
+    // earlier names, and the index read once.
     expect(commands.filter((command) => /\blog\b/.test(command))).toHaveLength(2);
     expect(commands.filter((command) => command.startsWith('diff-tree'))).toHaveLength(1);
-    expect(commands.length).toBeLessThanOrEqual(6);
+    expect(commands.length).toBeLessThanOrEqual(8);
+  });
+});
+
+/** The git commands (first two words) a history ran while `action` ran, from GIT_TRACE. */
+async function tracedCommands(dir: string, action: (history: GitHistory) => Promise<void>): Promise<string[]> {
+  const trace = join(tempDir(), 'trace');
+  mkdirSync(join(trace, '..'), { recursive: true });
+  writeFileSync(trace, '');
+  const history = open(dir, { ...ENV, GIT_TRACE: trace });
+  try {
+    await action(history);
+  } finally {
+    await history.close();
+  }
+  return readFileSync(trace, 'utf8')
+    .split('\n')
+    .filter((line) => / trace: built-in: git /.test(line))
+    .map((line) =>
+      line
+        .replace(/^.* trace: built-in: git /, '')
+        .split(' ')
+        .slice(0, 2)
+        .join(' '),
+    );
+}
+
+const walks = (commands: readonly string[]) => commands.filter((command) => /\blog\b/.test(command)).length;
+
+describe('WalkMemo: the walks of earlier runs, kept while the refs stay', () => {
+  it('answers a second run without walking, with the same answers, and walks again once a ref moves', async () => {
+    const repo = renamingRepo();
+    const paths = [...everyPath(repo), 'src/staged.ts', 'src/untracked.ts'];
+    const fresh = open(repo.dir);
+    const expected = await fresh.knownHashesOf(paths);
+    const byName = fresh.blobsByPath(paths);
+    await fresh.close();
+    expect(existsSync(join(repo.dir, '.git', 'aiwg-cite', 'walks-v1'))).toBe(true);
+
+    let answers = new Map<string, Set<string> | null>();
+    let names = new Map<string, Set<string>>();
+    const warm = await tracedCommands(repo.dir, async (history) => {
+      answers = await history.knownHashesOf(paths);
+      names = history.blobsByPath(paths);
+    });
+    expect(walks(warm)).toBe(0);
+    expect(answers).toEqual(expected);
+    expect(names).toEqual(byName);
+
+    // A new commit on a branch: the walk starts from other commits, and its new blob is known.
+    repo.git('checkout', '-q', '-b', 'later');
+    repo.write({ 'src/b.ts': 'a later version\n' });
+    repo.commit('later edit of b');
+    repo.git('checkout', '-q', 'main');
+    const moved = await tracedCommands(repo.dir, async (history) => {
+      answers = await history.knownHashesOf(paths);
+    });
+    expect(walks(moved)).toBeGreaterThan(0);
+    expect(answers.get('src/b.ts')?.has(sha16('a later version\n'))).toBe(true);
+    expect(expected.get('src/b.ts')?.has(sha16('a later version\n'))).toBe(false);
+  });
+
+  it('walks only the paths the memo does not have, and keeps them', async () => {
+    const repo = renamingRepo();
+    const all = everyPath(repo);
+    const reference = open(repo.dir);
+    const expected = reference.blobsByPath(all);
+    await reference.close();
+    rmSync(join(repo.dir, '.git', 'aiwg-cite', 'walks-v1'));
+    const first = open(repo.dir);
+    const part = first.blobsByPath(all.slice(0, 3));
+    await first.close();
+    let names = new Map<string, Set<string>>();
+    const second = await tracedCommands(repo.dir, async (history) => {
+      names = history.blobsByPath(all);
+    });
+    expect(walks(second)).toBe(1);
+    for (const [path, blobs] of part) expect(names.get(path)).toEqual(blobs);
+    expect(names).toEqual(expected);
+    expect(walks(await tracedCommands(repo.dir, async (history) => void history.blobsByPath(all)))).toBe(0);
+  });
+
+  it('ignores a memo that does not parse, or that another worktree HEAD or a grafts file would change, and rewrites it', async () => {
+    const repo = renamingRepo();
+    const paths = everyPath(repo);
+    const first = open(repo.dir);
+    const expected = first.blobsByPath(paths);
+    await first.close();
+    const memo = join(repo.dir, '.git', 'aiwg-cite', 'walks-v1');
+    const text = readFileSync(memo, 'utf8');
+    for (const broken of [text.slice(0, text.length / 2), text.replace(/"[0-9a-f]{40}"/, '"not a sha"'), '[]', '']) {
+      writeFileSync(memo, broken);
+      let names = new Map<string, Set<string>>();
+      const commands = await tracedCommands(repo.dir, async (history) => {
+        names = history.blobsByPath(paths);
+      });
+      expect(walks(commands)).toBe(1);
+      expect(names).toEqual(expected);
+      expect(readFileSync(memo, 'utf8')).toBe(text);
+    }
+    // A linked worktree on an unmerged commit adds its HEAD to what `--all` walks.
+    const unmerged = repo.git('rev-parse', 'unmerged');
+    repo.git('branch', '-q', '-D', 'unmerged');
+    let pruned = new Map<string, Set<string>>();
+    expect(walks(await tracedCommands(repo.dir, async (history) => void (pruned = history.blobsByPath(paths))))).toBe(1);
+    repo.git('worktree', 'add', '-q', '--detach', join(tempDir(), 'linked'), unmerged);
+    let linked = new Map<string, Set<string>>();
+    expect(walks(await tracedCommands(repo.dir, async (history) => void (linked = history.blobsByPath(paths))))).toBe(1);
+    expect(linked).toEqual(expected);
+    expect(pruned).not.toEqual(expected);
+    // Grafts rewrite parents: a memo from before them is not used.
+    writeFileSync(join(repo.dir, '.git', 'info', 'grafts'), `${repo.git('rev-parse', 'HEAD')}\n`);
+    expect(walks(await tracedCommands(repo.dir, async (history) => void history.blobsByPath(paths)))).toBe(1);
+  });
+
+  it('is not kept when the refs move while the run walks', () => {
+    const repo = renamingRepo();
+    const run = (args: readonly string[], input?: string) =>
+      execFileSync('git', args, { cwd: repo.dir, env: ENV, encoding: 'utf8', ...(input === undefined ? {} : { input }) });
+    const memo = new WalkMemo(join(repo.dir, '.git'));
+    let state = 0;
+    const walk = new PathWalk(run, { memo, tips: () => `state ${state}` });
+    walk.walk(['src/b.ts']);
+    state += 1;
+    walk.save();
+    expect(existsSync(memo.path)).toBe(false);
+    const steady = new PathWalk(run, { memo, tips: () => `state ${state}` });
+    steady.walk(['src/b.ts']);
+    steady.save();
+    const kept = memo.read(`state ${state}`)?.touches.get('src/b.ts') ?? [];
+    expect(kept.length).toBeGreaterThan(1);
+    expect(new Set(kept.flatMap((touch) => (touch.blob === null ? [] : [touch.blob])))).toEqual(steady.blobs('src/b.ts'));
+    expect(memo.read('state 0')).toBeNull();
+  });
+
+  it('is not kept in a shallow clone', async () => {
+    const repo = renamingRepo();
+    const clone = join(tempDir(), 'shallow');
+    execFileSync('git', ['clone', '-q', '--depth', '1', `file://${repo.dir}`, clone], { env: ENV });
+    const history = open(clone);
+    history.blobsByPath(['src/b.ts']);
+    await history.close();
+    expect(existsSync(join(clone, '.git', 'aiwg-cite', 'walks-v1'))).toBe(false);
   });
 });
