@@ -182,7 +182,7 @@ export {
   okKey,
 } from './report.ts';
 export type { DocumentResult, KnownDigest, OkMode, ResultStorage } from './result-cache.ts';
-export { artifactState, RecordingArtifacts, ResultCache } from './result-cache.ts';
+export { artifactState, memoryResultStorage, RecordingArtifacts, ResultCache } from './result-cache.ts';
 export type { Located, RlmCitation, RlmExtraction, RlmNearMiss } from './rlm/extract.ts';
 export { extractRlm } from './rlm/extract.ts';
 export type { LineRange, RlmClassification, RlmForm, RlmMalformed, RlmParsed } from './rlm/grammar.ts';

@@ -6,7 +6,7 @@ import { createMemoryFileSystem } from './memory-fs.ts';
 import { type RunStage, runPipeline } from './pipeline.ts';
 import { createConfinedReader } from './reader.ts';
 import { type Finding, inReportOrder } from './report.ts';
-import { ResultCache } from './result-cache.ts';
+import { memoryResultStorage, ResultCache } from './result-cache.ts';
 
 const reader = createConfinedReader(
   createMemoryFileSystem({ '/repo/a.md': 'See [src/gone.ts, L1-2] and [src/also-gone.ts].\n', '/repo/b.md': 'Nothing cited.\n' }),
@@ -74,10 +74,7 @@ describe('runPipeline with countOk: citations that check out are counted, not ke
   }
 
   function memoryResults(): ResultPort {
-    const values = new Map<string, string>();
-    return {
-      cache: new ResultCache({ read: (key) => values.get(key) ?? null, write: (key, _file, value) => void values.set(key, value) }, 'test'),
-    };
+    return { cache: new ResultCache(memoryResultStorage(), 'test') };
   }
 
   async function run(countOk: boolean, results?: ResultPort) {
@@ -199,10 +196,7 @@ describe('runPipeline with okJson: citations that check out kept as their report
       'fresh',
       'fresh',
     ]);
-    const values = new Map<string, string>();
-    const results: ResultPort = {
-      cache: new ResultCache({ read: (key) => values.get(key) ?? null, write: (key, _file, value) => void values.set(key, value) }, 'test'),
-    };
+    const results: ResultPort = { cache: new ResultCache(memoryResultStorage(), 'test') };
     for (const pass of ['no cache', 'checked', 'cached']) {
       const texts = await run(true, pass === 'no cache' ? undefined : results);
       expect(citationsJson(texts), pass).toBe(keptJson);

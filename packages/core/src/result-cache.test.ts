@@ -4,13 +4,7 @@ import { contentHash } from './hash.ts';
 import { createMemoryFileSystem } from './memory-fs.ts';
 import { createConfinedReader } from './reader.ts';
 import { compareInFile, type Finding } from './report.ts';
-import { ResultCache, type ResultStorage } from './result-cache.ts';
-
-/** Entries kept in a map, as the host would keep them in its pack. */
-function memoryStorage(): ResultStorage & { readonly values: Map<string, string> } {
-  const values = new Map<string, string>();
-  return { values, read: (key) => values.get(key) ?? null, write: (key, _file, value) => void values.set(key, value) };
-}
+import { memoryResultStorage as memoryStorage, ResultCache } from './result-cache.ts';
 
 const finding = (line: number, extra: Record<string, unknown> = {}): Finding => ({
   file: 'docs/a.md',
@@ -177,6 +171,25 @@ describe('ResultCache: entries as stored and read back', () => {
     const kept = await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true, okJson: true });
     expect(kept?.findings).toEqual(findings);
     expect(kept?.okJson).toBeUndefined();
+    // A run that only counts reads the head alone; the others read the tail too, and a host
+    // that has lost it (its texts) has no entry for them.
+    const asked: (string | undefined)[] = [];
+    const headsOnly = new ResultCache(
+      {
+        read: (_key, part) => {
+          asked.push(part);
+          return part === 'head' ? head : null;
+        },
+        write: () => undefined,
+      },
+      'context',
+    );
+    const fromHead = await headsOnly.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true });
+    expect(fromHead?.findings).toEqual(counted?.findings);
+    expect(fromHead?.ok).toEqual(counted?.ok);
+    expect(await headsOnly.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true, okJson: true })).toBeNull();
+    expect(await headsOnly.lookup(key, 'docs/a.md', artifacts)).toBeNull();
+    expect(asked).toEqual(['head', 'head', 'tail', 'head', 'tail']);
     // A count that is not a positive whole number is refused even by a run that only counts.
     expect(head).toContain('doi/ok",1]');
     storage.values.set(key, `${head.replace('doi/ok",1]', 'doi/ok",0]')}\t${meta}\t${texts}`);

@@ -11,7 +11,13 @@ import { compareInFile, type Finding, fromOkKey, type OkCounts, type OkJson, okJ
  * entries of a document's older versions.
  */
 export interface ResultStorage {
-  read(key: string): MaybePromise<string | null>;
+  /**
+   * The value stored under `key`, or one part of it: its `head`, before its first tab (an entry
+   * without the texts of the citations that checked out), or its `tail`, after that tab (`null`
+   * when it has none). A host that keeps the parts apart spares a run that only counts those
+   * citations the reading of their texts.
+   */
+  read(key: string, part?: 'head' | 'tail'): MaybePromise<string | null>;
   write(key: string, file: string, value: string): MaybePromise<void>;
 }
 
@@ -20,6 +26,19 @@ export interface ResultStorage {
  * knows them without reading (the file is unchanged since an earlier run read it); else `null`.
  */
 export type KnownDigest = (path: string) => string | null;
+
+/** A {@link ResultStorage} in memory (a host with nowhere to keep the cache between runs; tests): `values` by key, whole. */
+export function memoryResultStorage(): ResultStorage & { readonly values: Map<string, string> } {
+  const values = new Map<string, string>();
+  const read = (key: string, part?: 'head' | 'tail'): string | null => {
+    const value = values.get(key) ?? null;
+    if (value === null || part === undefined) return value;
+    const tab = value.indexOf('\t');
+    if (part === 'head') return tab === -1 ? value : value.slice(0, tab);
+    return tab === -1 ? null : value.slice(tab + 1);
+  };
+  return { values, read, write: (key, _file, value) => void values.set(key, value) };
+}
 
 /** What one document's check gave, before the report is built. */
 export interface DocumentResult {
@@ -201,21 +220,26 @@ export class ResultCache {
     known?: KnownDigest,
     options: { readonly countOk?: boolean; readonly okJson?: boolean } = {},
   ): MaybePromise<DocumentResult | null> {
-    const text = this.#read(key);
+    const mode: OkMode = options.okJson === true ? 'json' : options.countOk === true ? 'count' : 'keep';
+    const head = this.#read(key, 'head');
+    const tail = mode === 'count' ? null : this.#read(key, 'tail');
     // A host that answers at once (the pack) costs no promise per document.
-    if (typeof text !== 'string' && text !== null) return text.then((read) => this.#lookup(read, key, file, artifacts, known, options));
-    return this.#lookup(text, key, file, artifacts, known, options);
+    if (isPromise(head) || isPromise(tail)) {
+      return Promise.all([head, tail]).then(([one, two]) => this.#lookup(one, two, mode, key, file, artifacts, known));
+    }
+    return this.#lookup(head, tail, mode, key, file, artifacts, known);
   }
 
   #lookup(
-    text: string | null,
+    head: string | null,
+    tail: string | null,
+    mode: OkMode,
     key: string,
     file: string,
     artifacts: ArtifactCache,
     known: KnownDigest | undefined,
-    options: { readonly countOk?: boolean; readonly okJson?: boolean },
   ): MaybePromise<DocumentResult | null> {
-    const entry = parse(text, key, file, options.okJson === true ? 'json' : options.countOk === true ? 'count' : 'keep');
+    const entry = parse(head, tail, key, file, mode);
     if (entry === null) return null;
     // Most artifacts are answered at once (loaded already, or stamped): no promise per input.
     let waiting: Promise<boolean>[] | null = null;
@@ -306,9 +330,9 @@ export class ResultCache {
     }
   }
 
-  #read(key: string): MaybePromise<string | null> {
+  #read(key: string, part: 'head' | 'tail'): MaybePromise<string | null> {
     try {
-      const text = this.#storage.read(key);
+      const text = this.#storage.read(key, part);
       return typeof text === 'string' || text === null ? text : Promise.resolve(text).catch(() => null);
     } catch {
       return null;
@@ -323,15 +347,14 @@ interface Parsed extends Pick<Entry, 'inputs' | 'findings' | 'skippedInCode' | '
 }
 
 /**
- * An entry, if the text is one for this key and file; anything else is not trusted. Its `ok`
- * findings are, by `mode`: put back among the others where they stood (`keep`), counted and left
- * unparsed (`count`), or counted and handed on as their JSON text (`json`; kept as in `keep` when
- * the texts may not stand for them).
+ * An entry, if its head (and, unless `mode` only counts, its tail) is one for this key and file;
+ * anything else is not trusted. Its `ok` findings are, by `mode`: put back among the others where
+ * they stood (`keep`), counted and left unread (`count`), or counted and handed on as their JSON
+ * text (`json`; kept as in `keep` when the texts may not stand for them).
  */
-function parse(text: string | null, key: string, file: string, mode: OkMode): Parsed | null {
-  const tab = text?.indexOf('\t') ?? -1;
-  if (text === null || tab === -1) return null;
-  const entry = parseJson(text.slice(0, tab)) as Partial<StoredEntry> | null;
+function parse(head: string | null, tail: string | null, key: string, file: string, mode: OkMode): Parsed | null {
+  if (head === null) return null;
+  const entry = parseJson(head) as Partial<StoredEntry> | null;
   if (typeof entry !== 'object' || entry === null) return null;
   if (entry.format !== FORMAT || entry.key !== key || entry.file !== file) return null;
   if (typeof entry.skippedInCode !== 'number' || typeof entry.suppressed !== 'number') return null;
@@ -342,11 +365,12 @@ function parse(text: string | null, key: string, file: string, mode: OkMode): Pa
   const { inputs, ok, skippedInCode, suppressed } = entry as StoredEntry;
   // Built whole, property by property (a rest and a spread per entry cost a warm run more than parsing it).
   if (mode === 'count') return { inputs, findings, skippedInCode, suppressed, ok: new Map(ok), okJson: undefined };
-  const second = text.indexOf('\t', tab + 1);
-  const stored = second === -1 ? null : parseJson(text.slice(tab + 1, second));
+  const tab = tail?.indexOf('\t') ?? -1;
+  if (tail === null || tab === -1) return null;
+  const stored = parseJson(tail.slice(0, tab));
   const count = ok.reduce((sum, [, counted]) => sum + counted, 0);
   if (!isStoredOk(stored, count)) return null;
-  const texts = text.slice(second + 1);
+  const texts = tail.slice(tab + 1);
   const ends = textEnds(stored[4], texts);
   if (ends === null) return null;
   // Each text's counted key; the texts of each key must add up to its count.
@@ -409,6 +433,10 @@ function isStoredOk(value: unknown, count: number): value is StoredOk {
     }
   }
   return true;
+}
+
+function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
+  return value instanceof Promise;
 }
 
 function parseJson(text: string): unknown {

@@ -69,6 +69,11 @@ export class SignedFile {
     this.#key = createHmac('sha256', secret).update(KEY_LABEL).digest();
   }
 
+  /** Where the file is. */
+  get path(): string {
+    return this.#path;
+  }
+
   /** The body, if the file is there and its signature holds. */
   read(): string | null {
     const bytes = this.readBytes();
@@ -151,21 +156,25 @@ export interface SignedFileWriter {
 }
 
 /**
- * New entries of one segment: their bytes not yet written, and the replacement they go to. Lines
+ * New lines of one segment file: their bytes not yet written, and the replacement they go to. Lines
  * are encoded straight into `bytes`, which is written and signed as it is (no joined string, no
  * Buffer per line).
  */
 interface Pending {
   readonly segment: number;
+  readonly part: Part;
   writer: SignedFileWriter | null;
   bytes: Buffer | null;
   size: number;
 }
 
+/** Which file of a segment: the heads of its entries (`pack-NN`) or their tails (`text-NN`). */
+type Part = 'head' | 'tail';
+
 /**
- * A segment as read: its verified body as one string (a value is a slice of it, no copy per
+ * A segment file as read: its verified body as one string (a value is a slice of it, no copy per
  * entry), and per key the index of its line in `starts`, `values` and `ends` (where the line
- * starts, where its value starts, where its newline is), found once when the segment is read.
+ * starts, where its value starts, where its value ends), found once when the segment is read.
  */
 interface Segment {
   readonly text: string;
@@ -173,6 +182,8 @@ interface Segment {
   readonly starts: number[];
   readonly values: number[];
   readonly ends: number[];
+  /** Per line, 1 when the entry has a tail (in the texts): a head line ends with a tab then. */
+  tailed: Uint8Array;
   /** Per line, 1 once the run looked its key up: a full run keeps those lines. */
   hits: Uint8Array;
 }
@@ -207,20 +218,30 @@ function segmentOf(key: string): number {
 }
 
 /**
- * The result cache as a pack of signed segments, `<dir>/pack-NN` ({@link SignedFile}; 64 of
- * them, by the key's first bits): one entry per line, `key TAB file (JSON) TAB entry`. A segment is
+ * The result cache as a pack of signed segments ({@link SignedFile}; 64 of each, by the key's
+ * first bits). A value is stored in two parts, split at its first tab: the head, which a run that
+ * only counts the citations that checked out reads alone (for the result cache, the entry without
+ * the texts of those citations, a quarter of its bytes), in `<dir>/pack-NN`, one line per entry,
+ * `key TAB file (JSON) TAB head`, with a last TAB when the value has a tail; and the tail in
+ * `<dir>/text-NN`, `key TAB tail`, read only by a run that asks for whole values. A segment is
  * read once, when a run first looks up a key in it; a run's new entries are appended to the
- * segment's replacement as they come, and the replacement is put in place when the run is over. One read per segment instead of one file per document is what makes a warm run over
- * many documents cheap, and segments keep each file, and each string read from it, small: a run
- * that changed one document rewrites one segment. A segment that does not verify is ignored
- * whole, so its documents are checked again and it is rewritten; a file copied from another
- * machine or brought by a pull request is never trusted: another user's key signed it.
+ * segments' replacements as they come, and the replacements are put in place when the run is over.
+ * One read per segment instead of one file per document is what makes a warm run over many
+ * documents cheap, and segments keep each file, and each string read from it, small: a run that
+ * changed one document rewrites one segment of each. A segment that does not verify is ignored
+ * whole (an entry whose tail cannot be read is no entry), so its documents are checked again and
+ * it is rewritten; a file copied from another machine or brought by a pull request is never
+ * trusted: another user's key signed it. Keys name their values (a key is a digest of what the
+ * value was made from), so a head and a tail of one key always belong together, whichever run
+ * wrote them.
  */
 export class PackResultStorage implements ResultStorage {
   readonly #dir: string;
   readonly #secret: Uint8Array;
-  readonly #segments = new Map<number, Segment>();
-  readonly #pending = new Map<number, Pending>();
+  readonly #heads = new Map<number, Segment>();
+  readonly #tails = new Map<number, Segment>();
+  readonly #pendingHeads = new Map<number, Pending>();
+  readonly #pendingTails = new Map<number, Pending>();
   readonly #written = new Set<string>();
 
   constructor(dir: string, secret: Uint8Array) {
@@ -228,40 +249,34 @@ export class PackResultStorage implements ResultStorage {
     this.#secret = secret;
   }
 
-  read(key: string): string | null {
-    const segment = this.#load(segmentOf(key));
-    const line = segment.lines.get(key);
+  read(key: string, part?: 'head' | 'tail'): string | null {
+    const number = segmentOf(key);
+    const heads = this.#load(number, 'head');
+    const line = heads.lines.get(key);
     if (line === undefined) return null;
-    segment.hits[line] = 1;
-    return segment.text.slice(segment.values[line], segment.ends[line]);
+    heads.hits[line] = 1;
+    // Each part is a slice of its segment's string: no copy per entry.
+    const head = part === 'tail' ? '' : heads.text.slice(heads.values[line], heads.ends[line]);
+    if (part === 'head' || (part === undefined && heads.tailed[line] !== 1)) return head;
+    if (heads.tailed[line] !== 1) return null;
+    const tails = this.#load(number, 'tail');
+    const at = tails.lines.get(key);
+    if (at === undefined) return null;
+    const tail = tails.text.slice(tails.values[at], tails.ends[at]);
+    return part === 'tail' ? tail : `${head}\t${tail}`;
   }
 
   /**
-   * Writes go to the segment's replacement as they come (a run over many documents keeps none in
-   * memory). The line is `key TAB file (JSON) TAB value NEWLINE`.
+   * Writes go to the segments' replacements as they come (a run over many documents keeps none in
+   * memory): `key TAB file (JSON) TAB head [TAB] NEWLINE` and, for a value with a tab, `key TAB tail NEWLINE`.
    */
   write(key: string, file: string, value: string): void {
-    const segment = segmentOf(key);
-    let pending = this.#pending.get(segment);
-    if (pending === undefined) {
-      pending = { segment, writer: null, bytes: null, size: 0 };
-      this.#pending.set(segment, pending);
-    }
+    const number = segmentOf(key);
     this.#written.add(key);
-    const name = JSON.stringify(file);
-    const bytes = this.#room(pending, key.length + name.length + value.length + 3);
-    if (bytes === null) {
-      (pending.writer as SignedFileWriter).append(`${key}\t${name}\t${value}\n`);
-      return;
-    }
-    let size = pending.size;
-    size += bytes.write(key, size);
-    bytes[size++] = TAB;
-    size += bytes.write(name, size);
-    bytes[size++] = TAB;
-    size += bytes.write(value, size);
-    bytes[size++] = NEWLINE;
-    pending.size = size;
+    const tab = value.indexOf('\t');
+    const head = tab === -1 ? value : value.slice(0, tab);
+    this.#append(this.#pendingOf(number, 'head'), key, JSON.stringify(file), head, tab !== -1);
+    if (tab !== -1) this.#append(this.#pendingOf(number, 'tail'), key, null, value.slice(tab + 1), false);
   }
 
   /**
@@ -269,43 +284,92 @@ export class PackResultStorage implements ResultStorage {
    * keeps the entries that run used or wrote and drops the rest (older versions of documents,
    * deleted documents, other configurations), so the pack holds about one entry per document. A
    * partial run (`check FILE`, `--staged`, a shard) adds its entries to the segments they fall in
-   * and drops nothing: the other documents' entries are still good.
+   * and drops nothing: the other documents' entries are still good. The texts of a segment are
+   * rewritten with its heads, keeping the tails of the entries the heads keep.
    */
   flush(fullRun: boolean): void {
-    const segments = new Set<number>(this.#pending.keys());
-    if (fullRun) for (let segment = 0; segment < SEGMENTS; segment += 1) segments.add(segment);
+    const numbers = new Set<number>(this.#pendingHeads.keys());
+    if (fullRun) for (let number = 0; number < SEGMENTS; number += 1) numbers.add(number);
     try {
-      for (const segment of segments) {
-        const { text, lines, starts, ends, hits } = this.#load(segment);
-        // Kept lines are copied as they were read, runs of adjacent lines at once.
-        const kept: [number, number][] = [];
-        let count = 0;
-        for (const [key, line] of lines) {
-          if ((fullRun && hits[line] !== 1) || this.#written.has(key)) continue;
-          count += 1;
-          const start = starts[line] as number;
-          const end = (ends[line] as number) + 1;
-          const last = kept[kept.length - 1];
-          if (last !== undefined && last[1] === start) last[1] = end;
-          else kept.push([start, end]);
+      for (const number of numbers) {
+        const heads = this.#load(number, 'head');
+        const kept = new Set<string>();
+        for (const [key, line] of heads.lines) if ((!fullRun || heads.hits[line] === 1) && !this.#written.has(key)) kept.add(key);
+        if (!this.#pendingHeads.has(number) && kept.size === heads.lines.size) continue;
+        // Tails first: a run that stops between the two leaves heads whose tails are gone, which read as no entry.
+        const tails = this.#load(number, 'tail');
+        const keptTails = new Set<string>();
+        for (const key of tails.lines.keys()) {
+          const line = heads.lines.get(key);
+          if (line !== undefined && heads.tailed[line] === 1 && kept.has(key)) keptTails.add(key);
         }
-        let pending = this.#pending.get(segment);
-        if (pending === undefined) {
-          if (count === lines.size) continue;
-          pending = { segment, writer: null, bytes: null, size: 0 };
-          this.#pending.set(segment, pending);
-        }
-        for (const [start, end] of kept) this.#put(pending, text.slice(start, end));
-        this.#drain(pending).commit();
-        this.#pending.delete(segment);
-        this.#segments.delete(segment);
+        this.#rewrite(number, 'tail', tails, keptTails);
+        this.#rewrite(number, 'head', heads, kept);
       }
     } finally {
-      for (const pending of this.#pending.values()) pending.writer?.abort();
-      this.#pending.clear();
+      for (const pending of [...this.#pendingHeads.values(), ...this.#pendingTails.values()]) pending.writer?.abort();
+      this.#pendingHeads.clear();
+      this.#pendingTails.clear();
       this.#written.clear();
     }
-    if (segments.size > 0) this.#removeLeftovers();
+    if (numbers.size > 0) this.#removeLeftovers();
+  }
+
+  /** Replaces a segment file with its `kept` lines, copied as they were read, and the run's new ones; an empty one is removed. */
+  #rewrite(number: number, part: Part, segment: Segment, kept: ReadonlySet<string>): void {
+    const pendings = part === 'head' ? this.#pendingHeads : this.#pendingTails;
+    const { text, lines, starts, ends } = segment;
+    // Runs of adjacent kept lines are copied at once (a line's value ends where its newline is, or its marking tab).
+    const runs: [number, number][] = [];
+    for (const [key, line] of lines) {
+      if (!kept.has(key)) continue;
+      const start = starts[line] as number;
+      const end = text.indexOf('\n', ends[line] as number) + 1;
+      const last = runs[runs.length - 1];
+      if (last !== undefined && last[1] === start) last[1] = end;
+      else runs.push([start, end]);
+    }
+    let pending = pendings.get(number);
+    if (pending === undefined && runs.length === 0) {
+      rmSync(this.#file(number, part).path, { force: true });
+    } else {
+      pending ??= this.#pendingOf(number, part);
+      for (const [start, end] of runs) this.#put(pending, text.slice(start, end));
+      this.#drain(pending).commit();
+    }
+    pendings.delete(number);
+    (part === 'head' ? this.#heads : this.#tails).delete(number);
+  }
+
+  #pendingOf(number: number, part: Part): Pending {
+    const pendings = part === 'head' ? this.#pendingHeads : this.#pendingTails;
+    let pending = pendings.get(number);
+    if (pending === undefined) {
+      pending = { segment: number, part, writer: null, bytes: null, size: 0 };
+      pendings.set(number, pending);
+    }
+    return pending;
+  }
+
+  /** Encodes one line, `key TAB [file TAB] value [TAB] NEWLINE`, into the pending bytes. */
+  #append(pending: Pending, key: string, name: string | null, value: string, tailed: boolean): void {
+    const length = key.length + (name === null ? 0 : name.length + 1) + value.length + 3;
+    const bytes = this.#room(pending, length);
+    if (bytes === null) {
+      this.#drain(pending).append(`${key}\t${name === null ? '' : `${name}\t`}${value}${tailed ? '\t' : ''}\n`);
+      return;
+    }
+    let size = pending.size;
+    size += bytes.write(key, size);
+    bytes[size++] = TAB;
+    if (name !== null) {
+      size += bytes.write(name, size);
+      bytes[size++] = TAB;
+    }
+    size += bytes.write(value, size);
+    if (tailed) bytes[size++] = TAB;
+    bytes[size++] = NEWLINE;
+    pending.size = size;
   }
 
   /**
@@ -324,51 +388,68 @@ export class PackResultStorage implements ResultStorage {
   /** Encodes text into the segment's pending bytes. */
   #put(pending: Pending, text: string): void {
     const bytes = this.#room(pending, text.length);
-    if (bytes === null) (pending.writer as SignedFileWriter).append(text);
+    if (bytes === null) this.#drain(pending).append(text);
     else pending.size += bytes.write(text, pending.size);
   }
 
   /** Appends a segment's pending bytes to its replacement, opened on the first of them. */
   #drain(pending: Pending): SignedFileWriter {
-    pending.writer ??= this.#file(pending.segment).writer();
+    pending.writer ??= this.#file(pending.segment, pending.part).writer();
     if (pending.bytes !== null && pending.size > 0) pending.writer.append(pending.bytes.subarray(0, pending.size));
     pending.size = 0;
     return pending.writer;
   }
 
-  #file(segment: number): SignedFile {
-    return new SignedFile(join(this.#dir, `pack-${segment.toString().padStart(2, '0')}`), this.#secret);
+  #file(number: number, part: Part): SignedFile {
+    return new SignedFile(join(this.#dir, `${part === 'head' ? 'pack' : 'text'}-${number.toString().padStart(2, '0')}`), this.#secret);
   }
 
   /**
-   * One segment, verified, with where each line starts: a line is decoded only when its key is
-   * looked up, and copied as bytes when a rewrite keeps it.
+   * One segment file, verified, with where each line starts: a line is decoded only when its key
+   * is looked up, and copied as bytes when a rewrite keeps it. A head line has three fields (a
+   * fourth, empty, marks a tail); a tail line two. Lines of any other shape are left out (and
+   * dropped by the next rewrite), as is a last line without its newline.
    */
-  #load(segment: number): Segment {
-    let loaded = this.#segments.get(segment);
+  #load(number: number, part: Part): Segment {
+    const loadedSegments = part === 'head' ? this.#heads : this.#tails;
+    let loaded = loadedSegments.get(number);
     if (loaded !== undefined) return loaded;
     // One string per segment: decoded in one pass, its bytes released at once, each key and
     // value a slice of it.
-    const bytes = this.#file(segment).readBytes();
+    const bytes = this.#file(number, part).readBytes();
     const text = bytes === null ? '' : decodeUtf8(bytes);
-    loaded = { text, lines: new Map(), starts: [], values: [], ends: [], hits: new Uint8Array(0) };
-    this.#segments.set(segment, loaded);
+    loaded = { text, lines: new Map(), starts: [], values: [], ends: [], tailed: new Uint8Array(0), hits: new Uint8Array(0) };
+    loadedSegments.set(number, loaded);
     const { lines, starts, values, ends } = loaded;
+    const tailed: number[] = [];
     for (let start = 0; start < text.length; ) {
       const end = text.indexOf('\n', start);
-      // A last line without its newline is left out: a rewrite copies whole lines.
       if (end === -1) break;
       const first = text.indexOf('\t', start);
-      const second = first === -1 || first >= end ? -1 : text.indexOf('\t', first + 1);
-      // A line without its three fields is left out (and dropped by the next rewrite).
-      if (first > start && second !== -1 && second < end) {
+      // A tail's value is the rest of its line; a head's follows its file, with no tab but a last one.
+      let value = first + 1;
+      let valueEnd = end;
+      let shaped = first > start && first < end;
+      if (shaped && part === 'head') {
+        const second = text.indexOf('\t', first + 1);
+        shaped = second !== -1 && second < end;
+        value = second + 1;
+        const third = shaped ? text.indexOf('\t', value) : -1;
+        if (third !== -1 && third < end) {
+          shaped = third === end - 1;
+          valueEnd = third;
+        }
+      }
+      if (shaped) {
         lines.set(text.slice(start, first), starts.length);
         starts.push(start);
-        values.push(second + 1);
-        ends.push(end);
+        values.push(value);
+        ends.push(valueEnd);
+        tailed.push(valueEnd === end ? 0 : 1);
       }
       start = end + 1;
     }
+    loaded.tailed = Uint8Array.from(tailed);
     loaded.hits = new Uint8Array(starts.length);
     return loaded;
   }

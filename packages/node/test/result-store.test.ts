@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -83,9 +83,50 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     const second = new PackResultStorage(dir, secret);
     for (let at = 0; at < 2000; at += 1) expect(second.read(keyAt(at))).toBe(value(at));
     second.flush(true);
-    const body = new SignedFile(join(dir, 'pack-00'), secret).read() ?? '';
-    expect(body.split('\n').length).toBe(2001);
-    expect(body.startsWith(`${keyAt(0)}\t"docs/ä0.md"\t${value(0)}\n`)).toBe(true);
+    // Each value split at its first tab: the head in pack-00 (marked by a last tab), the tail in text-00.
+    const heads = new SignedFile(join(dir, 'pack-00'), secret).read() ?? '';
+    const tails = new SignedFile(join(dir, 'text-00'), secret).read() ?? '';
+    expect(heads.split('\n').length).toBe(2001);
+    expect(tails.split('\n').length).toBe(2001);
+    expect(heads.startsWith(`${keyAt(0)}\t"docs/ä0.md"\t{"at":0,"t":"é→😀\t\n`)).toBe(true);
+    expect(tails.startsWith(`${keyAt(0)}\t\u001e"}\n`)).toBe(true);
+  });
+
+  it('reads a head alone without the texts, and no whole value whose tail is gone', () => {
+    const dir = tempDir();
+    const first = new PackResultStorage(dir, secret);
+    first.write(key(1), 'a.md', 'head one\tstored\ttexts');
+    first.write(key(2), 'b.md', 'no tab at all');
+    first.flush(true);
+    expect(readdirSync(dir).sort()).toEqual(['pack-01', 'pack-02', 'text-01']);
+    rmSync(join(dir, 'text-01'));
+    const second = new PackResultStorage(dir, secret);
+    expect(second.read(key(1), 'head')).toBe('head one');
+    expect(second.read(key(1), 'tail')).toBeNull();
+    expect(second.read(key(1))).toBeNull();
+    expect(second.read(key(2))).toBe('no tab at all');
+    expect(second.read(key(2), 'head')).toBe('no tab at all');
+    expect(second.read(key(2), 'tail')).toBeNull();
+  });
+
+  it("rewrites a segment's texts with its heads: the tails of dropped entries go, a segment left without tails has no text file", () => {
+    const dir = tempDir();
+    const first = new PackResultStorage(dir, secret);
+    first.write(key(1), 'a.md', 'a\tone');
+    first.write(key(0x41), 'b.md', 'b\ttwo');
+    first.flush(true);
+    // A full run that uses only the first entry (by its head) drops the second, head and tail.
+    const second = new PackResultStorage(dir, secret);
+    expect(second.read(key(1), 'head')).toBe('a');
+    second.flush(true);
+    expect(new SignedFile(join(dir, 'text-01'), secret).read()).toBe(`${key(1)}\tone\n`);
+    const third = new PackResultStorage(dir, secret);
+    expect([third.read(key(1)), third.read(key(1), 'tail'), third.read(key(0x41))]).toEqual(['a\tone', 'one', null]);
+    // The entry written again without a tail: the texts of its segment go.
+    third.write(key(1), 'a.md', 'a alone');
+    third.flush(false);
+    expect(readdirSync(dir).filter((name) => name.startsWith('text-'))).toEqual([]);
+    expect(new PackResultStorage(dir, secret).read(key(1))).toBe('a alone');
   });
 
   it('serves the good lines of a signed segment, drops malformed ones on the next rewrite and copies kept lines unchanged', () => {
@@ -97,13 +138,13 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     );
     const first = new PackResultStorage(dir, secret);
     expect(first.read(key(1))).toBe('{"a":"é"}');
-    expect(first.read(key(0x41))).toBe('x\ty');
+    // A head holds no tab but a last one (which says its tail is in the texts): a line of the
+    // layout before heads and tails were kept apart is no entry.
+    expect(first.read(key(0x41))).toBeNull();
     expect(first.read(`01${'1'.repeat(62)}`)).toBeNull();
     first.write(key(0xc1), 'f.md', 'new');
     first.flush(false);
-    expect(new SignedFile(join(dir, 'pack-01'), secret).read()).toBe(
-      `${key(0xc1)}\t"f.md"\tnew\n${good(1, '{"a":"é"}')}${good(0x41, 'x\ty')}`,
-    );
+    expect(new SignedFile(join(dir, 'pack-01'), secret).read()).toBe(`${key(0xc1)}\t"f.md"\tnew\n${good(1, '{"a":"é"}')}`);
   });
 });
 
