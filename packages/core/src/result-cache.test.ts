@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArtifactCache } from './artifacts.ts';
-import { contentHash } from './hash.ts';
+import { contentHash, webCryptoSha256 as contentDigest } from './hash.ts';
 import { createMemoryFileSystem } from './memory-fs.ts';
 import { createConfinedReader } from './reader.ts';
 import { compareInFile, type Finding } from './report.ts';
@@ -38,6 +38,18 @@ describe('ResultCache: entries as stored and read back', () => {
     expect(JSON.stringify(hit?.findings)).toBe(JSON.stringify(findings));
     expect(hit?.skippedInCode).toBe(1);
     expect(hit?.suppressed).toBe(2);
+  });
+
+  it('keys a document alike whether the host hashes texts itself or the bytes they encode to', async () => {
+    const hashedTexts: string[] = [];
+    const bytesOnly = new ResultCache(memoryStorage(), 'contexté');
+    const withText = new ResultCache(memoryStorage(), 'contexté', undefined, async (text) => {
+      hashedTexts.push(text);
+      return contentDigest(new TextEncoder().encode(text));
+    });
+    const digest = 'e'.repeat(64);
+    expect(await withText.keyOfDigest('docs/ä.md', digest)).toBe(await bytesOnly.keyOfDigest('docs/ä.md', digest));
+    expect(hashedTexts).toHaveLength(2);
   });
 
   it('answers from a known digest without reading the artifact, and misses when the digest differs', async () => {

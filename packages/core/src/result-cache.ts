@@ -171,16 +171,22 @@ function decodeFindings(shapes: unknown, rows: unknown, file: string): Finding[]
 export class ResultCache {
   readonly #storage: ResultStorage;
   readonly #sha256: Sha256;
+  readonly #sha256Text: (text: string) => MaybePromise<string>;
   readonly #context: string;
   #contextDigest: MaybePromise<string> | null = null;
   #hits = 0;
   #misses = 0;
 
-  /** `context` must change whenever anything but the document and its artifacts could change a finding. */
-  constructor(storage: ResultStorage, context: string, sha256: Sha256 = webCryptoSha256) {
+  /**
+   * `context` must change whenever anything but the document and its artifacts could change a
+   * finding. `sha256Text` hashes a text's UTF-8 bytes, where the host can without encoding it
+   * first (a key per document is hashed on every run).
+   */
+  constructor(storage: ResultStorage, context: string, sha256: Sha256 = webCryptoSha256, sha256Text?: (text: string) => MaybePromise<string>) {
     this.#storage = storage;
     this.#context = context;
     this.#sha256 = sha256;
+    this.#sha256Text = sha256Text ?? ((text) => sha256(encoder.encode(text)));
   }
 
   /** Documents answered from the cache, and documents checked, so far. */
@@ -200,12 +206,12 @@ export class ResultCache {
   keyOfDigest(file: string, digest: string): MaybePromise<string> {
     // The context can hold a whole research corpus: digest it once per run, not once per document.
     if (this.#contextDigest === null) {
-      const context = this.#sha256(encoder.encode(this.#context));
+      const context = this.#sha256Text(this.#context);
       this.#contextDigest = typeof context === 'string' ? context : context.then((known) => (this.#contextDigest = known));
     }
     const context = this.#contextDigest;
     if (typeof context !== 'string') return context.then(() => this.keyOfDigest(file, digest));
-    return this.#sha256(encoder.encode(`aiwg-cite result v${FORMAT}\u0000${context}\u0000${file}\u0000${digest}`));
+    return this.#sha256Text(`aiwg-cite result v${FORMAT}\u0000${context}\u0000${file}\u0000${digest}`);
   }
 
   /**

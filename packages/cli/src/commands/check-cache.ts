@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { type CheckInput, type CheckOptions, type DocumentChecker, ResultCache } from '@aiwg-cite/core';
 import { FileStamps, loadUserCacheKey, nodeSha256, PackResultStorage, placePath, resultCacheDir, type Workspace } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -60,7 +61,7 @@ export function openResultCache(
     checkers: checkers.map((checker) => checker.name),
     scholarly: scholarly.cacheContext(),
   });
-  const cache = new ResultCache(storage, runContext, stamps?.sha256 ?? nodeSha256);
+  const cache = new ResultCache(storage, runContext, stamps?.sha256 ?? nodeSha256, (text) => hash('sha256', text, 'hex'));
   return {
     results: { cache, uncacheableKinds: scholarly.uncacheableKinds, ...(stamps === null ? {} : { known: stamps.digestOf }) },
     stamps,
