@@ -329,16 +329,18 @@ export class GitHistory {
   #pathWalk(): PathWalk | null {
     if (!this.hasCommits()) return null;
     // A shallow clone's walks change as it deepens: those are not kept.
-    const memo = this.isShallow ? undefined : { memo: new WalkMemo(this.gitDir), tips: () => this.#tips() };
-    this.#walk ??= new PathWalk((args, input) => this.#run(args, false, input) as string, memo);
+    this.#walk ??= new PathWalk(
+      (args, input) => this.#run(args, false, input) as string,
+      this.isShallow ? undefined : { memo: new WalkMemo(this.gitDir), tips: () => this.#tips() },
+    );
     return this.#walk;
   }
 
   /**
    * What decides the commits a `git log --all` walk sees, as one digest: the commits `--all`
-   * starts from (every ref, HEAD and the other worktrees' HEADs), the grafts file and the
-   * environment that switches replacement refs and grafts. Commits never change, so two walks from
-   * the same state print the same.
+   * starts from (every ref, HEAD and the other worktrees' HEADs), the grafts file (`GIT_GRAFT_FILE`
+   * or `info/grafts`) and the environment that switches replacement refs. Commits never change, so
+   * two walks from the same state print the same.
    */
   #tips(): string {
     const tips = (this.#run(['rev-list', '--no-walk', '--all']) as string)
@@ -347,7 +349,11 @@ export class GitHistory {
       .sort();
     let grafts = '';
     try {
-      grafts = readFileSync(join(this.#commonDir, 'info', 'grafts'), 'latin1');
+      const named = this.#env.GIT_GRAFT_FILE;
+      grafts = readFileSync(
+        named !== undefined && named !== '' ? resolve(this.topLevel, named) : join(this.#commonDir, 'info', 'grafts'),
+        'latin1',
+      );
     } catch {
       // No grafts file: the usual case.
     }

@@ -191,11 +191,11 @@ describe('PathWalk: one pass over the history for every artifact', () => {
 });
 
 /** The git commands (first two words) a history ran while `action` ran, from GIT_TRACE. */
-async function tracedCommands(dir: string, action: (history: GitHistory) => Promise<void>): Promise<string[]> {
+async function tracedCommands(dir: string, action: (history: GitHistory) => Promise<void>, env: NodeJS.ProcessEnv = {}): Promise<string[]> {
   const trace = join(tempDir(), 'trace');
   mkdirSync(join(trace, '..'), { recursive: true });
   writeFileSync(trace, '');
-  const history = open(dir, { ...ENV, GIT_TRACE: trace });
+  const history = open(dir, { ...ENV, ...env, GIT_TRACE: trace });
   try {
     await action(history);
   } finally {
@@ -297,8 +297,18 @@ describe('WalkMemo: the walks of earlier runs, kept while the refs stay', () => 
     expect(linked).toEqual(expected);
     expect(pruned).not.toEqual(expected);
     // Grafts rewrite parents: a memo from before them is not used.
+    const previous = repo.git('rev-parse', 'HEAD~1');
     writeFileSync(join(repo.dir, '.git', 'info', 'grafts'), `${repo.git('rev-parse', 'HEAD')}\n`);
     expect(walks(await tracedCommands(repo.dir, async (history) => void history.blobsByPath(paths)))).toBe(1);
+    // So do the grafts of a file GIT_GRAFT_FILE names, as they change.
+    const named = join(tempDir(), 'grafts');
+    writeFileSync(named, '');
+    const withGrafts = async () =>
+      walks(await tracedCommands(repo.dir, async (history) => void history.blobsByPath(paths), { GIT_GRAFT_FILE: named }));
+    expect(await withGrafts()).toBe(1);
+    expect(await withGrafts()).toBe(0);
+    writeFileSync(named, `${previous}\n`);
+    expect(await withGrafts()).toBe(1);
   });
 
   it('is not kept when the refs move while the run walks', () => {
