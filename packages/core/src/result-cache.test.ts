@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArtifactCache } from './artifacts.ts';
-import { contentHash, webCryptoSha256 as contentDigest } from './hash.ts';
+import { webCryptoSha256 as contentDigest, contentHash } from './hash.ts';
 import { createMemoryFileSystem } from './memory-fs.ts';
 import { createConfinedReader } from './reader.ts';
 import { compareInFile, type Finding } from './report.ts';

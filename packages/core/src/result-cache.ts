@@ -182,7 +182,12 @@ export class ResultCache {
    * finding. `sha256Text` hashes a text's UTF-8 bytes, where the host can without encoding it
    * first (a key per document is hashed on every run).
    */
-  constructor(storage: ResultStorage, context: string, sha256: Sha256 = webCryptoSha256, sha256Text?: (text: string) => MaybePromise<string>) {
+  constructor(
+    storage: ResultStorage,
+    context: string,
+    sha256: Sha256 = webCryptoSha256,
+    sha256Text?: (text: string) => MaybePromise<string>,
+  ) {
     this.#storage = storage;
     this.#context = context;
     this.#sha256 = sha256;

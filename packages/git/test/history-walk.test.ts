@@ -290,10 +290,16 @@ describe('WalkMemo: the walks of earlier runs, kept while the refs stay', () => 
     const unmerged = repo.git('rev-parse', 'unmerged');
     repo.git('branch', '-q', '-D', 'unmerged');
     let pruned = new Map<string, Set<string>>();
-    expect(walks(await tracedCommands(repo.dir, async (history) => void (pruned = history.blobsByPath(paths))))).toBe(1);
+    const prunedRun = await tracedCommands(repo.dir, async (history) => {
+      pruned = history.blobsByPath(paths);
+    });
+    expect(walks(prunedRun)).toBe(1);
     repo.git('worktree', 'add', '-q', '--detach', join(tempDir(), 'linked'), unmerged);
     let linked = new Map<string, Set<string>>();
-    expect(walks(await tracedCommands(repo.dir, async (history) => void (linked = history.blobsByPath(paths))))).toBe(1);
+    const linkedRun = await tracedCommands(repo.dir, async (history) => {
+      linked = history.blobsByPath(paths);
+    });
+    expect(walks(linkedRun)).toBe(1);
     expect(linked).toEqual(expected);
     expect(pruned).not.toEqual(expected);
     // Grafts rewrite parents: a memo from before them is not used.
