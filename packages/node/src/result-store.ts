@@ -182,8 +182,11 @@ interface Segment {
   readonly starts: number[];
   readonly values: number[];
   readonly ends: number[];
-  /** Per line, 1 when the entry has a tail (in the texts): a head line ends with a tab then. */
-  tailed: Uint8Array;
+  /**
+   * Per line, where its tag starts, or -1: a head with a tail ends with a tab and a tag, and its
+   * tail line starts with the same tag (a head and a tail belong together only when they match).
+   */
+  tags: Int32Array;
   /** Per line, 1 once the run looked its key up: a full run keeps those lines. */
   hits: Uint8Array;
 }
@@ -196,11 +199,21 @@ function decodeUtf8(bytes: Buffer): string {
   return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
 }
 
+/** Whether a head line and a tail line carry the same tag (a head's runs to its newline, a tail's to the tab before its value). */
+function sameTag(heads: Segment, line: number, tails: Segment, at: number): boolean {
+  const from = heads.tags[line] as number;
+  const to = heads.text.indexOf('\n', from);
+  const tailFrom = tails.tags[at] as number;
+  const tailTo = (tails.values[at] as number) - 1;
+  return (
+    from !== -1 && tailFrom !== -1 && to - from === tailTo - tailFrom && heads.text.startsWith(tails.text.slice(tailFrom, tailTo), from)
+  );
+}
+
 /** How many segments the pack is cut into, by the first bits of an entry's key. */
 const SEGMENTS = 64;
 /** Bytes of new lines a segment keeps in memory before they are appended to its replacement. */
 const PENDING_BYTES = 1 << 16;
-const TAB = 0x09;
 const NEWLINE = 0x0a;
 /** The most UTF-8 bytes one UTF-16 code unit encodes to. */
 const MAX_UTF8_PER_UNIT = 3;
@@ -222,8 +235,8 @@ function segmentOf(key: string): number {
  * first bits). A value is stored in two parts, split at its first tab: the head, which a run that
  * only counts the citations that checked out reads alone (for the result cache, the entry without
  * the texts of those citations, a quarter of its bytes), in `<dir>/pack-NN`, one line per entry,
- * `key TAB file (JSON) TAB head`, with a last TAB when the value has a tail; and the tail in
- * `<dir>/text-NN`, `key TAB tail`, read only by a run that asks for whole values. A segment is
+ * `key TAB file (JSON) TAB head`, followed by `TAB tag` when the value has a tail; and the tail in
+ * `<dir>/text-NN`, `key TAB tag TAB tail`, read only by a run that asks for whole values. A segment is
  * read once, when a run first looks up a key in it; a run's new entries are appended to the
  * segments' replacements as they come, and the replacements are put in place when the run is over.
  * One read per segment instead of one file per document is what makes a warm run over many
@@ -231,9 +244,11 @@ function segmentOf(key: string): number {
  * changed one document rewrites one segment of each. A segment that does not verify is ignored
  * whole (an entry whose tail cannot be read is no entry), so its documents are checked again and
  * it is rewritten; a file copied from another machine or brought by a pull request is never
- * trusted: another user's key signed it. Keys name their values (a key is a digest of what the
- * value was made from), so a head and a tail of one key always belong together, whichever run
- * wrote them.
+ * trusted: another user's key signed it. A head and its tail are written with one tag, unique to
+ * the write (the run's random tag and a count), and read together only when the tags match: two
+ * runs that store one key with different values (the document's artifacts changed between them)
+ * and put their files in place in between each other leave a head and a tail that do not match,
+ * which read as no entry.
  */
 export class PackResultStorage implements ResultStorage {
   readonly #dir: string;
@@ -243,6 +258,9 @@ export class PackResultStorage implements ResultStorage {
   readonly #pendingHeads = new Map<number, Pending>();
   readonly #pendingTails = new Map<number, Pending>();
   readonly #written = new Set<string>();
+  /** Tags this run's heads and tails: random per run, then a count. */
+  readonly #runTag = randomBytes(6).toString('hex');
+  #tagged = 0;
 
   constructor(dir: string, secret: Uint8Array) {
     this.#dir = dir;
@@ -257,26 +275,32 @@ export class PackResultStorage implements ResultStorage {
     heads.hits[line] = 1;
     // Each part is a slice of its segment's string: no copy per entry.
     const head = part === 'tail' ? '' : heads.text.slice(heads.values[line], heads.ends[line]);
-    if (part === 'head' || (part === undefined && heads.tailed[line] !== 1)) return head;
-    if (heads.tailed[line] !== 1) return null;
+    const tagged = heads.tags[line] !== -1;
+    if (part === 'head' || (part === undefined && !tagged)) return head;
+    if (!tagged) return null;
     const tails = this.#load(number, 'tail');
     const at = tails.lines.get(key);
-    if (at === undefined) return null;
+    if (at === undefined || !sameTag(heads, line, tails, at)) return null;
     const tail = tails.text.slice(tails.values[at], tails.ends[at]);
     return part === 'tail' ? tail : `${head}\t${tail}`;
   }
 
   /**
    * Writes go to the segments' replacements as they come (a run over many documents keeps none in
-   * memory): `key TAB file (JSON) TAB head [TAB] NEWLINE` and, for a value with a tab, `key TAB tail NEWLINE`.
+   * memory): `key TAB file (JSON) TAB head [TAB tag] NEWLINE` and, for a value with a tab, `key TAB
+   * tag TAB tail NEWLINE`.
    */
   write(key: string, file: string, value: string): void {
     const number = segmentOf(key);
     this.#written.add(key);
     const tab = value.indexOf('\t');
-    const head = tab === -1 ? value : value.slice(0, tab);
-    this.#append(this.#pendingOf(number, 'head'), key, JSON.stringify(file), head, tab !== -1);
-    if (tab !== -1) this.#append(this.#pendingOf(number, 'tail'), key, null, value.slice(tab + 1), false);
+    if (tab === -1) {
+      this.#append(this.#pendingOf(number, 'head'), `${key}\t${JSON.stringify(file)}\t`, value, '');
+      return;
+    }
+    const tag = `${this.#runTag}${(this.#tagged++).toString(36)}`;
+    this.#append(this.#pendingOf(number, 'head'), `${key}\t${JSON.stringify(file)}\t`, value.slice(0, tab), `\t${tag}`);
+    this.#append(this.#pendingOf(number, 'tail'), `${key}\t${tag}\t`, value.slice(tab + 1), '');
   }
 
   /**
@@ -299,9 +323,9 @@ export class PackResultStorage implements ResultStorage {
         // Tails first: a run that stops between the two leaves heads whose tails are gone, which read as no entry.
         const tails = this.#load(number, 'tail');
         const keptTails = new Set<string>();
-        for (const key of tails.lines.keys()) {
+        for (const [key, at] of tails.lines) {
           const line = heads.lines.get(key);
-          if (line !== undefined && heads.tailed[line] === 1 && kept.has(key)) keptTails.add(key);
+          if (line !== undefined && kept.has(key) && sameTag(heads, line, tails, at)) keptTails.add(key);
         }
         this.#rewrite(number, 'tail', tails, keptTails);
         this.#rewrite(number, 'head', heads, kept);
@@ -351,23 +375,17 @@ export class PackResultStorage implements ResultStorage {
     return pending;
   }
 
-  /** Encodes one line, `key TAB [file TAB] value [TAB] NEWLINE`, into the pending bytes. */
-  #append(pending: Pending, key: string, name: string | null, value: string, tailed: boolean): void {
-    const length = key.length + (name === null ? 0 : name.length + 1) + value.length + 3;
-    const bytes = this.#room(pending, length);
+  /** Encodes one line, `prefix value suffix NEWLINE`, into the pending bytes. */
+  #append(pending: Pending, prefix: string, value: string, suffix: string): void {
+    const bytes = this.#room(pending, prefix.length + value.length + suffix.length + 1);
     if (bytes === null) {
-      this.#drain(pending).append(`${key}\t${name === null ? '' : `${name}\t`}${value}${tailed ? '\t' : ''}\n`);
+      this.#drain(pending).append(`${prefix}${value}${suffix}\n`);
       return;
     }
     let size = pending.size;
-    size += bytes.write(key, size);
-    bytes[size++] = TAB;
-    if (name !== null) {
-      size += bytes.write(name, size);
-      bytes[size++] = TAB;
-    }
+    size += bytes.write(prefix, size);
     size += bytes.write(value, size);
-    if (tailed) bytes[size++] = TAB;
+    if (suffix !== '') size += bytes.write(suffix, size);
     bytes[size++] = NEWLINE;
     pending.size = size;
   }
@@ -407,8 +425,8 @@ export class PackResultStorage implements ResultStorage {
   /**
    * One segment file, verified, with where each line starts: a line is decoded only when its key
    * is looked up, and copied as bytes when a rewrite keeps it. A head line has three fields (a
-   * fourth, empty, marks a tail); a tail line two. Lines of any other shape are left out (and
-   * dropped by the next rewrite), as is a last line without its newline.
+   * fourth, its tag, when it has a tail); a tail line three. Lines of any other shape are left out
+   * (and dropped by the next rewrite), as is a last line without its newline.
    */
   #load(number: number, part: Part): Segment {
     const loadedSegments = part === 'head' ? this.#heads : this.#tails;
@@ -418,38 +436,42 @@ export class PackResultStorage implements ResultStorage {
     // value a slice of it.
     const bytes = this.#file(number, part).readBytes();
     const text = bytes === null ? '' : decodeUtf8(bytes);
-    loaded = { text, lines: new Map(), starts: [], values: [], ends: [], tailed: new Uint8Array(0), hits: new Uint8Array(0) };
+    loaded = { text, lines: new Map(), starts: [], values: [], ends: [], tags: new Int32Array(0), hits: new Uint8Array(0) };
     loadedSegments.set(number, loaded);
     const { lines, starts, values, ends } = loaded;
-    const tailed: number[] = [];
+    const tags: number[] = [];
     for (let start = 0; start < text.length; ) {
       const end = text.indexOf('\n', start);
       if (end === -1) break;
       const first = text.indexOf('\t', start);
-      // A tail's value is the rest of its line; a head's follows its file, with no tab but a last one.
-      let value = first + 1;
+      // A head: key, file, value (no tab), then a tab and a tag (no tab) when it has a tail. A
+      // tail: key, tag, then the value, the rest of the line.
+      const second = first > start && first < end ? text.indexOf('\t', first + 1) : -1;
+      let shaped = second !== -1 && second < end;
       let valueEnd = end;
-      let shaped = first > start && first < end;
+      let tag = -1;
       if (shaped && part === 'head') {
-        const second = text.indexOf('\t', first + 1);
-        shaped = second !== -1 && second < end;
-        value = second + 1;
-        const third = shaped ? text.indexOf('\t', value) : -1;
+        const third = text.indexOf('\t', second + 1);
         if (third !== -1 && third < end) {
-          shaped = third === end - 1;
+          const fourth = text.indexOf('\t', third + 1);
+          shaped = third + 1 < end && (fourth === -1 || fourth > end);
           valueEnd = third;
+          tag = third + 1;
         }
+      } else if (shaped) {
+        shaped = second > first + 1;
+        tag = first + 1;
       }
       if (shaped) {
         lines.set(text.slice(start, first), starts.length);
         starts.push(start);
-        values.push(value);
+        values.push(second + 1);
         ends.push(valueEnd);
-        tailed.push(valueEnd === end ? 0 : 1);
+        tags.push(tag);
       }
       start = end + 1;
     }
-    loaded.tailed = Uint8Array.from(tailed);
+    loaded.tags = Int32Array.from(tags);
     loaded.hits = new Uint8Array(starts.length);
     return loaded;
   }
