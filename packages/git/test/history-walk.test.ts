@@ -164,23 +164,11 @@ describe('PathWalk: one pass over the history for every artifact', () => {
     repo.git('mv', 'old', 'new');
     repo.commit('move every file');
     const paths = Array.from({ length: 300 }, (_, at) => `new/f${at}.ts`);
-    const trace = join(tempDir(), 'trace');
-    mkdirSync(join(trace, '..'), { recursive: true });
-    writeFileSync(trace, '');
-    const history = open(repo.dir, { ...ENV, GIT_TRACE: trace });
-    const known = await history.knownHashesOf(paths);
-    await history.close();
+    let known = new Map<string, Set<string> | null>();
+    const commands = await tracedCommands(repo.dir, async (history) => {
+      known = await history.knownHashesOf(paths);
+    });
     expect([...known.values()].every((hashes) => hashes?.size === 1)).toBe(true);
-    const commands = readFileSync(trace, 'utf8')
-      .split('\n')
-      .filter((line) => / trace: built-in: git /.test(line))
-      .map((line) =>
-        line
-          .replace(/^.* trace: built-in: git /, '')
-          .split(' ')
-          .slice(0, 2)
-          .join(' '),
-      );
     // rev-parse (open, has-commits), rev-list (the tips of the walk, before it and before it is
     // kept), the walk of the 300 names, one diff-tree of the moving commit, the walk of the 300
     // earlier names, and the index read once.
