@@ -202,12 +202,11 @@ function decodeUtf8(bytes: Buffer): string {
 /** Whether a head line and a tail line carry the same tag (a head's runs to its newline, a tail's to the tab before its value). */
 function sameTag(heads: Segment, line: number, tails: Segment, at: number): boolean {
   const from = heads.tags[line] as number;
-  const to = heads.text.indexOf('\n', from);
   const tailFrom = tails.tags[at] as number;
+  if (from === -1 || tailFrom === -1) return false;
+  const to = heads.text.indexOf('\n', from);
   const tailTo = (tails.values[at] as number) - 1;
-  return (
-    from !== -1 && tailFrom !== -1 && to - from === tailTo - tailFrom && heads.text.startsWith(tails.text.slice(tailFrom, tailTo), from)
-  );
+  return to - from === tailTo - tailFrom && heads.text.startsWith(tails.text.slice(tailFrom, tailTo), from);
 }
 
 /** How many segments the pack is cut into, by the first bits of an entry's key. */
@@ -343,7 +342,7 @@ export class PackResultStorage implements ResultStorage {
   #rewrite(number: number, part: Part, segment: Segment, kept: ReadonlySet<string>): void {
     const pendings = part === 'head' ? this.#pendingHeads : this.#pendingTails;
     const { text, lines, starts, ends } = segment;
-    // Runs of adjacent kept lines are copied at once (a line's value ends where its newline is, or its marking tab).
+    // Runs of adjacent kept lines are copied at once, each to its newline (after a head's tag, if it has one).
     const runs: [number, number][] = [];
     for (const [key, line] of lines) {
       if (!kept.has(key)) continue;
