@@ -359,19 +359,20 @@ describe('the result cache', { timeout: 300_000 }, () => {
     await cli(['check', '--format', 'json'], repo.dir, mine);
     const dir = join(repo.dir, '.git/aiwg-cite/results');
     expect(entries(dir)).toHaveLength(20);
-    // The three fullest segments: one's findings emptied under the old signature, one cut short,
-    // one a clean result signed with a guess.
-    const fullest = segments(dir)
+    // Three segments: one with findings, emptied under the old signature; the two fullest of the
+    // others, one cut short, one a clean result signed with a guess. (Which segment holds what
+    // follows from the keys, which change with every build.)
+    const bySize = segments(dir)
       .map((path) => ({ path, text: readFileSync(path, 'utf8') }))
-      .sort((a, b) => b.text.split('\n').length - a.text.split('\n').length)
-      .slice(0, 3);
-    const clean = (text: string) => text.replace(/"findings":\[.*?\],"skippedInCode"/, '"findings":[],"skippedInCode"');
-    const [corrupt, truncated, forged] = fullest as [
-      { path: string; text: string },
+      .sort((a, b) => b.text.split('\n').length - a.text.split('\n').length);
+    const corrupt = bySize.find((segment) => /"findings":\[\[/.test(segment.text));
+    if (corrupt === undefined) throw new Error('no cached document has findings');
+    const [truncated, forged] = bySize.filter((segment) => segment !== corrupt) as [
       { path: string; text: string },
       { path: string; text: string },
     ];
-    expect(corrupt.text).toMatch(/"findings":\[\[/);
+    const fullest = [corrupt, truncated, forged];
+    const clean = (text: string) => text.replace(/"findings":\[.*?\],"skippedInCode"/, '"findings":[],"skippedInCode"');
     writeFileSync(corrupt.path, clean(corrupt.text));
     writeFileSync(truncated.path, truncated.text.slice(0, 70));
     writeFileSync(forged.path, `${clean(forged.text.slice(0, -65))}${'0'.repeat(64)}\n`);
