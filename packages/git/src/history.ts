@@ -6,7 +6,7 @@ import { gitSync } from '@aiwg-cite/node';
 import { BlobHashCache, type BlobHashes } from './blob-hash-cache.ts';
 import { CatFileBatch, type GitObject } from './cat-file.ts';
 import { PathWalk } from './history-walk.ts';
-import { readIndex as readIndexEntries } from './index-entries.ts';
+import { isBlobMode, readIndex as readIndexEntries } from './index-entries.ts';
 import { gitMessages } from './messages.ts';
 import { WalkMemo } from './walk-memo.ts';
 
@@ -43,8 +43,6 @@ const textDecoder = new TextDecoder('utf-8');
 const TEXT_CACHE_CHARS = 64 * 1024 * 1024;
 /** From how many paths {@link GitHistory.knownHashesOf} reads the whole index rather than each path's staged blob. */
 const INDEX_SNAPSHOT_PATHS = 16;
-/** Index modes that name a blob: regular files and symbolic links (not a submodule's commit). */
-const BLOB_MODES = new Set(['100644', '100755', '120000']);
 
 /**
  * The git history of cited artifacts, read cheaply: the fabricated-hash check reads the history of
@@ -322,7 +320,7 @@ export class GitHistory {
     const { entries } = await readIndexEntries(this.topLevel, this.#env, async () => this.gitDir);
     return paths.map((path) => {
       const entry = entries.get(this.gitPath(path));
-      return entry !== undefined && BLOB_MODES.has(entry.mode) ? entry.oid : null;
+      return entry !== undefined && isBlobMode(entry.mode) ? entry.oid : null;
     });
   }
 

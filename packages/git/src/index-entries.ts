@@ -36,6 +36,14 @@ export function isRegularFileMode(mode: string): boolean {
   return mode === '100644' || mode === '100755';
 }
 
+/** The mode of a symbolic link's entry: its blob holds the link's target. */
+export const SYMLINK_MODE = '120000';
+
+/** True for the modes whose object is a blob: regular files and symbolic links (a submodule's entry names a commit). */
+export function isBlobMode(mode: string): boolean {
+  return isRegularFileMode(mode) || mode === SYMLINK_MODE;
+}
+
 /** Parses `git ls-files -s -z`: `<mode> <oid> <stage>\t<path>\0` per entry (git-ls-files(1)). */
 export function parseLsFilesStage(output: Buffer): IndexSnapshot {
   const entries = new Map<string, IndexEntry>();

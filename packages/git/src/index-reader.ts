@@ -1,12 +1,11 @@
 import { type ArtifactReader, normaliseArtifactPath, type ReadResult } from '@aiwg-cite/core';
 import type { CatFileBatch } from './cat-file.ts';
-import { type IndexSnapshot, isRegularFileMode } from './index-entries.ts';
+import { type IndexSnapshot, isRegularFileMode, SYMLINK_MODE } from './index-entries.ts';
 import { readReasons } from './messages.ts';
 
 /** Symlink hops followed before giving up (SPEC §2.3 item 6). */
 export const MAX_SYMLINK_HOPS = 8;
 
-const SYMLINK_MODE = '120000';
 const SUBMODULE_MODE = '160000';
 
 /** Options of {@link createIndexReader}. */

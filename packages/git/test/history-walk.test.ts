@@ -203,6 +203,23 @@ async function tracedCommands(dir: string, action: (history: GitHistory) => Prom
 
 const walks = (commands: readonly string[]) => commands.filter((command) => /\blog\b/.test(command)).length;
 
+/** `blobsByPath` of a history opened afresh, and how many `git log` walks that history ran. */
+async function walkedBlobs(
+  dir: string,
+  paths: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ readonly names: Map<string, Set<string>>; readonly walks: number }> {
+  let names = new Map<string, Set<string>>();
+  const commands = await tracedCommands(
+    dir,
+    async (history) => {
+      names = history.blobsByPath(paths);
+    },
+    env,
+  );
+  return { names, walks: walks(commands) };
+}
+
 describe('WalkMemo: the walks of earlier runs, kept while the refs stay', () => {
   it('answers a second run without walking, with the same answers, and walks again once a ref moves', async () => {
     const repo = renamingRepo();
@@ -239,66 +256,47 @@ describe('WalkMemo: the walks of earlier runs, kept while the refs stay', () => 
   it('walks only the paths the memo does not have, and keeps them', async () => {
     const repo = renamingRepo();
     const all = everyPath(repo);
-    const reference = open(repo.dir);
-    const expected = reference.blobsByPath(all);
-    await reference.close();
+    const expected = (await walkedBlobs(repo.dir, all)).names;
     rmSync(join(repo.dir, '.git', 'aiwg-cite', 'walks-v1'));
-    const first = open(repo.dir);
-    const part = first.blobsByPath(all.slice(0, 3));
-    await first.close();
-    let names = new Map<string, Set<string>>();
-    const second = await tracedCommands(repo.dir, async (history) => {
-      names = history.blobsByPath(all);
-    });
-    expect(walks(second)).toBe(1);
-    for (const [path, blobs] of part) expect(names.get(path)).toEqual(blobs);
-    expect(names).toEqual(expected);
-    expect(walks(await tracedCommands(repo.dir, async (history) => void history.blobsByPath(all)))).toBe(0);
+    const part = (await walkedBlobs(repo.dir, all.slice(0, 3))).names;
+    const second = await walkedBlobs(repo.dir, all);
+    expect(second.walks).toBe(1);
+    for (const [path, blobs] of part) expect(second.names.get(path)).toEqual(blobs);
+    expect(second.names).toEqual(expected);
+    expect((await walkedBlobs(repo.dir, all)).walks).toBe(0);
   });
 
   it('ignores a memo that does not parse, or that another worktree HEAD or a grafts file would change, and rewrites it', async () => {
     const repo = renamingRepo();
     const paths = everyPath(repo);
-    const first = open(repo.dir);
-    const expected = first.blobsByPath(paths);
-    await first.close();
+    const expected = (await walkedBlobs(repo.dir, paths)).names;
     const memo = join(repo.dir, '.git', 'aiwg-cite', 'walks-v1');
     const text = readFileSync(memo, 'utf8');
     for (const broken of [text.slice(0, text.length / 2), text.replace(/"[0-9a-f]{40}"/, '"not a sha"'), '[]', '']) {
       writeFileSync(memo, broken);
-      let names = new Map<string, Set<string>>();
-      const commands = await tracedCommands(repo.dir, async (history) => {
-        names = history.blobsByPath(paths);
-      });
-      expect(walks(commands)).toBe(1);
-      expect(names).toEqual(expected);
+      const rewritten = await walkedBlobs(repo.dir, paths);
+      expect(rewritten.walks).toBe(1);
+      expect(rewritten.names).toEqual(expected);
       expect(readFileSync(memo, 'utf8')).toBe(text);
     }
     // A linked worktree on an unmerged commit adds its HEAD to what `--all` walks.
     const unmerged = repo.git('rev-parse', 'unmerged');
     repo.git('branch', '-q', '-D', 'unmerged');
-    let pruned = new Map<string, Set<string>>();
-    const prunedRun = await tracedCommands(repo.dir, async (history) => {
-      pruned = history.blobsByPath(paths);
-    });
-    expect(walks(prunedRun)).toBe(1);
+    const pruned = await walkedBlobs(repo.dir, paths);
+    expect(pruned.walks).toBe(1);
     repo.git('worktree', 'add', '-q', '--detach', join(tempDir(), 'linked'), unmerged);
-    let linked = new Map<string, Set<string>>();
-    const linkedRun = await tracedCommands(repo.dir, async (history) => {
-      linked = history.blobsByPath(paths);
-    });
-    expect(walks(linkedRun)).toBe(1);
-    expect(linked).toEqual(expected);
-    expect(pruned).not.toEqual(expected);
+    const linked = await walkedBlobs(repo.dir, paths);
+    expect(linked.walks).toBe(1);
+    expect(linked.names).toEqual(expected);
+    expect(pruned.names).not.toEqual(expected);
     // Grafts rewrite parents: a memo from before them is not used.
     const previous = repo.git('rev-parse', 'HEAD~1');
     writeFileSync(join(repo.dir, '.git', 'info', 'grafts'), `${repo.git('rev-parse', 'HEAD')}\n`);
-    expect(walks(await tracedCommands(repo.dir, async (history) => void history.blobsByPath(paths)))).toBe(1);
+    expect((await walkedBlobs(repo.dir, paths)).walks).toBe(1);
     // So do the grafts of a file GIT_GRAFT_FILE names, as they change.
     const named = join(tempDir(), 'grafts');
     writeFileSync(named, '');
-    const withGrafts = async () =>
-      walks(await tracedCommands(repo.dir, async (history) => void history.blobsByPath(paths), { GIT_GRAFT_FILE: named }));
+    const withGrafts = async () => (await walkedBlobs(repo.dir, paths, { GIT_GRAFT_FILE: named })).walks;
     expect(await withGrafts()).toBe(1);
     expect(await withGrafts()).toBe(0);
     writeFileSync(named, `${previous}\n`);
