@@ -1,5 +1,5 @@
 import { isAscii } from 'node:buffer';
-import { type CipherGCM, createCipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { type CipherGCM, createCipheriv, createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultStorage } from '@aiwg-cite/core';
@@ -209,6 +209,15 @@ function sameTag(heads: Segment, line: number, tails: Segment, at: number): bool
   return to - from === tailTo - tailFrom && heads.text.startsWith(tails.text.slice(tailFrom, tailTo), from);
 }
 
+/**
+ * The tag of a value stored in two parts: 64 bits of its SHA-1, in hex. Not a signature (the
+ * segment files are signed); it only tells two values stored under one key apart. SHA-1 because
+ * it is the fastest digest Node offers everywhere (a cold run digests every value it writes).
+ */
+function tagOf(value: string): string {
+  return hash('sha1', value, 'hex').slice(0, 16);
+}
+
 /** How many segments the pack is cut into, by the first bits of an entry's key. */
 const SEGMENTS = 64;
 /** Bytes of new lines a segment keeps in memory before they are appended to its replacement. */
@@ -243,11 +252,12 @@ function segmentOf(key: string): number {
  * changed one document rewrites one segment of each. A segment that does not verify is ignored
  * whole (an entry whose tail cannot be read is no entry), so its documents are checked again and
  * it is rewritten; a file copied from another machine or brought by a pull request is never
- * trusted: another user's key signed it. A head and its tail are written with one tag, unique to
- * the write (the run's random tag and a count), and read together only when the tags match: two
- * runs that store one key with different values (the document's artifacts changed between them)
- * and put their files in place in between each other leave a head and a tail that do not match,
- * which read as no entry.
+ * trusted: another user's key signed it. A head and its tail are written with one tag, a digest
+ * of the whole value, and read together only when the tags match: two runs that store one key with
+ * different values (the document's artifacts changed between them) and put their files in place in
+ * between each other leave a head and a tail that do not match, which read as no entry, while runs
+ * that store the same value (concurrent runs over the same documents) write the same tag, so
+ * whichever run's heads and tails end up in place read together.
  */
 export class PackResultStorage implements ResultStorage {
   readonly #dir: string;
@@ -257,9 +267,6 @@ export class PackResultStorage implements ResultStorage {
   readonly #pendingHeads = new Map<number, Pending>();
   readonly #pendingTails = new Map<number, Pending>();
   readonly #written = new Set<string>();
-  /** Tags this run's heads and tails: random per run, then a count. */
-  readonly #runTag = randomBytes(6).toString('hex');
-  #tagged = 0;
 
   constructor(dir: string, secret: Uint8Array) {
     this.#dir = dir;
@@ -297,7 +304,7 @@ export class PackResultStorage implements ResultStorage {
       this.#append(this.#pendingOf(number, 'head'), `${key}\t${JSON.stringify(file)}\t`, value, '');
       return;
     }
-    const tag = `${this.#runTag}${(this.#tagged++).toString(36)}`;
+    const tag = tagOf(value);
     this.#append(this.#pendingOf(number, 'head'), `${key}\t${JSON.stringify(file)}\t`, value.slice(0, tab), `\t${tag}`);
     this.#append(this.#pendingOf(number, 'tail'), `${key}\t${tag}\t`, value.slice(tab + 1), '');
   }
