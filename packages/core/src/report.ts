@@ -51,7 +51,9 @@ export function addOkCounts(into: OkCounts, counts: ReadonlyMap<string, number>)
  * more than the check (issue 13). Column by column, in report order ({@link compareInFile}; at
  * one place, in the order the checks gave them): each one's line, column, kind and counted key
  * ({@link okKey}, which decides its `verdicts`), and where its text ends in `json`, which holds
- * every text (`JSON.stringify` of the finding) joined by commas.
+ * every text joined by commas: each one's text as `check --format json` writes it
+ * (`JSON.stringify` of the finding, then its `verdicts`), so that a report copies a run of them as
+ * one slice.
  */
 export interface OkJson {
   readonly lines: readonly number[];

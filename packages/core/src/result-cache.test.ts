@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ArtifactCache } from './artifacts.ts';
 import { webCryptoSha256 as contentDigest, contentHash } from './hash.ts';
+import { withVerdicts } from './interop/verdict-model.ts';
 import { createMemoryFileSystem } from './memory-fs.ts';
 import { createConfinedReader } from './reader.ts';
 import { compareInFile, type Finding } from './report.ts';
 import { memoryResultStorage as memoryStorage, ResultCache } from './result-cache.ts';
+
+/** A finding's text as `check --format json` writes it: with its verdicts. */
+const reportJson = (one: Finding): string => JSON.stringify(withVerdicts([one])[0]);
 
 const finding = (line: number, extra: Record<string, unknown> = {}): Finding => ({
   file: 'docs/a.md',
@@ -119,7 +123,7 @@ describe('ResultCache: entries as stored and read back', () => {
         findings
           .filter((one) => one.severity === 'ok')
           .sort(compareInFile)
-          .map((one) => JSON.stringify(one))
+          .map(reportJson)
           .join(','),
       );
     }
@@ -139,7 +143,8 @@ describe('ResultCache: entries as stored and read back', () => {
     expect(head).not.toContain('0123456789abcdef');
     // In report order: lines 1, 3, 4; each where it stood among all five.
     expect(JSON.parse(meta)[0]).toEqual([2, 3, 0]);
-    expect(texts).toBe([findings[2], findings[3], findings[0]].map((one) => JSON.stringify(one)).join(','));
+    // Each as a JSON report writes it, verdicts included.
+    expect(texts).toBe([findings[2], findings[3], findings[0]].map((one) => reportJson(one as Finding)).join(','));
     expect((await cache.lookup(key, 'docs/a.md', artifacts))?.findings).toEqual(findings);
     const counted = await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true });
     expect(counted?.findings).toEqual([findings[1], findings[4]]);
@@ -156,7 +161,7 @@ describe('ResultCache: entries as stored and read back', () => {
       kinds: ['rlm', 'rlm', 'doi'],
       keys: ['rlm\u0000fresh\u0000rlm/fresh', 'rlm\u0000fresh\u0000rlm/fresh', 'doi\u0000fresh\u0000doi/ok'],
       json: texts,
-      ends: [JSON.stringify(findings[2]).length, texts.lastIndexOf(',{'), texts.length],
+      ends: [reportJson(findings[2] as Finding).length, texts.lastIndexOf(',{'), texts.length],
     });
     const [places, lines, columns, keys, lengths = []] = JSON.parse(meta) as number[][];
     const layout = (changed: Partial<Record<'places' | 'lengths' | 'keys', number[]>>, holds = 1) =>
@@ -170,6 +175,8 @@ describe('ResultCache: entries as stored and read back', () => {
       `${head}\t${layout({ keys: [1, 1, 0] })}\t${texts}`,
       `${head}\t${layout({})}\t${texts},{}`,
       `${head}\t${layout({})}\t${texts.replace('"file":"docs/a.md"', '"file":"docs/b.md"')}`,
+      // Verdicts (as long) that are not the ones its counted key gives.
+      `${head}\t${layout({})}\t${texts.replace('"GROUNDED"', '"VERIFIED"')}`,
       `${head}\t${layout({})}`,
       `${head}\t[[2,3,0],[]]\t${texts}`,
       head,
@@ -178,8 +185,10 @@ describe('ResultCache: entries as stored and read back', () => {
       storage.values.set(key, entry);
       expect(await cache.lookup(key, 'docs/a.md', artifacts), entry.slice(head.length)).toBeNull();
     }
-    // The texts of findings that could not stand for them (holds 0) are given back as findings.
-    storage.values.set(key, `${head}\t${layout({}, 0)}\t${texts}`);
+    // The texts of findings that could not stand for them (holds 0: stored as they are, without
+    // verdicts) are given back as findings.
+    const ownTexts = [findings[2], findings[3], findings[0]].map((one) => JSON.stringify(one as Finding));
+    storage.values.set(key, `${head}\t${layout({ lengths: ownTexts.map((text) => text.length) }, 0)}\t${ownTexts.join(',')}`);
     const kept = await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true, okJson: true });
     expect(kept?.findings).toEqual(findings);
     expect(kept?.okJson).toBeUndefined();

@@ -1,5 +1,6 @@
 import { type Artifact, ArtifactCache } from './artifacts.ts';
 import { CONTENT_HASH_LENGTH, webCryptoSha256 } from './hash.ts';
+import { okOwnJson, okReportJson } from './interop/verdict-model.ts';
 import type { MaybePromise, Sha256 } from './ports.ts';
 import { compareInFile, type Finding, fromOkKey, type OkCounts, type OkJson, okJsonHolds, okKey } from './report.ts';
 
@@ -74,7 +75,8 @@ export function artifactState(artifact: Artifact): string {
   }
 }
 
-const FORMAT = 4;
+/** 5: the texts of citations that checked out are stored as a JSON report writes them, verdicts included. */
+const FORMAT = 5;
 const encoder = new TextEncoder();
 
 interface Entry {
@@ -93,8 +95,10 @@ interface Entry {
  * so that a large cache does not repeat every property name of every finding; the document's own
  * path stands in its shape's place and is not repeated either. The citations that checked out
  * (most of them) follow the entry's JSON after a tab, as {@link StoredOk} and, after another tab,
- * their JSON texts joined by commas: a run that only counts them reads their counts and never
- * parses the rest; a JSON report copies their texts without making objects of them.
+ * their JSON texts joined by commas (as a JSON report writes them, verdicts included, when they
+ * may stand for the findings there): a run that only counts them reads their counts and never
+ * parses the rest; a JSON report copies their texts, a document's run of them at once, without
+ * making objects of them.
  */
 interface StoredEntry extends Omit<Entry, 'findings'> {
   readonly shapes: readonly (readonly string[])[];
@@ -174,6 +178,12 @@ export class ResultCache {
   readonly #sha256Text: (text: string) => MaybePromise<string>;
   readonly #context: string;
   #contextDigest: MaybePromise<string> | null = null;
+  /**
+   * Per `known` (one per run), the state of each artifact it knew unread, as stored: a warm run
+   * compares each input with one lookup and no string built (most artifacts are cited by many
+   * documents). A path known unread stays known for the run.
+   */
+  readonly #knownStates = new WeakMap<KnownDigest, Map<string, string>>();
   #hits = 0;
   #misses = 0;
 
@@ -252,9 +262,27 @@ export class ResultCache {
   ): MaybePromise<DocumentResult | null> {
     const entry = parse(head, tail, key, file, mode);
     if (entry === null) return null;
-    // Most artifacts are answered at once (loaded already, or stamped): no promise per input.
+    let states: Map<string, string> | undefined;
+    if (known !== undefined) {
+      states = this.#knownStates.get(known);
+      if (states === undefined) {
+        states = new Map();
+        this.#knownStates.set(known, states);
+      }
+    }
+    // Most artifacts are answered at once (known, loaded already, or stamped): no promise per input.
     let waiting: Promise<boolean>[] | null = null;
-    for (const [path, state] of entry.inputs) {
+    for (const input of entry.inputs) {
+      // The shape of each input is checked here, where it is read.
+      if (!Array.isArray(input) || input.length !== 2) return null;
+      const path: unknown = input[0];
+      const state: unknown = input[1];
+      if (typeof path !== 'string' || typeof state !== 'string') return null;
+      const stated = states?.get(path);
+      if (stated !== undefined) {
+        if (stated !== state) return null;
+        continue;
+      }
       const loaded = artifacts.peek(path);
       if (loaded !== undefined) {
         if (artifactState(loaded) !== state) return null;
@@ -262,7 +290,9 @@ export class ResultCache {
       }
       const digest = known?.(path);
       if (digest != null) {
-        if (!isFileState(state, digest)) return null;
+        const fileState = `file:${digest.slice(0, CONTENT_HASH_LENGTH)}`;
+        states?.set(path, fileState);
+        if (fileState !== state) return null;
         continue;
       }
       waiting ??= [];
@@ -315,7 +345,8 @@ export class ResultCache {
         keys.set(countedAs, index);
       }
       ok.set(countedAs, (ok.get(countedAs) ?? 0) + 1);
-      const json = JSON.stringify(finding);
+      // As a JSON report writes it, when the texts may stand for the findings there; else as it is.
+      const json = stored[5] === 1 ? okReportJson(finding) : JSON.stringify(finding);
       stored[1].push(finding.line);
       stored[2].push(finding.column);
       stored[3].push(index);
@@ -369,7 +400,8 @@ function parse(head: string | null, tail: string | null, key: string, file: stri
   if (typeof entry !== 'object' || entry === null) return null;
   if (entry.format !== FORMAT || entry.key !== key || entry.file !== file) return null;
   if (typeof entry.skippedInCode !== 'number' || typeof entry.suppressed !== 'number') return null;
-  if (!Array.isArray(entry.inputs) || !entry.inputs.every(isInput)) return null;
+  // Each input's shape is checked where the lookup reads it.
+  if (!Array.isArray(entry.inputs)) return null;
   if (!Array.isArray(entry.ok) || !entry.ok.every(isOkCount)) return null;
   const findings = decodeFindings(entry.shapes, entry.findings, file);
   if (findings === null) return null;
@@ -401,7 +433,18 @@ function parse(head: string | null, tail: string | null, key: string, file: stri
     const okJson: OkJson = { lines: stored[1], columns: stored[2], kinds, keys, json: texts, ends };
     return { inputs, findings, skippedInCode, suppressed, ok: new Map(ok), okJson };
   }
-  const okFindings = count === 0 ? [] : parseJson(`[${texts}]`);
+  // The findings' own texts: a report text loses the verdicts it was stored with.
+  let own = texts;
+  if (stored[5] === 1 && count > 0) {
+    const owns: string[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const text = okOwnJson(texts.slice(index === 0 ? 0 : (ends[index - 1] as number) + 1, ends[index]), keys[index] as string);
+      if (text === null) return null;
+      owns.push(text);
+    }
+    own = owns.join(',');
+  }
+  const okFindings = count === 0 ? [] : parseJson(`[${own}]`);
   if (!Array.isArray(okFindings) || okFindings.length !== count) return null;
   if (!okFindings.every((finding) => isFindingOf(finding, file) && finding.severity === 'ok')) return null;
   // Each where it stood among all the findings (places distinct, among them); the others fill the rest in their order.
@@ -460,15 +503,6 @@ function parseJson(text: string): unknown {
 
 function isOkCount(value: unknown): value is readonly [string, number] {
   return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && Number.isInteger(value[1]) && value[1] > 0;
-}
-
-function isInput(value: unknown): value is readonly [string, string] {
-  return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string';
-}
-
-/** Whether a stored state is that of a file with this SHA-256 (as {@link artifactState} writes it), without building the string. */
-function isFileState(state: string, digest: string): boolean {
-  return state.length === 5 + CONTENT_HASH_LENGTH && state.startsWith('file:') && digest.startsWith(state.slice(5));
 }
 
 function isFindingOf(value: unknown, file: string): value is Finding {

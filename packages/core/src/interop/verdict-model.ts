@@ -195,19 +195,32 @@ function okVerdictsJson(key: string): string {
 }
 
 /**
+ * The JSON text of a citation that checked out as `check --format json` writes it: its own text
+ * with its verdicts after its last property (the verdicts follow from its counted key,
+ * {@link okKey}). What {@link OkJson} holds and the result cache stores, so a JSON report copies a
+ * document's texts as they are.
+ */
+export function okReportJson(finding: Finding): string {
+  return withVerdictsJson(JSON.stringify(finding), okVerdictsJson(okKey(finding)));
+}
+
+/** The finding's own text of an {@link okReportJson} text counted under `key`; `null` when it is not one. */
+export function okOwnJson(text: string, key: string): string | null {
+  const suffix = `,"verdicts":${okVerdictsJson(key)}}`;
+  return text.endsWith(suffix) && text.length > suffix.length ? `${text.slice(0, -suffix.length)}}` : null;
+}
+
+/**
  * What `check --format json` writes for texts `from` to `to` (past the last) of a document's
- * citations that checked out: each one's own text with its verdicts after its last property.
+ * citations that checked out: their report texts, written as the one slice of `json` they are.
  */
 export function writeOkJson(texts: OkJson, from: number, to: number, write: (text: string) => void): void {
-  for (let at = from; at < to; at += 1) {
-    const own = texts.json.slice(at === 0 ? 0 : (texts.ends[at - 1] as number) + 1, texts.ends[at]);
-    write(withVerdictsJson(own, okVerdictsJson(texts.keys[at] as string)));
-  }
+  if (to > from) write(texts.json.slice(from === 0 ? 0 : (texts.ends[from - 1] as number) + 1, texts.ends[to - 1]));
 }
 
 /**
  * A document's citations that checked out (none with its own `verdicts`, {@link okJsonHolds}) as
- * {@link OkJson}: their texts in report order.
+ * {@link OkJson}: their report texts ({@link okReportJson}) in report order.
  */
 export function okJsonOf(findings: readonly Finding[]): OkJson {
   // Array.prototype.sort is stable: citations at one place keep the order the checks gave them.
@@ -216,7 +229,7 @@ export function okJsonOf(findings: readonly Finding[]): OkJson {
   const texts: string[] = [];
   let end = -1;
   for (const finding of sorted) {
-    const text = JSON.stringify(finding);
+    const text = okReportJson(finding);
     texts.push(text);
     end += text.length + 1;
     ends.push(end);
