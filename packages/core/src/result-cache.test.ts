@@ -99,7 +99,7 @@ describe('ResultCache: entries as stored and read back', () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed % n;
     };
-    const pieces = ['src/', 'a.ts', 'docs/a.md', 'abcd', 'abcdabcd', '@', ', L1', '`', 'é', ''];
+    const pieces = ['src/', 'a.ts', 'docs/a.md', 'abcd', 'abcdabcd', '@', ', L1', '`', 'é', '😀', ''];
     const word = () => Array.from({ length: next(4) }, () => pieces[next(pieces.length)]).join('');
     for (let round = 0; round < 50; round += 1) {
       const findings = Array.from({ length: 1 + next(5) }, (_, at) => {
