@@ -72,6 +72,13 @@ describe('ResultCache: entries as stored and read back', () => {
     const digest = (await contentHash(new TextEncoder().encode('a\n'))).padEnd(64, '0');
     expect(await cache.lookup(key, 'docs/a.md', unreadable, () => digest)).not.toBeNull();
     expect(await cache.lookup(key, 'docs/a.md', unreadable, () => '0'.repeat(64))).toBeNull();
+    // Inputs are path then state, one after the other: a list that lost one, or holds a number, is not trusted.
+    const good = storage.values.get(key) as string;
+    expect(good).toContain('"inputs":["src/a.ts","file:');
+    for (const broken of ['"inputs":[', '"inputs":[7,']) {
+      storage.values.set(key, good.replace('"inputs":["src/a.ts",', broken));
+      expect(await cache.lookup(key, 'docs/a.md', unreadable, () => digest)).toBeNull();
+    }
   });
 
   it('trusts no entry that names another file, or whose rows do not fit their shapes', async () => {

@@ -75,7 +75,10 @@ export function artifactState(artifact: Artifact): string {
   }
 }
 
-/** 5: the texts of citations that checked out are stored as a JSON report writes them, verdicts included. */
+/**
+ * 5: the texts of citations that checked out are stored as a JSON report writes them, verdicts
+ * included; the inputs are one flat list.
+ */
 const FORMAT = 5;
 const encoder = new TextEncoder();
 
@@ -83,8 +86,11 @@ interface Entry {
   readonly format: number;
   readonly key: string;
   readonly file: string;
-  /** `[path, state]` of every artifact the checks looked at. */
-  readonly inputs: readonly (readonly [string, string])[];
+  /**
+   * Every artifact the checks looked at, as its path then its state, one after the other (a flat
+   * list: no array per artifact for a warm run to parse).
+   */
+  readonly inputs: readonly string[];
   readonly findings: readonly Finding[];
   readonly skippedInCode: number;
   readonly suppressed: number;
@@ -272,11 +278,11 @@ export class ResultCache {
     }
     // Most artifacts are answered at once (known, loaded already, or stamped): no promise per input.
     let waiting: Promise<boolean>[] | null = null;
-    for (const input of entry.inputs) {
+    const inputs = entry.inputs;
+    for (let at = 0; at < inputs.length; at += 2) {
       // The shape of each input is checked here, where it is read.
-      if (!Array.isArray(input) || input.length !== 2) return null;
-      const path: unknown = input[0];
-      const state: unknown = input[1];
+      const path: unknown = inputs[at];
+      const state: unknown = inputs[at + 1];
       if (typeof path !== 'string' || typeof state !== 'string') return null;
       const stated = states?.get(path);
       if (stated !== undefined) {
@@ -319,9 +325,9 @@ export class ResultCache {
   /** Stores a document's result with the states of the artifacts it looked at. */
   async store(key: string, file: string, result: DocumentResult, looked: Iterable<string>, artifacts: ArtifactCache): Promise<void> {
     this.#misses += 1;
-    const inputs: [string, string][] = [];
+    const inputs: string[] = [];
     // The checks loaded every path they looked at: no promise per path for those.
-    for (const path of [...new Set(looked)].sort()) inputs.push([path, artifactState(artifacts.peek(path) ?? (await artifacts.get(path)))]);
+    for (const path of [...new Set(looked)].sort()) inputs.push(path, artifactState(artifacts.peek(path) ?? (await artifacts.get(path))));
     const others: Finding[] = [];
     const places: number[] = [];
     result.findings.forEach((finding, at) => {
@@ -401,7 +407,7 @@ function parse(head: string | null, tail: string | null, key: string, file: stri
   if (entry.format !== FORMAT || entry.key !== key || entry.file !== file) return null;
   if (typeof entry.skippedInCode !== 'number' || typeof entry.suppressed !== 'number') return null;
   // Each input's shape is checked where the lookup reads it.
-  if (!Array.isArray(entry.inputs)) return null;
+  if (!Array.isArray(entry.inputs) || entry.inputs.length % 2 !== 0) return null;
   if (!Array.isArray(entry.ok) || !entry.ok.every(isOkCount)) return null;
   const findings = decodeFindings(entry.shapes, entry.findings, file);
   if (findings === null) return null;
