@@ -8,6 +8,14 @@ import { PackResultStorage, SignedFile } from '../src/index.ts';
 const secret = randomBytes(32);
 const key = (at: number) => at.toString(16).padStart(2, '0').repeat(32);
 
+/** One run that stores `value` under key 1 (segment 1) and puts its files in place; the bytes of one of them after. */
+function storeOne(dir: string, value: string, file: 'pack-01' | 'text-01'): Buffer {
+  const run = new PackResultStorage(dir, secret);
+  run.write(key(1), 'a.md', value);
+  run.flush(false);
+  return readFileSync(join(dir, file));
+}
+
 describe('PackResultStorage: the result cache as signed segments', () => {
   it('reads back what a run wrote, from one file per segment', () => {
     const dir = tempDir();
@@ -112,16 +120,10 @@ describe('PackResultStorage: the result cache as signed segments', () => {
 
   it('reads no whole value from a head and a tail that two runs wrote for one key', () => {
     const dir = tempDir();
-    const write = (value: string) => {
-      const run = new PackResultStorage(dir, secret);
-      run.write(key(1), 'a.md', value);
-      run.flush(false);
-      return readFileSync(join(dir, 'pack-01'));
-    };
     // Two runs store the same key with different values (the document's artifacts changed between
     // them) and put their files in place in between each other: the heads of one, the tails of the other.
-    const heads = write('head one\ttail one');
-    write('head two\ttail two');
+    const heads = storeOne(dir, 'head one\ttail one', 'pack-01');
+    storeOne(dir, 'head two\ttail two', 'pack-01');
     writeFileSync(join(dir, 'pack-01'), heads);
     const mixed = new PackResultStorage(dir, secret);
     expect(mixed.read(key(1), 'head')).toBe('head one');
@@ -136,17 +138,11 @@ describe('PackResultStorage: the result cache as signed segments', () => {
 
   it('reads the whole value from a head and a tail that two runs wrote for one key with the same value', () => {
     const dir = tempDir();
-    const write = (value: string) => {
-      const run = new PackResultStorage(dir, secret);
-      run.write(key(1), 'a.md', value);
-      run.flush(true);
-      return readFileSync(join(dir, 'text-01'));
-    };
     // Concurrent runs over the same documents store the same values; one puts its texts in place,
     // the other its texts and heads, then the first its heads: the heads of one, the tails of the other.
-    const tails = write('same head\tsame tail');
+    const tails = storeOne(dir, 'same head\tsame tail', 'text-01');
     // Another signature: the second run's file, not the first one's.
-    expect(write('same head\tsame tail')).not.toEqual(tails);
+    expect(storeOne(dir, 'same head\tsame tail', 'text-01')).not.toEqual(tails);
     writeFileSync(join(dir, 'text-01'), tails);
     const mixed = new PackResultStorage(dir, secret);
     expect(mixed.read(key(1))).toBe('same head\tsame tail');
