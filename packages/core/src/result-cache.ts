@@ -352,7 +352,7 @@ export class ResultCache {
       }
       ok.set(countedAs, (ok.get(countedAs) ?? 0) + 1);
       // As a JSON report writes it, when the texts may stand for the findings there; else as it is.
-      const json = stored[5] === 1 ? okReportJson(finding) : JSON.stringify(finding);
+      const json = stored[5] === 1 ? okReportJson(finding, countedAs) : JSON.stringify(finding);
       stored[1].push(finding.line);
       stored[2].push(finding.column);
       stored[3].push(index);
@@ -407,7 +407,7 @@ function parse(head: string | null, tail: string | null, key: string, file: stri
   if (entry.format !== FORMAT || entry.key !== key || entry.file !== file) return null;
   if (typeof entry.skippedInCode !== 'number' || typeof entry.suppressed !== 'number') return null;
   // Each input's shape is checked where the lookup reads it.
-  if (!Array.isArray(entry.inputs) || entry.inputs.length % 2 !== 0) return null;
+  if (!Array.isArray(entry.inputs)) return null;
   if (!Array.isArray(entry.ok) || !entry.ok.every(isOkCount)) return null;
   const findings = decodeFindings(entry.shapes, entry.findings, file);
   if (findings === null) return null;

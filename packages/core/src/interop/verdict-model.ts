@@ -197,11 +197,11 @@ function okVerdictsJson(key: string): string {
 /**
  * The JSON text of a citation that checked out as `check --format json` writes it: its own text
  * with its verdicts after its last property (the verdicts follow from its counted key,
- * {@link okKey}). What {@link OkJson} holds and the result cache stores, so a JSON report copies a
- * document's texts as they are.
+ * {@link okKey}, passed by a caller that has it). What {@link OkJson} holds and the result cache
+ * stores, so a JSON report copies a document's texts as they are.
  */
-export function okReportJson(finding: Finding): string {
-  return withVerdictsJson(JSON.stringify(finding), okVerdictsJson(okKey(finding)));
+export function okReportJson(finding: Finding, key: string = okKey(finding)): string {
+  return withVerdictsJson(JSON.stringify(finding), okVerdictsJson(key));
 }
 
 /** The finding's own text of an {@link okReportJson} text counted under `key`; `null` when it is not one. */
@@ -225,11 +225,12 @@ export function writeOkJson(texts: OkJson, from: number, to: number, write: (tex
 export function okJsonOf(findings: readonly Finding[]): OkJson {
   // Array.prototype.sort is stable: citations at one place keep the order the checks gave them.
   const sorted = [...findings].sort(compareInFile);
+  const keys = sorted.map(okKey);
   const ends: number[] = [];
   const texts: string[] = [];
   let end = -1;
-  for (const finding of sorted) {
-    const text = okReportJson(finding);
+  for (const [at, finding] of sorted.entries()) {
+    const text = okReportJson(finding, keys[at]);
     texts.push(text);
     end += text.length + 1;
     ends.push(end);
@@ -238,7 +239,7 @@ export function okJsonOf(findings: readonly Finding[]): OkJson {
     lines: sorted.map((finding) => finding.line),
     columns: sorted.map((finding) => finding.column),
     kinds: sorted.map((finding) => finding.kind),
-    keys: sorted.map(okKey),
+    keys,
     json: texts.join(','),
     ends,
   };
