@@ -311,6 +311,29 @@ describe('the result cache', { timeout: 300_000 }, () => {
     expect(pretty.stdout).toBe((await cli(['check', '--no-cache'], repo.dir, env)).stdout);
   });
 
+  it('a counting run stores no texts of the citations that checked out; a JSON run then checks again and stores them', async () => {
+    const repo = generatedRepo();
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const uncachedPretty = await cli(['check', '--no-cache'], repo.dir, env);
+    const uncachedJson = await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env);
+    const cold = await cli(['check'], repo.dir, env);
+    expect(statsOf(cold)).toEqual({ hits: 0, checked: 60 });
+    const texts = () => readdirSync(join(repo.dir, '.git/aiwg-cite/results')).filter((name) => /^text-\d\d$/.test(name));
+    expect(texts()).toEqual([]);
+    expect(statsOf(await cli(['check'], repo.dir, env))).toEqual({ hits: 60, checked: 0 });
+    const json = await cli(['check', '--format', 'json'], repo.dir, env);
+    expect(statsOf(json)).toEqual({ hits: 0, checked: 60 });
+    expect(json.stdout).toBe(uncachedJson.stdout);
+    expect(texts().length).toBeGreaterThan(0);
+    const warmJson = await cli(['check', '--format', 'json'], repo.dir, env);
+    expect(statsOf(warmJson)).toEqual({ hits: 60, checked: 0 });
+    expect(warmJson.stdout).toBe(uncachedJson.stdout);
+    // Entries with their texts serve a counting run too.
+    const pretty = await cli(['check'], repo.dir, env);
+    expect(statsOf(pretty)).toEqual({ hits: 60, checked: 0 });
+    for (const run of [cold, pretty]) expect(run.stdout).toBe(uncachedPretty.stdout);
+  });
+
   it('re-checks only the edited document and the documents citing a changed artifact', async () => {
     const repo = generatedRepo();
     const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };

@@ -382,7 +382,8 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
       const uncacheable = ports.results.uncacheableKinds ?? [];
       if (!document.uncacheable && !own.findings.some((finding) => uncacheable.includes(finding.kind))) {
         const stored = { findings: own.findings, skippedInCode: document.skippedInCode, suppressed: own.suppressed };
-        await ports.results.cache.store(key, file, stored, recording.looked, artifacts);
+        // A counting run stores no texts of the citations that checked out: it never reads them.
+        await ports.results.cache.store(key, file, stored, recording.looked, artifacts, mode !== 'count');
       }
     }
   });

@@ -222,5 +222,15 @@ describe('ResultCache: entries as stored and read back', () => {
     expect(head).toContain('doi/ok",1]');
     storage.values.set(key, `${head.replace('doi/ok",1]', 'doi/ok",0]')}\t${meta}\t${texts}`);
     expect(await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true })).toBeNull();
+
+    // Stored by a run that only counts (no texts): the same head, nothing after it, so a counting
+    // run finds the entry as before and the others find none (they check the document again).
+    await cache.store(key, 'docs/a.md', { findings, skippedInCode: 0, suppressed: 0 }, [], artifacts, false);
+    expect(storage.values.get(key)).toBe(head);
+    const countedAgain = await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true });
+    expect(countedAgain?.findings).toEqual(counted?.findings);
+    expect(countedAgain?.ok).toEqual(counted?.ok);
+    expect(await cache.lookup(key, 'docs/a.md', artifacts, undefined, { countOk: true, okJson: true })).toBeNull();
+    expect(await cache.lookup(key, 'docs/a.md', artifacts)).toBeNull();
   });
 });

@@ -322,8 +322,21 @@ export class ResultCache {
     });
   }
 
-  /** Stores a document's result with the states of the artifacts it looked at. */
-  async store(key: string, file: string, result: DocumentResult, looked: Iterable<string>, artifacts: ArtifactCache): Promise<void> {
+  /**
+   * Stores a document's result with the states of the artifacts it looked at. With `texts` false
+   * (a run that only counts the citations that checked out) the entry is stored without their
+   * texts, which a counting run never reads: a cold counting run spends no time writing them, and
+   * a run that needs them (a JSON report, `--fix`) takes such an entry as no entry and stores it
+   * whole.
+   */
+  async store(
+    key: string,
+    file: string,
+    result: DocumentResult,
+    looked: Iterable<string>,
+    artifacts: ArtifactCache,
+    texts = true,
+  ): Promise<void> {
     this.#misses += 1;
     const inputs: string[] = [];
     // The checks loaded every path they looked at: no promise per path for those.
@@ -337,27 +350,28 @@ export class ResultCache {
     // In report order (a stable sort: findings at one place keep their order), so that a JSON
     // report writes a run of them as one slice.
     places.sort((a, b) => compareInFile(result.findings[a] as Finding, result.findings[b] as Finding));
-    const stored: StoredOk = [places, [], [], [], [], okJsonHolds(result.findings) ? 1 : 0];
-    const texts: string[] = [];
+    const stored: StoredOk = [places, [], [], [], [], texts && okJsonHolds(result.findings) ? 1 : 0];
+    const jsons: string[] = [];
     // Counted in the order their keys first came, which is the order of `ok` in the entry.
     const ok: OkCounts = new Map();
     const keys = new Map<string, number>();
     for (const at of places) {
       const finding = result.findings[at] as Finding;
       const countedAs = okKey(finding);
+      ok.set(countedAs, (ok.get(countedAs) ?? 0) + 1);
+      if (!texts) continue;
       let index = keys.get(countedAs);
       if (index === undefined) {
         index = keys.size;
         keys.set(countedAs, index);
       }
-      ok.set(countedAs, (ok.get(countedAs) ?? 0) + 1);
       // As a JSON report writes it, when the texts may stand for the findings there; else as it is.
       const json = stored[5] === 1 ? okReportJson(finding, countedAs) : JSON.stringify(finding);
       stored[1].push(finding.line);
       stored[2].push(finding.column);
       stored[3].push(index);
       stored[4].push(json.length);
-      texts.push(json);
+      jsons.push(json);
     }
     const { shapes, findings: rows } = encodeFindings(others);
     const entry: StoredEntry = {
@@ -371,8 +385,10 @@ export class ResultCache {
       skippedInCode: result.skippedInCode,
       suppressed: result.suppressed,
     };
+    // Without the texts, the head alone: no tab, so nothing after it.
+    const value = texts ? `${JSON.stringify(entry)}\t${JSON.stringify(stored)}\t${jsons.join(',')}` : JSON.stringify(entry);
     try {
-      await this.#storage.write(key, file, `${JSON.stringify(entry)}\t${JSON.stringify(stored)}\t${texts.join(',')}`);
+      await this.#storage.write(key, file, value);
     } catch {
       // A cache that cannot be written costs the next run time, nothing else.
     }
