@@ -1,6 +1,7 @@
-import { type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
+import { isGone } from './fs.ts';
 import { gitListFiles, gitTopLevel } from './git-files.ts';
 import { fileMessages, listReasons, noteMessages } from './messages.ts';
 
@@ -54,12 +55,27 @@ export type DiscoveryNote = (note: string) => void;
  * is skipped and the run carries on; `onNote` then receives one line that counts and names them.
  * A tracked document that cannot be read is kept: the reader makes it a `document/unreadable` finding.
  */
-export function discoverDocuments(workspace: Workspace, cwd: string, paths: readonly string[], onNote?: DiscoveryNote): string[] {
+export function discoverDocuments(
+  workspace: Workspace,
+  cwd: string,
+  paths: readonly string[],
+  onNote?: DiscoveryNote,
+  options: DiscoveryOptions = {},
+): string[] {
   const unreadable: Unreadable[] = [];
-  const documents = discover(workspace, cwd, paths, unreadable);
+  const documents = discover(workspace, cwd, paths, unreadable, options);
   unreadable.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (unreadable.length > 0) onNote?.(unreadableNote(unreadable));
   return documents;
+}
+
+/** How {@link discoverDocuments} may learn what it needs without asking the file system itself. */
+export interface DiscoveryOptions {
+  /**
+   * Whether a root-relative path is gone from the working tree, from a stat the caller takes of
+   * every document anyway (the file stamps): then git stats none of the files it lists.
+   */
+  readonly isGone?: (path: string) => boolean;
 }
 
 /** A directory the discovery could not read. */
@@ -74,8 +90,14 @@ export function unreadableNote(unreadable: readonly { readonly path: string; rea
   return noteMessages.unreadableDirectories(shown, unreadable.length);
 }
 
-function discover(workspace: Workspace, cwd: string, paths: readonly string[], unreadable: Unreadable[]): string[] {
-  if (paths.length === 0) return listMarkdown(workspace, workspace.root, unreadable);
+function discover(
+  workspace: Workspace,
+  cwd: string,
+  paths: readonly string[],
+  unreadable: Unreadable[],
+  options: DiscoveryOptions,
+): string[] {
+  if (paths.length === 0) return listMarkdown(workspace, workspace.root, unreadable, options);
   const found = new Set<string>();
   for (const path of paths) {
     const absolute = isAbsolute(path) ? path : resolve(cwd, path);
@@ -94,7 +116,7 @@ function discover(workspace: Workspace, cwd: string, paths: readonly string[], u
       throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', `${path}: ${fileMessages.outsideRoot(workspace.root)}`, { data: { path } });
     }
     if (stats.isDirectory()) {
-      for (const file of listMarkdown(workspace, canonical, unreadable)) found.add(file);
+      for (const file of listMarkdown(workspace, canonical, unreadable, options)) found.add(file);
     } else {
       found.add(relativePath);
     }
@@ -102,14 +124,19 @@ function discover(workspace: Workspace, cwd: string, paths: readonly string[], u
   return [...found].sort();
 }
 
-function listMarkdown(workspace: Workspace, directory: string, unreadable: Unreadable[]): string[] {
+function listMarkdown(workspace: Workspace, directory: string, unreadable: Unreadable[], options: DiscoveryOptions): string[] {
   const prefix = toPosix(relative(workspace.root, directory));
   const under = prefix === '' ? '' : `${prefix}/`;
   if (workspace.isGit) {
     const skipped = (path: string, reason: string) => unreadable.push({ path: under + path, reason: reason.toLowerCase() });
-    const present = { isGone: (path: string) => isGone(join(directory, path)) };
+    const wanted = (path: string) => isMarkdownPath(path) && !path.split('/').includes('node_modules');
+    const { isGone: isGoneHere } = options;
+    const present =
+      isGoneHere === undefined
+        ? { isGone: (path: string) => isGone(join(directory, path)) }
+        : { isGone: (path: string) => wanted(path) && isGoneHere(under + path), every: true };
     return gitListFiles(directory, ['*.md', '*.markdown'], undefined, skipped, present)
-      .filter((path) => isMarkdownPath(path) && !path.split('/').includes('node_modules'))
+      .filter(wanted)
       .map((path) => under + path)
       .sort();
   }
@@ -149,16 +176,6 @@ function walk(start: string, startPrefix: string, out: string[], unreadable: Unr
  * place). Any other failure (no permission on a parent) keeps the document, so it is reported
  * as unreadable rather than silently dropped.
  */
-function isGone(path: string): boolean {
-  try {
-    lstatSync(path);
-    return false;
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    return code === 'ENOENT' || code === 'ENOTDIR';
-  }
-}
-
 /** A short reason for a failed read: the system's words for the common codes. */
 function reasonOf(error: unknown): string {
   const code = (error as { code?: unknown }).code;

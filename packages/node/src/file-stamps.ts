@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { ArtifactReader } from '@aiwg-cite/core';
-import { readRegularFile } from './fs.ts';
+import { isGone, readRegularFile } from './fs.ts';
 import { SignedFile } from './result-store.ts';
 
 /**
@@ -65,6 +65,8 @@ export class FileStamps {
   /** Per root-relative directory (`''` for the root): whether its real path is the path itself. */
   readonly #realDirectories = new Map<string, boolean>();
   readonly #signatures = new Map<string, Signature | null>();
+  /** The paths whose signature's `lstat` found nothing there. */
+  readonly #gone = new Set<string>();
   /** What {@link digestOf} answered this run, per path. */
   readonly #answers = new Map<string, string | null>();
   readonly #digests = new WeakMap<Uint8Array, string>();
@@ -92,6 +94,17 @@ export class FileStamps {
       if (answer !== null) this.#known += 1;
     }
     return answer;
+  };
+
+  /**
+   * Whether nothing stands at a path any more, from the `lstat` its signature takes (one per path
+   * per run): a discovery that asks this of every document stats none twice. A path whose
+   * signature cannot be taken for another reason (not a regular file, reached through a link) is
+   * looked at on its own.
+   */
+  readonly isGone = (path: string): boolean => {
+    if (this.#signature(path) !== null) return false;
+    return this.#gone.has(path) || isGone(`${this.#root}/${path}`);
   };
 
   /**
@@ -229,6 +242,7 @@ export class FileStamps {
     } catch {
       return null;
     }
+    if (stats === undefined) this.#gone.add(path);
     if (stats === undefined || !stats.isFile()) return null;
     const slack = stats.ctimeMs % 1000 === 0 ? COARSE_SLACK_MS : SLACK_MS;
     return {

@@ -112,6 +112,18 @@ export function readRegularFile(path: string): Buffer {
   }
 }
 
+/**
+ * Whether nothing stands at a path any more: it, or a directory on its way, was removed. A path
+ * that cannot be looked at (no permission) is not gone: reading it gives a finding.
+ */
+export function isGone(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) === undefined;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'ENOTDIR';
+  }
+}
+
 /** SHA-256 through node:crypto, synchronous and native. */
 export const nodeSha256: Sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 

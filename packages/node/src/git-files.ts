@@ -47,16 +47,18 @@ export function knownGitDirectory(top: string, env?: GitEnv): string | undefined
  * relative to `directory`, from one `git ls-files -z` call (git-ls-files(1)). With `present`, a
  * tracked file deleted from the working tree is left out, by git's own stat of the index
  * (`--deleted`, tagged `-t`), not one stat per file here: only the files git names deleted or
- * skip-worktree (a sparse checkout's) are asked about with `isGone`.
+ * skip-worktree (a sparse checkout's) are asked about with `isGone`. With `present.every`, the
+ * caller stats every path anyway (the file stamps do), so git stats none: every path is asked
+ * about with `isGone` instead.
  */
 export function gitListFiles(
   directory: string,
   pathspecs: readonly string[],
   env?: GitEnv,
   onUnreadable?: (path: string, reason: string) => void,
-  present?: { readonly isGone: (path: string) => boolean },
+  present?: { readonly isGone: (path: string) => boolean; readonly every?: boolean },
 ): string[] {
-  const tags = present === undefined ? [] : ['-t', '--deleted'];
+  const tags = present === undefined || present.every === true ? [] : ['-t', '--deleted'];
   const args = ['ls-files', '-z', ...tags, '--cached', '--others', '--exclude-standard', '--', ...pathspecs];
   // git skips an untracked directory it cannot open with a warning and carries on; the warning
   // is the only trace of it, so it is read (in the C locale, whatever the user's language).
@@ -73,9 +75,9 @@ export function gitListFiles(
         });
   if (out === null) throw new AiwgCiteError('GIT_FAILED', `${directory}: ${gitMessages.lsFilesFailed()}`, { data: { directory } });
   const seen = new Set<string>();
-  if (present === undefined) {
+  if (present === undefined || present.every === true) {
     for (const path of out.split('\0')) if (path !== '') seen.add(path);
-    return [...seen];
+    return present === undefined ? [...seen] : [...seen].filter((path) => !present.isGone(path));
   }
   const gone = new Set<string>();
   for (const entry of out.split('\0')) {

@@ -11,7 +11,7 @@ export {
   locateAiwgDir,
   resolveAiwgDir,
 } from './corpus.ts';
-export type { DiscoveryNote, Workspace } from './discover.ts';
+export type { DiscoveryNote, DiscoveryOptions, Workspace } from './discover.ts';
 export { discoverDocuments, isMarkdownPath, resolveWorkspace, toPosix, unreadableNote } from './discover.ts';
 export { FileStamps } from './file-stamps.ts';
 export { createRunFileSystem, describeFileType, nodeFileSystem, nodeSha256, notRegularFile, readRegularFile } from './fs.ts';

@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo } from '@aiwg-cite/test-utils';
+import { gitRepo, tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { discoverDocuments, resolveWorkspace } from '../src/index.ts';
+import { discoverDocuments, FileStamps, resolveWorkspace } from '../src/index.ts';
 
 describe('discovery in a git repository', () => {
   it('lists tracked and untracked markdown, without what the working tree no longer has', () => {
@@ -28,6 +29,17 @@ describe('discovery in a git repository', () => {
     rmSync(join(repo.dir, 'sparse.md'));
     writeFileSync(join(repo.dir, 'untracked.md'), 'n\n');
     const workspace = resolveWorkspace(repo.dir, undefined);
-    expect(discoverDocuments(workspace, repo.dir, [])).toEqual(['kept.md', 'sparse-present.md', 'swapped.md', 'untracked.md']);
+    const expected = ['kept.md', 'sparse-present.md', 'swapped.md', 'untracked.md'];
+    expect(discoverDocuments(workspace, repo.dir, [])).toEqual(expected);
+    // With the file stamps' stat of every document instead of git's (as `check` does): the same
+    // documents, every listed markdown path asked about once, and nothing else.
+    const stamps = new FileStamps(workspace.root, tempDir(), randomBytes(32));
+    const asked: string[] = [];
+    const isGone = (path: string) => {
+      asked.push(path);
+      return stamps.isGone(path);
+    };
+    expect(discoverDocuments(workspace, repo.dir, [], undefined, { isGone })).toEqual(expected);
+    expect(asked.sort()).toEqual(['deleted.md', 'dir/under.md', 'kept.md', 'sparse-present.md', 'sparse.md', 'swapped.md', 'untracked.md']);
   });
 });

@@ -143,7 +143,14 @@ export const check: Command = {
       ports: {
         discover: () => {
           const notes: string[] = [];
-          const found = discoverDocuments(workspace, context.cwd, positionals, (note) => notes.push(note));
+          // The stamps stat every document anyway: their stat also says which are gone, so git stats none.
+          const found = discoverDocuments(
+            workspace,
+            context.cwd,
+            positionals,
+            (note) => notes.push(note),
+            stamps === null ? {} : { isGone: stamps.isGone },
+          );
           // A shard must leave out the copies of the whole run, so it reads every document for
           // their identity here; a full run leaves that to the pipeline, which reads each once.
           const identity = shard === undefined ? 'pipeline' : 'now';
