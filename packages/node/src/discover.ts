@@ -129,7 +129,8 @@ function listMarkdown(workspace: Workspace, directory: string, unreadable: Unrea
   const under = prefix === '' ? '' : `${prefix}/`;
   if (workspace.isGit) {
     const skipped = (path: string, reason: string) => unreadable.push({ path: under + path, reason: reason.toLowerCase() });
-    const wanted = (path: string) => isMarkdownPath(path) && !path.split('/').includes('node_modules');
+    // A path is split only when it holds the name at all (asked twice of each of many paths).
+    const wanted = (path: string) => isMarkdownPath(path) && !(path.includes('node_modules') && path.split('/').includes('node_modules'));
     const { isGone: isGoneHere } = options;
     const present =
       isGoneHere === undefined
