@@ -172,11 +172,6 @@ function walk(start: string, startPrefix: string, out: string[], unreadable: Unr
   }
 }
 
-/**
- * True when a listed path no longer exists (deleted in the working tree, or a directory in its
- * place). Any other failure (no permission on a parent) keeps the document, so it is reported
- * as unreadable rather than silently dropped.
- */
 /** A short reason for a failed read: the system's words for the common codes. */
 function reasonOf(error: unknown): string {
   const code = (error as { code?: unknown }).code;

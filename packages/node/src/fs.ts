@@ -113,8 +113,9 @@ export function readRegularFile(path: string): Buffer {
 }
 
 /**
- * Whether nothing stands at a path any more: it, or a directory on its way, was removed. A path
- * that cannot be looked at (no permission) is not gone: reading it gives a finding.
+ * True when a listed path no longer exists (deleted in the working tree, or a file where a
+ * directory on its way was). Any other failure (no permission on a parent) keeps the document, so
+ * it is reported as unreadable rather than silently dropped.
  */
 export function isGone(path: string): boolean {
   try {
