@@ -100,7 +100,8 @@ interface Entry {
  * An entry as stored: findings as rows of values under a shape (their property names, in order),
  * so that a large cache does not repeat every property name of every finding; the document's own
  * path stands in its shape's place and is not repeated either. The citations that checked out
- * (most of them) follow the entry's JSON after a tab, as {@link StoredOk} and, after another tab,
+ * (most of them) are counted in the entry; unless a counting run stored it (which never reads
+ * more), they follow the entry's JSON after a tab, as {@link StoredOk} and, after another tab,
  * their JSON texts joined by commas (as a JSON report writes them, verdicts included, when they
  * may stand for the findings there): a run that only counts them reads their counts and never
  * parses the rest; a JSON report copies their texts, a document's run of them at once, without
