@@ -327,8 +327,8 @@ export class ResultCache {
    * Stores a document's result with the states of the artifacts it looked at. With `texts` false
    * (a run that only counts the citations that checked out) the entry is stored without their
    * texts, which a counting run never reads: a cold counting run spends no time writing them, and
-   * a run that needs them (a JSON report, `--fix`) takes such an entry as no entry and stores it
-   * whole.
+   * a run that needs them (JSON, JUnit, source-check, `--fix`) takes such an entry as no entry and
+   * stores it whole.
    */
   async store(
     key: string,
