@@ -1,8 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   decodeDocument,
   extractRlm,
+  forEachLimited,
   normaliseArtifactPath,
   parseLineRange,
   type RlmCitation,
@@ -14,13 +16,16 @@ import type { CatFileBatch } from './cat-file.ts';
 import { type IndexSnapshot, isRegularFileMode } from './index-entries.ts';
 import { IndexFileEntries } from './index-file.ts';
 
-/** Bumped whenever the stored shape or the extraction changes, so old files are rebuilt. */
-const FORMAT_VERSION = 2;
+/**
+ * Bumped whenever the stored shape or the extraction changes, so old files are rebuilt. 3: the
+ * index is kept split by cited artifact ({@link IndexPart}) instead of as one file keyed by blob.
+ */
+const FORMAT_VERSION = 3;
 
 /**
  * One citation as stored: `[artifact, id, hash, line, column, offset, text, lines, form]`, with
  * the artifact path already normalised so that a lookup is a string comparison. Tuples keep the
- * file small: it is read on every commit that changes a cited file.
+ * parts small: one is read on every commit that changes a file it holds.
  */
 type StoredCitation = [string, string, string | null, number, number, number, string, string | null, RlmForm];
 
@@ -44,21 +49,18 @@ export interface CitingEntry {
 
 /** Options of {@link findCitingEntries}. */
 export interface CitationIndexOptions {
-  /** Where the index is kept, e.g. `$(git rev-parse --git-dir)/aiwg-cite/citations.json`. */
+  /**
+   * Names where the index is kept, e.g. `$(git rev-parse --git-dir)/aiwg-cite/citations.json`: its
+   * summary ({@link summaryPath}) and parts ({@link indexPartPath}) are beside it. The file itself
+   * is the index of format 2 and earlier, removed when the index is next written.
+   */
   readonly file: string;
   readonly snapshot: IndexSnapshot;
   readonly batch: CatFileBatch;
   /** Whether citations inside code count (a different extraction, so a different index). */
   readonly includeCode: boolean;
-  /** Writes the index atomically; when absent the index is rebuilt in memory and not kept. */
+  /** Writes one file of the index (a part, the summary) atomically; when absent the index is built in memory and not kept. */
   readonly writeFile?: (path: string, contents: string) => void;
-}
-
-interface StoredIndex {
-  readonly version: number;
-  readonly includeCode: boolean;
-  /** Keyed by blob oid, so a document is re-extracted only when its content changes. */
-  readonly blobs: Record<string, IndexedBlob>;
 }
 
 const MARKDOWN = /\.(md|markdown)$/i;
@@ -73,9 +75,11 @@ export function isMarkdownName(path: string): boolean {
 
 /**
  * Finds the citations, in the index's markdown documents, of any of `artifacts`. The citations of
- * every markdown blob are kept in a file keyed by blob oid: a run re-extracts only the blobs it has
- * not seen, so a commit in a large repository reads a handful of documents, not all of them. A
- * missing or corrupt index file is rebuilt.
+ * every markdown blob are kept under the git directory, so a run re-extracts only the blobs it has
+ * not seen: a commit in a large repository reads a handful of documents, not all of them. They are
+ * kept split by cited artifact ({@link IndexPart}), so a commit that changes a cited file reads the
+ * part that holds it, and a summary names every blob and every cited artifact, so a commit that
+ * changes none reads no part at all. A missing, corrupt or mismatched part or summary is rebuilt.
  */
 export async function findCitingEntries(
   options: CitationIndexOptions,
@@ -83,16 +87,18 @@ export async function findCitingEntries(
   excludeDocuments: ReadonlySet<string>,
 ): Promise<CitingEntry[]> {
   const extracted = new Map<string, IndexedBlob>();
+  // A window of reads in flight, not every one at once: a first build of a large index would
+  // otherwise hold the bytes of every document git sent before they were extracted.
   const extract = (oids: readonly string[]) =>
-    Promise.all(
-      oids.map(async (oid) => {
-        const object = await options.batch.read(oid);
-        if (object !== null && object.type === 'blob') extracted.set(oid, extractBlob(decodeDocument(object.bytes), options.includeCode));
-      }),
-    );
+    forEachLimited(oids, READS_IN_FLIGHT, async (oid) => {
+      const object = await options.batch.read(oid);
+      if (object !== null && object.type === 'blob') extracted.set(oid, extractBlob(decodeDocument(object.bytes), options.includeCode));
+    });
 
   // Fast path: the small summary names every artifact its blobs cite. When none of the changed
-  // paths is among them (a commit of documents only, say), the full index is never read.
+  // paths is among them (a commit of documents only, say), no part is read. When some are, the
+  // parts that hold them answer, if they are the ones written with the summary; every part is
+  // read only when they are not, or when too many documents are new to the summary.
   const summary = loadSummary(summaryPath(options.file), options.includeCode);
   if (summary !== null) {
     const unseen = unseenBlobs(options.snapshot, excludeDocuments, summary.oids);
@@ -101,47 +107,35 @@ export async function findCitingEntries(
       const cited = (artifact: string) =>
         summary.artifacts.has(artifact) || [...extracted.values()].some((blob) => blob.c.some((stored) => stored[0] === artifact));
       if (![...artifacts].some(cited)) return [];
+      const fromParts = citingFromParts(options, summary, artifacts, excludeDocuments, extracted);
+      if (fromParts !== null) return fromParts;
     }
   }
 
+  // The full answer: every markdown blob of the index, as the parts hold it or extracted now.
   const documents = markdownDocuments(options.snapshot);
   const wanted = new Set(documents.map(([, oid]) => oid));
-  const stored = loadIndex(options.file, options.includeCode);
-  const blobs: Record<string, IndexedBlob> = {};
+  const stored = summary === null ? null : loadAllParts(options.file, options.includeCode, summary);
+  const blobs = new Map<string, IndexedBlob>();
   for (const oid of wanted) {
-    const known = stored.blobs[oid] ?? extracted.get(oid);
-    if (known !== undefined) blobs[oid] = known;
+    const known = stored?.get(oid) ?? extracted.get(oid);
+    if (known !== undefined) blobs.set(oid, known);
   }
-  const unseen = [...wanted].filter((oid) => blobs[oid] === undefined);
+  const unseen = [...wanted].filter((oid) => !blobs.has(oid));
   await extract(unseen);
   for (const oid of unseen) {
     const blob = extracted.get(oid);
-    if (blob !== undefined) blobs[oid] = blob;
+    if (blob !== undefined) blobs.set(oid, blob);
   }
-  const added = [...wanted].some((oid) => stored.blobs[oid] === undefined);
-  const pruned = Object.keys(stored.blobs).some((oid) => !wanted.has(oid));
-  if (options.writeFile !== undefined && (added || pruned || summary === null)) {
-    mkdirSync(dirname(options.file), { recursive: true });
-    options.writeFile(options.file, JSON.stringify({ version: FORMAT_VERSION, includeCode: options.includeCode, blobs }));
-    // Written second: a summary never claims a blob the index file lacks.
-    const citedArtifacts = new Set<string>();
-    for (const blob of Object.values(blobs)) for (const stored of blob.c) citedArtifacts.add(stored[0]);
-    options.writeFile(
-      summaryPath(options.file),
-      JSON.stringify({
-        version: FORMAT_VERSION,
-        includeCode: options.includeCode,
-        oids: Object.keys(blobs),
-        artifacts: [...citedArtifacts],
-      }),
-    );
-  }
+  const added = [...wanted].some((oid) => stored?.has(oid) !== true);
+  const pruned = stored !== null && [...stored.keys()].some((oid) => !wanted.has(oid));
+  if (options.writeFile !== undefined && (stored === null || added || pruned)) writeIndex(options, options.writeFile, blobs);
 
   const out: CitingEntry[] = [];
   if (artifacts.size === 0) return out;
   for (const [document, oid] of documents) {
     if (excludeDocuments.has(document)) continue;
-    const blob = blobs[oid];
+    const blob = blobs.get(oid);
     if (blob === undefined) continue;
     for (const stored of blob.c) {
       if (!artifacts.has(stored[0])) continue;
@@ -150,6 +144,227 @@ export async function findCitingEntries(
     }
   }
   return out;
+}
+
+/**
+ * A part of the index, which is split by cited artifact so that a commit changing a cited file
+ * reads the part that holds it (a sixty-fourth of the citations) instead of the whole index: in a
+ * repository of 100,000 documents the index is 160 MB. Each part lists, per artifact, `[oid, at,
+ * citation]` (the blob, the citation's place among the blob's, as stored) and the suppressions of
+ * those blobs. All parts are written together, under the generation the summary then names.
+ */
+interface IndexPart {
+  readonly version: number;
+  readonly includeCode: boolean;
+  readonly generation: string;
+  readonly cited: readonly (readonly [string, readonly (readonly [string, number, StoredCitation])[]])[];
+  readonly suppressions: Record<string, IndexedBlob['s']>;
+}
+
+/** How many parts the index by cited artifact is split into. */
+const PARTS = 64;
+
+/** Which part holds an artifact's citations: FNV-1a of its path, so every run agrees. */
+function partOf(artifact: string): number {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < artifact.length; at += 1) {
+    hash ^= artifact.charCodeAt(at);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % PARTS;
+}
+
+/** Where a part is kept: `citations.json` → `by-artifact/07.json`. */
+export function indexPartPath(indexFile: string, part: number): string {
+  return join(dirname(indexFile), 'by-artifact', `${String(part).padStart(2, '0')}.json`);
+}
+
+function writeParts(
+  indexFile: string,
+  includeCode: boolean,
+  generation: string,
+  blobs: ReadonlyMap<string, IndexedBlob>,
+  writeFile: (path: string, contents: string) => void,
+): void {
+  const parts = Array.from({ length: PARTS }, () => ({
+    cited: new Map<string, [string, number, StoredCitation][]>(),
+    suppressions: {} as Record<string, IndexedBlob['s']>,
+  }));
+  for (const [oid, blob] of blobs) {
+    blob.c.forEach((stored, at) => {
+      const part = parts[partOf(stored[0])] as (typeof parts)[number];
+      let entries = part.cited.get(stored[0]);
+      if (entries === undefined) {
+        entries = [];
+        part.cited.set(stored[0], entries);
+      }
+      entries.push([oid, at, stored]);
+      if (blob.s.length > 0) part.suppressions[oid] = blob.s;
+    });
+  }
+  try {
+    mkdirSync(dirname(indexPartPath(indexFile, 0)), { recursive: true });
+  } catch {
+    // No directory to keep the parts in: `writeFile` fails on each, and the next run builds them.
+  }
+  parts.forEach((part, index) => {
+    const stored: IndexPart = { version: FORMAT_VERSION, includeCode, generation, cited: [...part.cited], suppressions: part.suppressions };
+    writeFile(indexPartPath(indexFile, index), JSON.stringify(stored));
+  });
+}
+
+/**
+ * Writes the index: the parts under a generation only this write uses, then the summary naming
+ * it, so that parts left by a write that did not finish (or by another run) are never taken for
+ * this one's. The one-file index of format 2, if any, is removed after.
+ */
+function writeIndex(
+  options: CitationIndexOptions,
+  writeFile: (path: string, contents: string) => void,
+  blobs: ReadonlyMap<string, IndexedBlob>,
+): void {
+  const generation = randomBytes(8).toString('hex');
+  writeParts(options.file, options.includeCode, generation, blobs, writeFile);
+  const citedArtifacts = new Set<string>();
+  for (const blob of blobs.values()) for (const stored of blob.c) citedArtifacts.add(stored[0]);
+  const summary = {
+    version: FORMAT_VERSION,
+    includeCode: options.includeCode,
+    generation,
+    oids: [...blobs.keys()],
+    artifacts: [...citedArtifacts],
+  };
+  writeFile(summaryPath(options.file), JSON.stringify(summary));
+  try {
+    rmSync(options.file, { force: true });
+  } catch {
+    // Left for the next write: nothing reads it.
+  }
+}
+
+/**
+ * Every blob the summary names, as the parts of its generation hold them; `null` when a part is
+ * missing, unreadable, malformed or of another generation, or when the parts and the summary
+ * disagree (a citation of a blob it does not name, or a blob's citations with a gap).
+ */
+function loadAllParts(file: string, includeCode: boolean, summary: Summary): Map<string, IndexedBlob> | null {
+  const placed = new Map<string, [number, StoredCitation][]>();
+  const suppressions = new Map<string, IndexedBlob['s']>();
+  for (const oid of summary.oids) placed.set(oid, []);
+  for (let index = 0; index < PARTS; index += 1) {
+    const part = loadPart(indexPartPath(file, index), includeCode, summary.generation);
+    if (part === null) return null;
+    for (const [, entries] of part.cited) {
+      for (const [oid, at, stored] of entries) {
+        const citations = placed.get(oid);
+        if (citations === undefined) return null;
+        citations.push([at, stored]);
+        if (!suppressions.has(oid) && Object.hasOwn(part.suppressions, oid)) {
+          suppressions.set(oid, part.suppressions[oid] as IndexedBlob['s']);
+        }
+      }
+    }
+  }
+  const blobs = new Map<string, IndexedBlob>();
+  for (const [oid, citations] of placed) {
+    citations.sort((a, b) => a[0] - b[0]);
+    // Each place once, none missing: 0, 1, 2, ...
+    if (citations.some(([at], position) => at !== position)) return null;
+    blobs.set(oid, { c: citations.map(([, stored]) => stored), s: suppressions.get(oid) ?? [] });
+  }
+  return blobs;
+}
+
+/**
+ * The citing entries of `artifacts` from the parts that hold them and the blobs extracted this run
+ * (those the summary does not know), in the order the full index gives them: documents in index
+ * order, each one's citations in the order they stand. `null` when a part is missing, unreadable,
+ * malformed or not of the summary's generation: then the full index answers.
+ */
+function citingFromParts(
+  options: CitationIndexOptions,
+  summary: Summary,
+  artifacts: ReadonlySet<string>,
+  excludeDocuments: ReadonlySet<string>,
+  extracted: ReadonlyMap<string, IndexedBlob>,
+): CitingEntry[] | null {
+  // Per blob: its citations of the artifacts, by their place among its citations. A part of the
+  // summary's generation was written from the blobs the summary names, and only from those.
+  const found = new Map<string, [number, StoredCitation][]>();
+  const suppressions = new Map<string, IndexedBlob['s']>();
+  for (const index of new Set([...artifacts].map(partOf))) {
+    const part = loadPart(indexPartPath(options.file, index), options.includeCode, summary.generation);
+    if (part === null) return null;
+    for (const [artifact, entries] of part.cited) {
+      if (!artifacts.has(artifact)) continue;
+      for (const [oid, at, stored] of entries) {
+        let citations = found.get(oid);
+        if (citations === undefined) {
+          citations = [];
+          found.set(oid, citations);
+          suppressions.set(oid, Object.hasOwn(part.suppressions, oid) ? (part.suppressions[oid] as IndexedBlob['s']) : []);
+        }
+        citations.push([at, stored]);
+      }
+    }
+  }
+  const out: CitingEntry[] = [];
+  const push = (document: string, stored: StoredCitation, s: IndexedBlob['s']) =>
+    out.push({ document, artifact: stored[0], citation: toCitation(stored), suppressions: s.map(([line, rules]) => ({ line, rules })) });
+  for (const [document, oid] of markdownDocuments(options.snapshot)) {
+    const citations = found.get(oid);
+    // A blob the summary does not know was extracted this run (the summary's and these are apart).
+    const blob = citations === undefined ? extracted.get(oid) : undefined;
+    if ((citations === undefined && blob === undefined) || excludeDocuments.has(document)) continue;
+    if (blob !== undefined) {
+      for (const stored of blob.c) if (artifacts.has(stored[0])) push(document, stored, blob.s);
+      continue;
+    }
+    // A blob cited from several parts lists its citations part by part: put them back in place.
+    const inPlace = (citations as [number, StoredCitation][]).sort((a, b) => a[0] - b[0]);
+    for (const [, stored] of inPlace) push(document, stored, suppressions.get(oid) ?? []);
+  }
+  return out;
+}
+
+/** A part of the index, if it is one of this generation; shapes checked where the lookup reads them. */
+function loadPart(file: string, includeCode: boolean, generation: string): IndexPart | null {
+  let parsed: Partial<IndexPart> | null;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<IndexPart> | null;
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null) return null;
+  if (parsed.version !== FORMAT_VERSION || parsed.includeCode !== includeCode || parsed.generation !== generation) return null;
+  const { cited, suppressions } = parsed;
+  if (!Array.isArray(cited) || typeof suppressions !== 'object' || suppressions === null || Array.isArray(suppressions)) return null;
+  for (const pair of cited as unknown[]) {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || !Array.isArray(pair[1])) return null;
+    for (const entry of pair[1] as unknown[]) {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || !Number.isInteger(entry[1]) || !isStoredCitation(entry[2], pair[0]))
+        return null;
+    }
+  }
+  for (const value of Object.values(suppressions)) if (!Array.isArray(value)) return null;
+  return parsed as IndexPart;
+}
+
+/** Whether a value is a {@link StoredCitation} of `artifact`. */
+function isStoredCitation(value: unknown, artifact: string): value is StoredCitation {
+  return (
+    Array.isArray(value) &&
+    value.length === 9 &&
+    value[0] === artifact &&
+    typeof value[1] === 'string' &&
+    (value[2] === null || typeof value[2] === 'string') &&
+    Number.isInteger(value[3]) &&
+    Number.isInteger(value[4]) &&
+    Number.isInteger(value[5]) &&
+    typeof value[6] === 'string' &&
+    (value[7] === null || typeof value[7] === 'string') &&
+    typeof value[8] === 'string'
+  );
 }
 
 /** The index's markdown documents as `[path, oid]`, in index order; an index file's without reading the other entries. */
@@ -187,6 +402,9 @@ function unseenBlobs(snapshot: IndexSnapshot, excludeDocuments: ReadonlySet<stri
   return [...counted].filter((oid) => !seen.has(oid));
 }
 
+/** How many blob reads a build of the index keeps in flight through `cat-file --batch`. */
+const READS_IN_FLIGHT = 64;
+
 /** More unseen documents than this and the run reads (and rewrites) the full index instead. */
 const MAX_UNSEEN_FOR_SUMMARY = 64;
 
@@ -195,18 +413,28 @@ export function summaryPath(indexFile: string): string {
   return join(dirname(indexFile), 'cited.json');
 }
 
-function loadSummary(file: string, includeCode: boolean): { oids: readonly string[]; artifacts: Set<string> } | null {
+/** The summary beside the index: every blob it holds, every artifact they cite, and the generation of its parts. */
+interface Summary {
+  readonly oids: readonly string[];
+  readonly artifacts: Set<string>;
+  /** The generation of the parts written with it. */
+  readonly generation: string;
+}
+
+function loadSummary(file: string, includeCode: boolean): Summary | null {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as {
       version?: unknown;
       includeCode?: unknown;
+      generation?: unknown;
       oids?: unknown;
       artifacts?: unknown;
     };
     if (parsed.version !== FORMAT_VERSION || parsed.includeCode !== includeCode) return null;
     if (!Array.isArray(parsed.oids) || !Array.isArray(parsed.artifacts)) return null;
     if (!parsed.oids.every((oid) => typeof oid === 'string') || !parsed.artifacts.every((path) => typeof path === 'string')) return null;
-    return { oids: parsed.oids as string[], artifacts: new Set(parsed.artifacts as string[]) };
+    if (typeof parsed.generation !== 'string') return null;
+    return { oids: parsed.oids as string[], artifacts: new Set(parsed.artifacts as string[]), generation: parsed.generation };
   } catch {
     return null;
   }
@@ -229,33 +457,4 @@ export function extractBlob(text: string, includeCode: boolean): IndexedBlob {
 function toCitation(stored: StoredCitation): RlmCitation {
   const [, id, hash, line, column, offset, text, lines, form] = stored;
   return { id, hash, line, column, offset, text, lines: lines === null ? null : parseLineRange(lines), form, needsExistingFile: false };
-}
-
-function loadIndex(file: string, includeCode: boolean): StoredIndex {
-  const empty: StoredIndex = { version: FORMAT_VERSION, includeCode, blobs: {} };
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return empty;
-  }
-  try {
-    const parsed = JSON.parse(text) as Partial<StoredIndex> | null;
-    if (
-      parsed === null ||
-      typeof parsed !== 'object' ||
-      parsed.version !== FORMAT_VERSION ||
-      parsed.includeCode !== includeCode ||
-      typeof parsed.blobs !== 'object' ||
-      parsed.blobs === null
-    ) {
-      return empty;
-    }
-    for (const blob of Object.values(parsed.blobs)) {
-      if (typeof blob !== 'object' || blob === null || !Array.isArray(blob.c) || !Array.isArray(blob.s)) return empty;
-    }
-    return parsed as StoredIndex;
-  } catch {
-    return empty;
-  }
 }

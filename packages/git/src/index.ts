@@ -3,7 +3,7 @@ export { BlobHashCache } from './blob-hash-cache.ts';
 export type { GitObject } from './cat-file.ts';
 export { CatFileBatch } from './cat-file.ts';
 export type { CitationIndexOptions, CitingEntry, IndexedBlob } from './citation-index.ts';
-export { extractBlob, findCitingEntries, isMarkdownName, summaryPath } from './citation-index.ts';
+export { extractBlob, findCitingEntries, indexPartPath, isMarkdownName, summaryPath } from './citation-index.ts';
 export type { ArtifactVersion, ChangeStatus, CommitInfo, HistoryScope } from './history.ts';
 export { GitHistory, hashBytes, parseRawLog } from './history.ts';
 export type { BlameDetail, BlameDrift, BlameEntry, BlameInput, CurrentArtifact, PinSource } from './history-blame.ts';

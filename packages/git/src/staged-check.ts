@@ -52,7 +52,7 @@ export interface StagedCheckInput {
    * history stage, which tells a pin of an unstaged working-tree edit apart from a fabricated one.
    */
   readonly workingTree?: ArtifactReader;
-  /** Writes the citation index atomically; when absent it is rebuilt in memory on every run. */
+  /** Writes one file of the citation index atomically; when absent the index is built in memory on every run. */
   readonly writeFile?: (path: string, contents: string) => void;
   /**
    * Search git history for the hashes of stale citations in the staged documents, so that a hash

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createConfinedReader, type FileSystem, type Finding, rlmChecker } from '@aiwg-cite/core';
 import { GIT_ENV, type GitRepo, gitRepo, sha16, tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { checkStaged, citationIndexPath, type StagedCheckInput, summaryPath, toRootRelative } from '../src/index.ts';
+import { checkStaged, citationIndexPath, indexPartPath, type StagedCheckInput, summaryPath, toRootRelative } from '../src/index.ts';
 
 /** The working tree, for the `.aiwg/` fallback (the git package does not depend on the node host). */
 const workingTreeFs: FileSystem = {
@@ -238,24 +238,45 @@ describe('the reverse direction: committed documents the staged change breaks', 
     expect(brief(report.citations)).toEqual(['docs/two.md:1 missing']);
   });
 
-  it('keeps an index of citations under the git dir, keyed by blob, and rebuilds a corrupt one', async () => {
+  /** The 64 parts of the citation index beside `file`. */
+  const parts = (file: string) => Array.from({ length: 64 }, (_, at) => indexPartPath(file, at));
+  const readPart = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { generation: string; cited: [string, unknown[]][] };
+  const readSummary = (file: string) =>
+    JSON.parse(readFileSync(summaryPath(file), 'utf8')) as { generation: string; oids: string[]; artifacts: string[] };
+  /** The part that holds the citations of `artifact`. */
+  const partHolding = (file: string, artifact: string) =>
+    parts(file).find((path) => readPart(path).cited.some(([cited]) => cited === artifact)) as string;
+
+  it('keeps an index of citations under the git dir, split by cited file, and rebuilds a corrupt part', async () => {
     const repo = setup();
     repo.write({ 'src/a.ts': 'x\n' });
     repo.git('add', 'src/a.ts');
     const file = citationIndexPath(join(repo.dir, '.git'));
-    expect(existsSync(file)).toBe(false);
+    expect(existsSync(summaryPath(file))).toBe(false);
     const first = await run(repo);
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as { blobs: Record<string, unknown> };
-    const oid = repo.git('rev-parse', ':docs/one.md');
-    expect(Object.keys(stored.blobs)).toContain(oid);
-    writeFileSync(file, '{ not json');
+    const summary = readSummary(file);
+    expect(summary.oids).toContain(repo.git('rev-parse', ':docs/one.md'));
+    expect(summary.generation).toMatch(/^[0-9a-f]{16}$/);
+    for (const path of parts(file)) expect(readPart(path).generation).toBe(summary.generation);
+    // A part that is not JSON is no part: the index is built again.
+    const holding = partHolding(file, 'src/a.ts');
+    writeFileSync(holding, '{ not json');
     const again = await run(repo);
     expect(brief(again.report.citations)).toEqual(brief(first.report.citations));
-    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
-    rmSync(file);
+    expect(readPart(holding).generation).toBe(readSummary(file).generation);
+    expect(readSummary(file).generation).not.toBe(summary.generation);
+    // The one-file index of format 2, and its summary: rebuilt in parts, the old file removed.
+    rmSync(summaryPath(file));
+    writeFileSync(file, JSON.stringify({ version: 2, includeCode: false, blobs: {} }));
+    const upgraded = await run(repo);
+    expect(brief(upgraded.report.citations)).toEqual(brief(first.report.citations));
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(summaryPath(file))).toBe(true);
+    // Without a writer, the index is built in memory and not kept.
+    rmSync(dirname(file), { recursive: true });
     const without = await run(repo, { writeFile: undefined });
     expect(brief(without.report.citations)).toEqual(['docs/one.md:1 stale (staged-change)']);
-    expect(existsSync(file)).toBe(false);
+    expect(existsSync(summaryPath(file))).toBe(false);
   });
 
   /** A repository with an uncited `src/c.ts` whose citation index a first staged run built; nothing staged. */
@@ -271,18 +292,18 @@ describe('the reverse direction: committed documents the staged change breaks', 
     return { repo, file };
   };
 
-  it('answers from the small summary when no changed path is cited, without reading the full index', async () => {
+  it('answers from the small summary when no changed path is cited, without reading a part', async () => {
     const { repo, file } = await builtIndex();
-    const summary = JSON.parse(readFileSync(summaryPath(file), 'utf8')) as { artifacts: string[] };
-    expect(summary.artifacts.sort()).toEqual(['src/a.ts', 'src/b.ts']);
-    writeFileSync(file, 'corrupt on purpose: the fast path must not need it');
+    expect(readSummary(file).artifacts.sort()).toEqual(['src/a.ts', 'src/b.ts']);
+    for (const path of parts(file)) writeFileSync(path, 'corrupt on purpose: the fast path must not need it');
     repo.write({ 'src/c.ts': 'changed\n', 'docs/four.md': '# four\n' });
     repo.git('add', 'src/c.ts', 'docs/four.md');
     expect(brief((await run(repo)).report.citations)).toEqual([]);
-    expect(readFileSync(file, 'utf8')).toBe('corrupt on purpose: the fast path must not need it');
+    for (const path of parts(file)) expect(readFileSync(path, 'utf8')).toBe('corrupt on purpose: the fast path must not need it');
+    // A cited file changes: the parts are needed, found corrupt, and the index built again.
     repo.git('rm', '-q', '--cached', 'src/b.ts');
     expect(brief((await run(repo)).report.citations)).toEqual(['docs/two.md:5 missing (staged-change)']);
-    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow();
+    for (const path of parts(file)) expect(readPart(path).generation).toBe(readSummary(file).generation);
   });
 
   it('answers from the summary when only a staged document cites the changed path: it is checked from the index, not looked up', async () => {
@@ -309,5 +330,88 @@ describe('the reverse direction: committed documents the staged change breaks', 
       'docs/one.md:2 missing (staged-change)',
       'docs/three.md:1 missing (staged-change)',
     ]);
+  });
+
+  /** Documents citing three files, their citations interleaved, one suppressed, one document a copy; src/a.ts staged. */
+  const interleaved = () => {
+    const hash = sha16(CODE);
+    const one = `[src/b.ts@${hash}, L1]\n[src/a.ts@${hash}, L2]\n[src/c.ts@${hash}]\n[src/b.ts@${hash}, L3]\n[src/a.ts, L1]\n`;
+    const repo = gitRepo({
+      'src/a.ts': CODE,
+      'src/b.ts': CODE,
+      'src/c.ts': CODE,
+      'docs/one.md': one,
+      'docs/two.md': `<!-- aiwg-cite-disable-next-line -->\n[src/a.ts@${hash}]\n[src/b.ts@${hash}, L2]\n`,
+      'docs/copy.md': one,
+      'notes/three.md': `[src/a.ts@${hash}, L1-2] and [src/b.ts, L1]\n`,
+    });
+    repo.write({ 'src/a.ts': 'x\n' });
+    repo.git('add', 'src/a.ts');
+    return repo;
+  };
+
+  it('answers a changed cited file from the parts that hold it, as a run without an index would', async () => {
+    const repo = interleaved();
+    const file = citationIndexPath(join(repo.dir, '.git'));
+    const built = await run(repo);
+    expect(brief(built.report.citations)).toContain('docs/one.md:2 stale (staged-change)');
+    repo.write({ 'src/b.ts': 'y\n', 'src/c.ts': 'z\n' });
+    repo.git('add', 'src/b.ts', 'src/c.ts');
+    // Every part that holds none of the three files is corrupt: only the others may be read.
+    const holding = new Set(['src/a.ts', 'src/b.ts', 'src/c.ts'].map((artifact) => partHolding(file, artifact)));
+    expect(holding.size).toBe(3);
+    const others = parts(file).filter((path) => !holding.has(path));
+    for (const path of others) writeFileSync(path, 'corrupt on purpose: the parts that hold the files must answer');
+    const fromParts = await run(repo);
+    for (const path of others) expect(readFileSync(path, 'utf8')).toBe('corrupt on purpose: the parts that hold the files must answer');
+    // The same run with no index at all: every document extracted.
+    rmSync(dirname(file), { recursive: true });
+    const fromDocuments = await run(repo, { writeFile: undefined });
+    expect(fromParts.report).toEqual(fromDocuments.report);
+    // docs/one.md cites b, a, c, b (three parts): they come back in the order they stand.
+    expect(brief(fromParts.report.citations)).toEqual([
+      'docs/copy.md:1 stale (staged-change)',
+      'docs/copy.md:2 stale (staged-change)',
+      'docs/copy.md:3 stale (staged-change)',
+      'docs/copy.md:4 stale (staged-change)',
+      'docs/one.md:1 stale (staged-change)',
+      'docs/one.md:2 stale (staged-change)',
+      'docs/one.md:3 stale (staged-change)',
+      'docs/one.md:4 stale (staged-change)',
+      'docs/two.md:3 stale (staged-change)',
+      'notes/three.md:1 stale (staged-change)',
+    ]);
+  });
+
+  it('never takes a part of another write than the summary names: it builds the index again', async () => {
+    const repo = interleaved();
+    const file = citationIndexPath(join(repo.dir, '.git'));
+    const first = await run(repo);
+    const generation = readSummary(file).generation;
+    // The part that holds src/a.ts, as a write that never finished (or another run's) leaves it: it
+    // names no citation of src/a.ts, and another generation.
+    const holding = partHolding(file, 'src/a.ts');
+    writeFileSync(holding, JSON.stringify({ ...readPart(holding), generation: 'ffffffffffffffff', cited: [] }));
+    const again = await run(repo);
+    expect(again.report).toEqual(first.report);
+    expect(readSummary(file).generation).not.toBe(generation);
+    expect(readPart(holding).generation).toBe(readSummary(file).generation);
+    expect(readPart(holding).cited.some(([artifact]) => artifact === 'src/a.ts')).toBe(true);
+    // With more new documents than the summary path takes, every part is read; parts that disagree
+    // with the summary (a citation of a blob it does not name) are no parts either.
+    repo.write(Object.fromEntries(Array.from({ length: 65 }, (_, at) => [`docs/new/${at}.md`, `# ${at}\n`])));
+    repo.commit('many new documents');
+    repo.git('rm', '-q', '--cached', 'src/a.ts');
+    const named = readPart(holding);
+    const stray = named.cited.map(([artifact, entries]) => [
+      artifact,
+      entries.map((entry) => ['0'.repeat(40), ...(entry as unknown[]).slice(1)]),
+    ]);
+    writeFileSync(holding, JSON.stringify({ ...named, cited: stray }));
+    const rebuilt = await run(repo);
+    expect(readPart(holding).cited).toEqual(named.cited);
+    rmSync(dirname(file), { recursive: true });
+    expect(rebuilt.report).toEqual((await run(repo, { writeFile: undefined })).report);
+    expect(brief(rebuilt.report.citations)).toContain('docs/one.md:2 missing (staged-change)');
   });
 });

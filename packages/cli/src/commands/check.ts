@@ -10,7 +10,7 @@ import {
   resolveWorkspace,
   toPosix,
   type Workspace,
-  writeFileAtomic,
+  writeOwnFile,
 } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
@@ -248,9 +248,7 @@ async function runStaged(
     workingTree: createNodeReader(workspace.root),
     history: flags.history,
     reverseOnly: flags.reverseOnly,
-    writeFile: (path, contents) => {
-      writeFileAtomic(path, contents);
-    },
+    writeFile: writeOwnFile,
     ...(cache === null ? {} : { results: cache.results }),
     corpus: scholarly.corpusStage,
     ...optional('gitDir', knownGitDirectory(workspace.root, context.env)),
