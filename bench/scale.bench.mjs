@@ -9,7 +9,7 @@
 // with AIWG_CITE_BENCH_SCALE_SIZES=2000,10000 (default 2000,10000,100000). A generated repository
 // is kept (aiwg-cite-scale-N in the temporary directory) and reused by the next run.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateRlmCorpus } from './corpus-gen.mjs';
@@ -122,6 +122,32 @@ for (let index = 1; index <= 4; index += 1) {
   shards.push(check(repo.dir, ['--shard', `${index}/4`, '--format', 'json']));
 }
 
+// The commit hook at this size: `check --staged` on a copy of the index with one change staged
+// (GIT_INDEX_FILE, as `git commit -a` runs it), so the repository's own index is left alone. The
+// first run builds the hook's citation index (`.git/aiwg-cite/`); the others read it.
+const staged = (name, path, bytes) => {
+  const index = join(repo.dir, '.git', `index-bench-${name}`);
+  copyFileSync(join(repo.dir, '.git', 'index'), index);
+  const oid = execFileSync('git', ['hash-object', '-w', '--stdin'], { cwd: repo.dir, env, input: bytes }).toString().trim();
+  execFileSync('git', ['update-index', '--cacheinfo', `100644,${oid},${path}`], { cwd: repo.dir, env: { ...env, GIT_INDEX_FILE: index } });
+  return { GIT_INDEX_FILE: index };
+};
+const documentStaged = staged('document', 'docs/area0/report1.md', Buffer.concat([original, Buffer.from('\nStaged edit.\n')]));
+const hotStaged = staged('hot', repo.hot, Buffer.concat([hotOriginal, Buffer.from('// staged edit\n')]));
+const hook = (stagedEnv) => run(process.execPath, [CLI, 'check', '--staged'], repo.dir, stagedEnv);
+for (const index of ['by-artifact', 'cited.json', 'citations.json']) {
+  rmSync(join(repo.dir, '.git', 'aiwg-cite', index), { recursive: true, force: true });
+}
+const hookBuild = hook(hotStaged);
+const hookDocument = [];
+const hookHot = [];
+for (let at = 0; at < warmRuns; at += 1) {
+  hookDocument.push(hook(documentStaged));
+  hookHot.push(hook(hotStaged));
+}
+for (const stagedEnv of [documentStaged, hotStaged]) rmSync(stagedEnv.GIT_INDEX_FILE, { force: true });
+const most = (runs) => Math.max(...runs.map((one) => one.rss));
+
 // What any warm re-check pays before it checks anything: starting Node, and learning which of the
 // files changed (git's own stat of every tracked file against its index is the cheapest way
 // without a file-system watcher).
@@ -169,6 +195,11 @@ ${table(
       '≤ 500 ms',
       verdict(median(hot), 500),
     ],
+    ['commit hook (`check --staged`), first run: builds the citation index', ms(hookBuild.wall), '—', '—', ''],
+    ['peak RSS of that first hook run', mib(hookBuild.rss), '—', '≤ 1 GiB', verdict(hookBuild.rss, 2 ** 30)],
+    ['commit hook, one document staged', ms(median(hookDocument.map((one) => one.wall))), '—', '—', ''],
+    [`commit hook, an edit of the artifact ${HOT_CITERS} documents cite staged`, ms(median(hookHot.map((one) => one.wall))), '—', '—', ''],
+    ['peak RSS of the commit hook runs after the first', mib(Math.max(most(hookDocument), most(hookHot))), '—', '—', ''],
     ['for scale: `node -e 0` (process start-up)', ms(startUp), '—', '—', ''],
     ['for scale: `git status --porcelain` (git stats every tracked file)', ms(changeScan), '—', '—', ''],
     ...shards.map((shard, at) => [
