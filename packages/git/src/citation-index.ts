@@ -149,7 +149,7 @@ export async function findCitingEntries(
 /**
  * A part of the index, which is split by cited artifact so that a commit changing a cited file
  * reads the part that holds it (a sixty-fourth of the citations) instead of the whole index: in a
- * repository of 100,000 documents the index is 160 MB. Each part lists, per artifact, `[oid, at,
+ * repository of 100,000 documents the index is about 200 MB. Each part lists, per artifact, `[oid, at,
  * citation]` (the blob, the citation's place among the blob's, as stored) and the suppressions of
  * those blobs. All parts are written together, under the generation the summary then names.
  */
@@ -279,7 +279,7 @@ function loadAllParts(file: string, includeCode: boolean, summary: Summary): Map
  * The citing entries of `artifacts` from the parts that hold them and the blobs extracted this run
  * (those the summary does not know), in the order the full index gives them: documents in index
  * order, each one's citations in the order they stand. `null` when a part is missing, unreadable,
- * malformed or not of the summary's generation: then the full index answers.
+ * malformed or not of the summary's generation: then every part is read, and the index built again.
  */
 function citingFromParts(
   options: CitationIndexOptions,
@@ -346,8 +346,23 @@ function loadPart(file: string, includeCode: boolean, generation: string): Index
         return null;
     }
   }
-  for (const value of Object.values(suppressions)) if (!Array.isArray(value)) return null;
+  for (const value of Object.values(suppressions) as unknown[]) if (!isSuppressionList(value)) return null;
   return parsed as IndexPart;
+}
+
+/** Whether a value is a blob's suppressions as stored, `[line, rules]` each. */
+function isSuppressionList(value: unknown): value is IndexedBlob['s'] {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (one) =>
+        Array.isArray(one) &&
+        one.length === 2 &&
+        Number.isInteger(one[0]) &&
+        Array.isArray(one[1]) &&
+        one[1].every((rule: unknown) => typeof rule === 'string'),
+    )
+  );
 }
 
 /** Whether a value is a {@link StoredCitation} of `artifact`. */

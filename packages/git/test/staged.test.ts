@@ -265,6 +265,12 @@ describe('the reverse direction: committed documents the staged change breaks', 
     expect(brief(again.report.citations)).toEqual(brief(first.report.citations));
     expect(readPart(holding).generation).toBe(readSummary(file).generation);
     expect(readSummary(file).generation).not.toBe(summary.generation);
+    // Nor is one whose suppressions are not `[line, rules]` pairs.
+    const rebuilt = readSummary(file).generation;
+    const suppressed = repo.git('rev-parse', ':docs/two.md');
+    writeFileSync(holding, JSON.stringify({ ...readPart(holding), suppressions: { [suppressed]: [['3', 'all']] } }));
+    expect(brief((await run(repo)).report.citations)).toEqual(brief(first.report.citations));
+    expect(readSummary(file).generation).not.toBe(rebuilt);
     // The one-file index of format 2, and its summary: rebuilt in parts, the old file removed.
     rmSync(summaryPath(file));
     writeFileSync(file, JSON.stringify({ version: 2, includeCode: false, blobs: {} }));
