@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeOwnFile } from '@aiwg-cite/node';
 
 /** The content hashes of one blob: raw bytes, and (for invalid UTF-8) the U+FFFD-decoded text. */
 export interface BlobHashes {
@@ -53,15 +53,7 @@ export class BlobHashCache {
     for (const [oid, hashes] of this.#added) merged.set(oid, hashes);
     let text = '';
     for (const [oid, hashes] of merged) text += `${oid} ${hashes.raw} ${hashes.replacement ?? '-'}\n`;
-    const temporary = `${this.#path}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      mkdirSync(join(this.#path, '..'), { recursive: true });
-      writeFileSync(temporary, text);
-      renameSync(temporary, this.#path);
-      this.#added.clear();
-    } catch {
-      rmSync(temporary, { force: true });
-    }
+    if (writeOwnFile(this.#path, text)) this.#added.clear();
   }
 
   #load(): void {

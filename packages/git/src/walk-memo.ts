@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeOwnFile } from '@aiwg-cite/node';
 import type { ChangeStatus } from './history.ts';
 
 /** One commit of a walk that changed a walked path. */
@@ -97,13 +97,6 @@ export class WalkMemo {
     for (const [path, list] of walked.touches) paths.push([path, list.map((touch) => [touch.order, touch.status, touch.blob])]);
     const text = JSON.stringify({ format: FORMAT, tips, commits, paths });
     if (text.length > MAX_CHARS) return;
-    const temporary = `${this.#path}.${randomBytes(6).toString('hex')}.tmp`;
-    try {
-      mkdirSync(join(this.#path, '..'), { recursive: true });
-      writeFileSync(temporary, text);
-      renameSync(temporary, this.#path);
-    } catch {
-      rmSync(temporary, { force: true });
-    }
+    writeOwnFile(this.#path, text);
   }
 }

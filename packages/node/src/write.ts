@@ -1,5 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { chownSync, lstatSync, readFileSync, realpathSync, renameSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { fileMessages } from './messages.ts';
@@ -66,20 +77,28 @@ export function writeFileAtomic(
 }
 
 /**
- * Writes a file of aiwg-cite's own (an index under the git directory) atomically: a temporary file
- * beside it, then a rename. Unlike {@link writeFileAtomic}, which is for the user's files, it
- * neither reads the old file nor keeps its bytes, mode or owner: nothing else writes these, and the
- * hook's citation index (160 MB at 100,000 documents) written that way held four copies of itself
- * in memory. A file that cannot be written is left as it was, never an error: the next run
- * rebuilds what it lacks.
+ * Writes a file of aiwg-cite's own (a cache or an index under the git directory) atomically: its
+ * directory made if need be, a temporary file beside it, then a rename. Unlike
+ * {@link writeFileAtomic}, which is for the user's files, it neither reads the old file nor keeps
+ * its bytes, mode or owner: nothing else writes these, and the hook's citation index (160 MB at
+ * 100,000 documents) written that way held four copies of itself in memory. A file that cannot be
+ * written is left as it was, never an error (the next run rebuilds what it lacks): the result
+ * says whether it was written.
  */
-export function writeOwnFile(path: string, contents: string): void {
+export function writeOwnFile(path: string, contents: string): boolean {
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(temporary, contents);
     renameSync(temporary, path);
+    return true;
   } catch {
-    rmSync(temporary, { force: true });
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Nothing there to remove (its directory is a file, or gone).
+    }
+    return false;
   }
 }
 

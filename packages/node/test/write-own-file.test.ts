@@ -5,13 +5,16 @@ import { describe, expect, it } from 'vitest';
 import { writeOwnFile } from '../src/index.ts';
 
 describe('writeOwnFile (an index of aiwg-cite under the git directory)', () => {
-  it('replaces the file whole and leaves no temporary file beside it', () => {
+  it('replaces the file whole, makes its directory, and leaves no temporary file beside it', () => {
     const dir = tempDir();
     const path = join(dir, 'cited.json');
     writeFileSync(path, 'old contents, longer than the new ones');
-    writeOwnFile(path, '{"new":true}');
+    expect(writeOwnFile(path, '{"new":true}')).toBe(true);
     expect(readFileSync(path, 'utf8')).toBe('{"new":true}');
     expect(readdirSync(dir)).toEqual(['cited.json']);
+    // Its directory is made when it is not there yet.
+    expect(writeOwnFile(join(dir, 'aiwg-cite', 'by-artifact', '00.json'), '{}')).toBe(true);
+    expect(readFileSync(join(dir, 'aiwg-cite', 'by-artifact', '00.json'), 'utf8')).toBe('{}');
   });
 
   it('leaves the file as it was, and nothing else, where it cannot write: no error', () => {
@@ -29,7 +32,10 @@ describe('writeOwnFile (an index of aiwg-cite under the git directory)', () => {
     } finally {
       chmodSync(locked, 0o700);
     }
-    expect(() => writeOwnFile(join(dir, 'missing', 'cited.json'), 'x')).not.toThrow();
-    expect(readdirSync(dir)).toEqual(['locked']);
+    // A file where its directory would be: nothing is written, and the answer says so.
+    writeFileSync(join(dir, 'plain'), 'a file');
+    expect(writeOwnFile(join(dir, 'plain', 'cited.json'), 'x')).toBe(false);
+    expect(readdirSync(dir).sort()).toEqual(['locked', 'plain']);
+    expect(readFileSync(join(dir, 'plain'), 'utf8')).toBe('a file');
   });
 });
