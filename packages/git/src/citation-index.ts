@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   decodeDocument,
@@ -19,8 +19,10 @@ import { IndexFileEntries } from './index-file.ts';
 /**
  * Bumped whenever the stored shape or the extraction changes, so old files are rebuilt. 3: the
  * index is kept split by cited artifact ({@link IndexPart}) instead of as one file keyed by blob.
+ * 4: documents new since the parts were written are kept beside them ({@link IndexDelta}); a tool
+ * of format 3 would take the summary's list of blobs for the parts' and miss their citations.
  */
-const FORMAT_VERSION = 3;
+const FORMAT_VERSION = 4;
 
 /**
  * One citation as stored: `[artifact, id, hash, line, column, offset, text, lines, form]`, with
@@ -59,9 +61,14 @@ export interface CitationIndexOptions {
   readonly batch: CatFileBatch;
   /** Whether citations inside code count (a different extraction, so a different index). */
   readonly includeCode: boolean;
-  /** Writes one file of the index (a part, the summary) atomically; when absent the index is built in memory and not kept. */
-  readonly writeFile?: (path: string, contents: string) => void;
+  /**
+   * Writes one file of the index (a part, a delta, the summary) atomically, returning `false` when
+   * it could not; when absent the index is built in memory and not kept.
+   */
+  readonly writeFile?: WriteFile;
 }
+
+type WriteFile = (path: string, contents: string) => boolean | undefined;
 
 const MARKDOWN = /\.(md|markdown)$/i;
 
@@ -98,17 +105,29 @@ export async function findCitingEntries(
   // Fast path: the small summary names every artifact its blobs cite. When none of the changed
   // paths is among them (a commit of documents only, say), no part is read. When some are, the
   // parts that hold them answer, if they are the ones written with the summary; every part is
-  // read only when they are not, or when too many documents are new to the summary.
-  const summary = loadSummary(summaryPath(options.file), options.includeCode);
+  // read only when they are not, or when too many documents are new to the summary. Documents
+  // committed since the parts were written are extracted, and once there are a few of them kept
+  // in a delta beside the parts, so that no run extracts them again.
+  let summary = loadSummary(summaryPath(options.file), options.includeCode);
   if (summary !== null) {
     const unseen = unseenBlobs(options.snapshot, excludeDocuments, summary.oids);
-    if (unseen.length <= MAX_UNSEEN_FOR_SUMMARY) {
+    const room = deltaRoom(summary);
+    if (unseen.length <= Math.max(MAX_UNSEEN_FOR_SUMMARY, room)) {
       await extract(unseen);
+      const fresh = new Map(unseen.flatMap((oid) => (extracted.has(oid) ? [[oid, extracted.get(oid) as IndexedBlob]] : [])));
+      if (options.writeFile !== undefined && fresh.size >= DELTA_AT && fresh.size <= room) {
+        summary = writeDelta(options.file, options.includeCode, summary, fresh, options.writeFile) ?? summary;
+      }
+      const known = summary;
       const cited = (artifact: string) =>
-        summary.artifacts.has(artifact) || [...extracted.values()].some((blob) => blob.c.some((stored) => stored[0] === artifact));
+        known.artifacts.has(artifact) || [...extracted.values()].some((blob) => blob.c.some((stored) => stored[0] === artifact));
       if (![...artifacts].some(cited)) return [];
-      const fromParts = citingFromParts(options, summary, artifacts, excludeDocuments, extracted);
-      if (fromParts !== null) return fromParts;
+      const deltas = loadDeltas(options.file, options.includeCode, known);
+      if (deltas !== null) {
+        for (const [oid, blob] of extracted) deltas.set(oid, blob);
+        const fromParts = citingFromParts(options, known, artifacts, excludeDocuments, deltas);
+        if (fromParts !== null) return fromParts;
+      }
     }
   }
 
@@ -184,8 +203,8 @@ function writeParts(
   includeCode: boolean,
   generation: string,
   blobs: ReadonlyMap<string, IndexedBlob>,
-  writeFile: (path: string, contents: string) => void,
-): void {
+  writeFile: WriteFile,
+): boolean {
   const parts = Array.from({ length: PARTS }, () => ({
     cited: new Map<string, [string, number, StoredCitation][]>(),
     suppressions: {} as Record<string, IndexedBlob['s']>,
@@ -207,10 +226,123 @@ function writeParts(
   } catch {
     // No directory to keep the parts in: `writeFile` fails on each, and the next run builds them.
   }
+  let written = true;
   parts.forEach((part, index) => {
     const stored: IndexPart = { version: FORMAT_VERSION, includeCode, generation, cited: [...part.cited], suppressions: part.suppressions };
-    writeFile(indexPartPath(indexFile, index), JSON.stringify(stored));
+    if (writeFile(indexPartPath(indexFile, index), JSON.stringify(stored)) === false) written = false;
   });
+  return written;
+}
+
+/**
+ * Blobs of markdown documents new since the parts were written, kept whole in one file beside
+ * them, so that a run after many new commits (a pull, a merge, or 16 commits of documents) neither
+ * extracts them again nor rewrites the parts: at 100,000 documents the parts take about 200 MB.
+ * The summary names each delta of its generation; one it does not name is never read.
+ */
+interface IndexDelta {
+  readonly version: number;
+  readonly includeCode: boolean;
+  /** The parts' generation, which the summary names. */
+  readonly generation: string;
+  readonly id: string;
+  readonly blobs: readonly (readonly [string, IndexedBlob['c'], IndexedBlob['s']])[];
+}
+
+/** Where a delta is kept: `citations.json` → `by-artifact/delta-<id>.json`. */
+function deltaPath(indexFile: string, id: string): string {
+  return join(dirname(indexFile), 'by-artifact', `delta-${id}.json`);
+}
+
+/** New blobs at which a run keeps them in a delta instead of extracting them again next time. */
+const DELTA_AT = 16;
+
+/** Deltas kept before the next one takes them all in. */
+const MAX_DELTAS = 16;
+
+/**
+ * How many more blobs the deltas may hold before the parts are written again: a sixteenth of the
+ * parts' blobs (at least 64), so that reading them all stays a small share of reading the whole
+ * index, and the full write, which also drops the blobs no document holds any more, is paid once
+ * per that many new documents.
+ */
+function deltaRoom(summary: Summary): number {
+  const held = summary.deltas.reduce((sum, [, count]) => sum + count, 0);
+  return Math.max(MAX_UNSEEN_FOR_SUMMARY, Math.floor((summary.oids.length - held) / 16)) - held;
+}
+
+/**
+ * Keeps `fresh` (blobs the summary does not name) in a new delta and writes the summary naming it:
+ * the delta first, so a summary never names a delta that is not there. Past {@link MAX_DELTAS} the
+ * new delta takes in the others, which are removed after. The new summary, or `null` when a write
+ * failed or a delta to take in is unreadable (the run goes on with the old summary).
+ */
+function writeDelta(
+  indexFile: string,
+  includeCode: boolean,
+  summary: Summary,
+  fresh: ReadonlyMap<string, IndexedBlob>,
+  writeFile: WriteFile,
+): Summary | null {
+  const merging = summary.deltas.length >= MAX_DELTAS;
+  let blobs: ReadonlyMap<string, IndexedBlob> = fresh;
+  if (merging) {
+    const held = loadDeltas(indexFile, includeCode, summary);
+    if (held === null) return null;
+    for (const [oid, blob] of fresh) held.set(oid, blob);
+    blobs = held;
+  }
+  const id = randomBytes(8).toString('hex');
+  const delta: IndexDelta = {
+    version: FORMAT_VERSION,
+    includeCode,
+    generation: summary.generation,
+    id,
+    blobs: [...blobs].map(([oid, blob]) => [oid, blob.c, blob.s] as const),
+  };
+  if (writeFile(deltaPath(indexFile, id), JSON.stringify(delta)) === false) return null;
+  const artifacts = new Set(summary.artifacts);
+  for (const blob of fresh.values()) for (const stored of blob.c) artifacts.add(stored[0]);
+  const next: Summary = {
+    generation: summary.generation,
+    deltas: [...(merging ? [] : summary.deltas), [id, blobs.size]],
+    oids: [...summary.oids, ...fresh.keys()],
+    artifacts,
+  };
+  if (writeFile(summaryPath(indexFile), summaryJson(includeCode, next)) === false) return null;
+  if (merging) for (const [old] of summary.deltas) removeQuietly(deltaPath(indexFile, old));
+  return next;
+}
+
+/** Every blob the summary's deltas hold; `null` when one is missing, unreadable, malformed or not the one named. */
+function loadDeltas(indexFile: string, includeCode: boolean, summary: Summary): Map<string, IndexedBlob> | null {
+  const blobs = new Map<string, IndexedBlob>();
+  for (const [id, count] of summary.deltas) {
+    let parsed: Partial<IndexDelta> | null;
+    try {
+      parsed = JSON.parse(readFileSync(deltaPath(indexFile, id), 'utf8')) as Partial<IndexDelta> | null;
+    } catch {
+      return null;
+    }
+    if (typeof parsed !== 'object' || parsed === null || parsed.version !== FORMAT_VERSION) return null;
+    if (parsed.includeCode !== includeCode || parsed.generation !== summary.generation || parsed.id !== id) return null;
+    if (!Array.isArray(parsed.blobs) || parsed.blobs.length !== count) return null;
+    for (const entry of parsed.blobs as unknown[]) {
+      if (!Array.isArray(entry) || entry.length !== 3 || typeof entry[0] !== 'string' || !Array.isArray(entry[1])) return null;
+      if (!entry[1].every((stored: unknown) => isStoredCitation(stored)) || !isSuppressionList(entry[2])) return null;
+      blobs.set(entry[0], { c: entry[1] as StoredCitation[], s: entry[2] });
+    }
+  }
+  return blobs;
+}
+
+/** Removes a file of the index that nothing names any more; one left behind is never read. */
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Left: harmless.
+  }
 }
 
 /**
@@ -218,28 +350,24 @@ function writeParts(
  * it, so that parts left by a write that did not finish (or by another run) are never taken for
  * this one's. The one-file index of format 2, if any, is removed after.
  */
-function writeIndex(
-  options: CitationIndexOptions,
-  writeFile: (path: string, contents: string) => void,
-  blobs: ReadonlyMap<string, IndexedBlob>,
-): void {
+function writeIndex(options: CitationIndexOptions, writeFile: WriteFile, blobs: ReadonlyMap<string, IndexedBlob>): void {
   const generation = randomBytes(8).toString('hex');
-  writeParts(options.file, options.includeCode, generation, blobs, writeFile);
-  const citedArtifacts = new Set<string>();
-  for (const blob of blobs.values()) for (const stored of blob.c) citedArtifacts.add(stored[0]);
-  const summary = {
-    version: FORMAT_VERSION,
-    includeCode: options.includeCode,
-    generation,
-    oids: [...blobs.keys()],
-    artifacts: [...citedArtifacts],
-  };
-  writeFile(summaryPath(options.file), JSON.stringify(summary));
+  // A summary is written only over parts that all are: one naming a part that is not there would
+  // send every run to build the index again.
+  if (!writeParts(options.file, options.includeCode, generation, blobs, writeFile)) return;
+  const artifacts = new Set<string>();
+  for (const blob of blobs.values()) for (const stored of blob.c) artifacts.add(stored[0]);
+  const summary: Summary = { generation, deltas: [], oids: [...blobs.keys()], artifacts };
+  if (writeFile(summaryPath(options.file), summaryJson(options.includeCode, summary)) === false) return;
+  removeQuietly(options.file);
+  // The parts now hold every blob: deltas of earlier generations are no longer named.
+  let names: string[] = [];
   try {
-    rmSync(options.file, { force: true });
+    names = readdirSync(dirname(indexPartPath(options.file, 0)));
   } catch {
-    // Left for the next write: nothing reads it.
+    // No directory: nothing to remove.
   }
+  for (const name of names) if (/^delta-[0-9a-f]{16}\.json$/.test(name)) removeQuietly(join(dirname(indexPartPath(options.file, 0)), name));
 }
 
 /**
@@ -248,6 +376,8 @@ function writeIndex(
  * disagree (a citation of a blob it does not name, or a blob's citations with a gap).
  */
 function loadAllParts(file: string, includeCode: boolean, summary: Summary): Map<string, IndexedBlob> | null {
+  const deltas = loadDeltas(file, includeCode, summary);
+  if (deltas === null) return null;
   const placed = new Map<string, [number, StoredCitation][]>();
   const suppressions = new Map<string, IndexedBlob['s']>();
   for (const oid of summary.oids) placed.set(oid, []);
@@ -272,12 +402,13 @@ function loadAllParts(file: string, includeCode: boolean, summary: Summary): Map
     if (citations.some(([at], position) => at !== position)) return null;
     blobs.set(oid, { c: citations.map(([, stored]) => stored), s: suppressions.get(oid) ?? [] });
   }
+  for (const [oid, blob] of deltas) blobs.set(oid, blob);
   return blobs;
 }
 
 /**
- * The citing entries of `artifacts` from the parts that hold them and the blobs extracted this run
- * (those the summary does not know), in the order the full index gives them: documents in index
+ * The citing entries of `artifacts` from the parts that hold them and the blobs `apart` from them
+ * (the deltas', and those extracted this run), in the order the full index gives them: documents in index
  * order, each one's citations in the order they stand. `null` when a part is missing, unreadable,
  * malformed or not of the summary's generation: then every part is read, and the index built again.
  */
@@ -286,13 +417,14 @@ function citingFromParts(
   summary: Summary,
   artifacts: ReadonlySet<string>,
   excludeDocuments: ReadonlySet<string>,
-  extracted: ReadonlyMap<string, IndexedBlob>,
+  apart: ReadonlyMap<string, IndexedBlob>,
 ): CitingEntry[] | null {
   // Per blob: its citations of the artifacts, by their place among its citations. A part of the
   // summary's generation was written from the blobs the summary names, and only from those.
   const found = new Map<string, [number, StoredCitation][]>();
   const suppressions = new Map<string, IndexedBlob['s']>();
-  for (const index of new Set([...artifacts].map(partOf))) {
+  // Only the parts of cited artifacts: the summary names every artifact the parts hold.
+  for (const index of new Set([...artifacts].filter((artifact) => summary.artifacts.has(artifact)).map(partOf))) {
     const part = loadPart(indexPartPath(options.file, index), options.includeCode, summary.generation);
     if (part === null) return null;
     for (const [artifact, entries] of part.cited) {
@@ -313,8 +445,8 @@ function citingFromParts(
     out.push({ document, artifact: stored[0], citation: toCitation(stored), suppressions: s.map(([line, rules]) => ({ line, rules })) });
   for (const [document, oid] of markdownDocuments(options.snapshot)) {
     const citations = found.get(oid);
-    // A blob the summary does not know was extracted this run (the summary's and these are apart).
-    const blob = citations === undefined ? extracted.get(oid) : undefined;
+    // A blob the parts do not hold is in a delta or was extracted this run (never in both).
+    const blob = citations === undefined ? apart.get(oid) : undefined;
     if ((citations === undefined && blob === undefined) || excludeDocuments.has(document)) continue;
     if (blob !== undefined) {
       for (const stored of blob.c) if (artifacts.has(stored[0])) push(document, stored, blob.s);
@@ -365,12 +497,13 @@ function isSuppressionList(value: unknown): value is IndexedBlob['s'] {
   );
 }
 
-/** Whether a value is a {@link StoredCitation} of `artifact`. */
-function isStoredCitation(value: unknown, artifact: string): value is StoredCitation {
+/** Whether a value is a {@link StoredCitation} (of `artifact`, when given). */
+function isStoredCitation(value: unknown, artifact?: string): value is StoredCitation {
   return (
     Array.isArray(value) &&
     value.length === 9 &&
-    value[0] === artifact &&
+    typeof value[0] === 'string' &&
+    (artifact === undefined || value[0] === artifact) &&
     typeof value[1] === 'string' &&
     (value[2] === null || typeof value[2] === 'string') &&
     Number.isInteger(value[3]) &&
@@ -428,12 +561,16 @@ export function summaryPath(indexFile: string): string {
   return join(dirname(indexFile), 'cited.json');
 }
 
-/** The summary beside the index: every blob it holds, every artifact they cite, and the generation of its parts. */
+/**
+ * The summary beside the index: every blob it holds (the parts' and the deltas'), every artifact
+ * they cite, the generation of its parts, and its deltas with how many blobs each holds.
+ */
 interface Summary {
   readonly oids: readonly string[];
-  readonly artifacts: Set<string>;
+  readonly artifacts: ReadonlySet<string>;
   /** The generation of the parts written with it. */
   readonly generation: string;
+  readonly deltas: readonly (readonly [string, number])[];
 }
 
 function loadSummary(file: string, includeCode: boolean): Summary | null {
@@ -442,17 +579,29 @@ function loadSummary(file: string, includeCode: boolean): Summary | null {
       version?: unknown;
       includeCode?: unknown;
       generation?: unknown;
+      deltas?: unknown;
       oids?: unknown;
       artifacts?: unknown;
     };
     if (parsed.version !== FORMAT_VERSION || parsed.includeCode !== includeCode) return null;
-    if (!Array.isArray(parsed.oids) || !Array.isArray(parsed.artifacts)) return null;
+    if (!Array.isArray(parsed.oids) || !Array.isArray(parsed.artifacts) || !Array.isArray(parsed.deltas)) return null;
     if (!parsed.oids.every((oid) => typeof oid === 'string') || !parsed.artifacts.every((path) => typeof path === 'string')) return null;
+    if (!parsed.deltas.every((delta) => Array.isArray(delta) && typeof delta[0] === 'string' && Number.isInteger(delta[1]))) return null;
     if (typeof parsed.generation !== 'string') return null;
-    return { oids: parsed.oids as string[], artifacts: new Set(parsed.artifacts as string[]), generation: parsed.generation };
+    return {
+      oids: parsed.oids as string[],
+      artifacts: new Set(parsed.artifacts as string[]),
+      generation: parsed.generation,
+      deltas: parsed.deltas as [string, number][],
+    };
   } catch {
     return null;
   }
+}
+
+function summaryJson(includeCode: boolean, summary: Summary): string {
+  const { generation, deltas, oids, artifacts } = summary;
+  return JSON.stringify({ version: FORMAT_VERSION, includeCode, generation, deltas, oids, artifacts: [...artifacts] });
 }
 
 /** The citations a markdown text holds, as the index keeps them. */

@@ -52,8 +52,11 @@ export interface StagedCheckInput {
    * history stage, which tells a pin of an unstaged working-tree edit apart from a fabricated one.
    */
   readonly workingTree?: ArtifactReader;
-  /** Writes one file of the citation index atomically; when absent the index is built in memory on every run. */
-  readonly writeFile?: (path: string, contents: string) => void;
+  /**
+   * Writes one file of the citation index atomically, returning `false` when it could not; when
+   * absent the index is built in memory on every run.
+   */
+  readonly writeFile?: (path: string, contents: string) => boolean | undefined;
   /**
    * Search git history for the hashes of stale citations in the staged documents, so that a hash
    * no version ever had becomes an `unknown-hash` error (a fabricated pin). @default true
@@ -254,7 +257,7 @@ interface StagedChangeInput {
   /** Staged documents: checked from the index (or excluded by configuration), never reported twice. */
   readonly documents: ReadonlySet<string>;
   readonly selectDocuments?: (documents: readonly string[]) => string[];
-  readonly writeFile?: (path: string, contents: string) => void;
+  readonly writeFile?: (path: string, contents: string) => boolean | undefined;
 }
 
 /** Where the citation index lives: under the git dir, never in the work tree. */

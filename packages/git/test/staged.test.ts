@@ -32,6 +32,7 @@ function run(repo: GitRepo, extra: Partial<StagedCheckInput> = {}) {
     writeFile: (path, contents) => {
       writeFileSync(`${path}.tmp`, contents);
       renameSync(`${path}.tmp`, path);
+      return true;
     },
     ...extra,
   });
@@ -419,5 +420,148 @@ describe('the reverse direction: committed documents the staged change breaks', 
     rmSync(dirname(file), { recursive: true });
     expect(rebuilt.report).toEqual((await run(repo, { writeFile: undefined })).report);
     expect(brief(rebuilt.report.citations)).toContain('docs/one.md:2 missing (staged-change)');
+  });
+
+  /** The deltas beside the parts: `by-artifact/delta-<id>.json`. */
+  const deltaFiles = (file: string) =>
+    readdirSync(dirname(indexPartPath(file, 0)))
+      .filter((name) => name.startsWith('delta-'))
+      .map((name) => join(dirname(indexPartPath(file, 0)), name));
+  const summaryDeltas = (file: string) => (JSON.parse(readFileSync(summaryPath(file), 'utf8')) as { deltas: [string, number][] }).deltas;
+  /** `count` new documents from `from` on, each citing the three files in its own order, every fifth with a suppression. */
+  const newDocuments = (from: number, count: number) => {
+    const hash = sha16(CODE);
+    const files = ['src/a.ts', 'src/b.ts', 'src/c.ts'];
+    return Object.fromEntries(
+      Array.from({ length: count }, (_, at) => {
+        const n = from + at;
+        const cites = [files[n % 3], files[(n + 1) % 3], files[n % 3]].map((path, line) => `[${path}@${hash}, L${line + 1}]`);
+        const suppression = n % 5 === 0 ? '<!-- aiwg-cite-disable-next-line -->\n' : '';
+        return [`docs/new/${String(n).padStart(5, '0')}.md`, `# ${n}\n${suppression}${cites.join('\n')}\n`];
+      }),
+    );
+  };
+  /** The report of the same staged change with no index at all: every document extracted. */
+  const withoutIndex = async (repo: GitRepo, file: string) => {
+    const kept = `${dirname(file)}.kept`;
+    renameSync(dirname(file), kept);
+    try {
+      return (await run(repo, { writeFile: undefined })).report;
+    } finally {
+      rmSync(dirname(file), { recursive: true, force: true });
+      renameSync(kept, dirname(file));
+    }
+  };
+
+  it('keeps documents committed since the parts were written in a delta, and answers from it without rewriting the parts', async () => {
+    const repo = interleaved();
+    const file = citationIndexPath(join(repo.dir, '.git'));
+    await run(repo);
+    repo.git('reset', '-q', '--hard');
+    const before = parts(file).map((path) => readFileSync(path, 'utf8'));
+    const { generation, oids } = readSummary(file);
+    // Twenty documents committed without the hook (a pull, say), then an edit of an uncited file staged.
+    repo.write({ ...newDocuments(0, 20), 'src/uncited.ts': CODE });
+    repo.commit('twenty documents');
+    repo.write({ 'src/uncited.ts': 'changed\n' });
+    repo.git('add', 'src/uncited.ts');
+    expect(brief((await run(repo)).report.citations)).toEqual([]);
+    expect(parts(file).map((path) => readFileSync(path, 'utf8'))).toEqual(before);
+    const summary = readSummary(file);
+    expect(summary.generation).toBe(generation);
+    expect(summaryDeltas(file)).toEqual([[expect.stringMatching(/^[0-9a-f]{16}$/), 20]]);
+    expect(deltaFiles(file)).toHaveLength(1);
+    expect(summary.oids).toEqual([...oids, ...summary.oids.slice(oids.length)]);
+    expect(summary.oids).toContain(repo.git('rev-parse', ':docs/new/00007.md'));
+    // A cited file changes: the parts that hold it and the delta answer, as a run without an index would.
+    repo.write({ 'src/b.ts': 'y\n' });
+    repo.git('add', 'src/b.ts');
+    for (const path of parts(file).filter((path) => path !== partHolding(file, 'src/b.ts'))) {
+      writeFileSync(path, 'corrupt on purpose: the part that holds src/b.ts and the delta must answer');
+    }
+    const fromDelta = await run(repo);
+    expect(fromDelta.report).toEqual(await withoutIndex(repo, file));
+    const stale = brief(fromDelta.report.citations).filter((line) => line.startsWith('docs/new/'));
+    // Each new document cites src/b.ts once or twice; those with a suppression lose the first line's citation when it is b.
+    expect(stale).toContain('docs/new/00001.md:2 stale (staged-change)');
+    expect(stale).toContain('docs/new/00001.md:4 stale (staged-change)');
+    expect(stale).not.toContain('docs/new/00005.md:3 stale (staged-change)');
+    expect(summaryDeltas(file)).toHaveLength(1);
+  });
+
+  it('never takes a delta the summary does not name as written: it builds the index again', async () => {
+    const repo = interleaved();
+    const file = citationIndexPath(join(repo.dir, '.git'));
+    await run(repo);
+    repo.git('reset', '-q', '--hard');
+    repo.write(newDocuments(0, 20));
+    repo.commit('twenty documents');
+    repo.write({ 'src/a.ts': 'x\n' });
+    repo.git('add', 'src/a.ts');
+    const first = await run(repo);
+    const [delta] = deltaFiles(file) as [string];
+    const stored = JSON.parse(readFileSync(delta, 'utf8')) as { blobs: unknown[][] };
+    // One blob fewer than the summary says the delta holds.
+    writeFileSync(delta, JSON.stringify({ ...stored, blobs: stored.blobs.slice(1) }));
+    const generation = readSummary(file).generation;
+    const again = await run(repo);
+    expect(again.report).toEqual(first.report);
+    expect(readSummary(file).generation).not.toBe(generation);
+    expect(summaryDeltas(file)).toEqual([]);
+    expect(deltaFiles(file)).toEqual([]);
+    // A delta that is not JSON is no delta either.
+    repo.git('reset', '-q', '--hard');
+    repo.write(newDocuments(20, 17));
+    repo.commit('seventeen more');
+    repo.write({ 'src/a.ts': 'x\n' });
+    repo.git('add', 'src/a.ts');
+    const third = await run(repo);
+    expect(summaryDeltas(file)).toEqual([[expect.any(String), 17]]);
+    writeFileSync(deltaFiles(file)[0] as string, '{ not json');
+    expect((await run(repo)).report).toEqual(third.report);
+    expect(summaryDeltas(file)).toEqual([]);
+    expect(third.report).toEqual(await withoutIndex(repo, file));
+  });
+
+  it('takes its deltas into one past sixteen, and writes the parts again when the deltas would hold more than a sixteenth of the index', async () => {
+    // 4,400 documents: room for 275 blobs in deltas, enough for sixteen deltas of sixteen and a seventeenth.
+    const repo = gitRepo({ 'src/a.ts': CODE, 'src/b.ts': CODE, 'src/c.ts': CODE, 'src/uncited.ts': CODE, ...newDocuments(0, 4400) });
+    const file = citationIndexPath(join(repo.dir, '.git'));
+    repo.write({ 'src/uncited.ts': 'start\n' });
+    repo.git('add', 'src/uncited.ts');
+    await run(repo);
+    const base = readSummary(file).generation;
+    let next = 4400;
+    const commitDocuments = async (count: number) => {
+      repo.git('reset', '-q', '--hard');
+      repo.write(newDocuments(next, count));
+      next += count;
+      repo.commit(`${count} documents`);
+      repo.write({ 'src/uncited.ts': `${next}\n` });
+      repo.git('add', 'src/uncited.ts');
+      await run(repo);
+    };
+    for (let delta = 0; delta < 16; delta += 1) await commitDocuments(16);
+    expect(summaryDeltas(file)).toHaveLength(16);
+    expect(deltaFiles(file)).toHaveLength(16);
+    await commitDocuments(16);
+    expect(summaryDeltas(file)).toEqual([[expect.any(String), 17 * 16]]);
+    expect(deltaFiles(file)).toHaveLength(1);
+    expect(readSummary(file).generation).toBe(base);
+    repo.write({ 'src/c.ts': 'z\n' });
+    repo.git('add', 'src/c.ts');
+    const merged = await run(repo);
+    expect(merged.report).toEqual(await withoutIndex(repo, file));
+    // The third from last (4,669: b, c, b) cites src/c.ts on its third line.
+    expect(brief(merged.report.citations)).toContain(`docs/new/${String(next - 3).padStart(5, '0')}.md:3 stale (staged-change)`);
+    // Sixteen more do not fit the room left (275 - 272): they are extracted on each run, as long as
+    // no more than 64 are new; past that the parts are written again and the deltas removed.
+    await commitDocuments(16);
+    expect(summaryDeltas(file)).toEqual([[expect.any(String), 17 * 16]]);
+    await commitDocuments(49);
+    expect(readSummary(file).generation).not.toBe(base);
+    expect(summaryDeltas(file)).toEqual([]);
+    expect(deltaFiles(file)).toEqual([]);
+    expect(readSummary(file).oids).toHaveLength(4400 + 18 * 16 + 49);
   });
 });
