@@ -110,8 +110,12 @@ export function identicalCopies(bodies: ReadonlyMap<string, string>): Set<string
   return copies;
 }
 
+const DEPLOY_PREFIXES = AGENT_DEPLOY_FOLDERS.map((folder) => `${folder}/`);
+/** The first characters of the deploy folders (each is hidden: `.`), which decide most paths at once. */
+const DEPLOY_FIRSTS = new Set(DEPLOY_PREFIXES.map((prefix) => prefix.charCodeAt(0)));
+
 function inDeployFolder(path: string): boolean {
-  return AGENT_DEPLOY_FOLDERS.some((folder) => path.startsWith(`${folder}/`));
+  return DEPLOY_FIRSTS.has(path.charCodeAt(0)) && DEPLOY_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
 function isHidden(path: string): boolean {
