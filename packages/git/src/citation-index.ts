@@ -12,6 +12,7 @@ import {
   type Suppression,
   scanMarkdown,
 } from '@aiwg-cite/core';
+import { BlobSet } from './blob-set.ts';
 import type { CatFileBatch } from './cat-file.ts';
 import { type IndexSnapshot, isRegularFileMode } from './index-entries.ts';
 import { IndexFileEntries } from './index-file.ts';
@@ -20,7 +21,8 @@ import { IndexFileEntries } from './index-file.ts';
  * Bumped whenever the stored shape or the extraction changes, so old files are rebuilt. 3: the
  * index is kept split by cited artifact ({@link IndexPart}) instead of as one file keyed by blob.
  * 4: documents new since the parts were written are kept beside them ({@link IndexDelta}); a tool
- * of format 3 would take the summary's list of blobs for the parts' and miss their citations.
+ * of format 3 would take the summary's list of blobs for the parts' and miss their citations. The
+ * summary keeps its blobs as one string of hex ({@link BlobSet}), read on every commit.
  */
 const FORMAT_VERSION = 4;
 
@@ -268,7 +270,7 @@ const MAX_DELTAS = 16;
  */
 function deltaRoom(summary: Summary): number {
   const held = summary.deltas.reduce((sum, [, count]) => sum + count, 0);
-  return Math.max(MAX_UNSEEN_FOR_SUMMARY, Math.floor((summary.oids.length - held) / 16)) - held;
+  return Math.max(MAX_UNSEEN_FOR_SUMMARY, Math.floor((summary.oids.size - held) / 16)) - held;
 }
 
 /**
@@ -306,7 +308,7 @@ function writeDelta(
   const next: Summary = {
     generation: summary.generation,
     deltas: [...(merging ? [] : summary.deltas), [id, blobs.size]],
-    oids: [...summary.oids, ...fresh.keys()],
+    oids: summary.oids.with(fresh.keys()),
     artifacts,
   };
   if (writeFile(summaryPath(indexFile), summaryJson(includeCode, next)) === false) return null;
@@ -357,7 +359,7 @@ function writeIndex(options: CitationIndexOptions, writeFile: WriteFile, blobs: 
   if (!writeParts(options.file, options.includeCode, generation, blobs, writeFile)) return;
   const artifacts = new Set<string>();
   for (const blob of blobs.values()) for (const stored of blob.c) artifacts.add(stored[0]);
-  const summary: Summary = { generation, deltas: [], oids: [...blobs.keys()], artifacts };
+  const summary: Summary = { generation, deltas: [], oids: BlobSet.of(blobs.keys()), artifacts };
   if (writeFile(summaryPath(options.file), summaryJson(options.includeCode, summary)) === false) return;
   removeQuietly(options.file);
   // The parts now hold every blob: deltas of earlier generations are no longer named.
@@ -380,7 +382,7 @@ function loadAllParts(file: string, includeCode: boolean, summary: Summary): Map
   if (deltas === null) return null;
   const placed = new Map<string, [number, StoredCitation][]>();
   const suppressions = new Map<string, IndexedBlob['s']>();
-  for (const oid of summary.oids) placed.set(oid, []);
+  for (const oid of summary.oids.ids()) placed.set(oid, []);
   for (let index = 0; index < PARTS; index += 1) {
     const part = loadPart(indexPartPath(file, index), includeCode, summary.generation);
     if (part === null) return null;
@@ -526,25 +528,21 @@ function markdownDocuments(snapshot: IndexSnapshot): [string, string][] {
 }
 
 /**
- * The blobs of the index's markdown documents that the summary does not know (`known`: its oids,
- * hex), in index order. A blob only excluded documents hold (the staged documents themselves,
- * checked from the index) can add no citing entry: it is not read for this question. An index
- * file's oids are compared as their bytes (latin1 strings cut from the file), the summary's
- * decoded once: converting each document's oid to hex cost more than the rest of this question.
+ * The blobs of the index's markdown documents that the summary does not know (`known`), in index
+ * order. A blob only excluded documents hold (the staged documents themselves, checked from the
+ * index) can add no citing entry: it is not read for this question. An index file's oids are
+ * looked up as their bytes where the file holds them: converting each document's oid to hex, or
+ * the summary's to a set of strings, cost more than the rest of this question.
  */
-function unseenBlobs(snapshot: IndexSnapshot, excludeDocuments: ReadonlySet<string>, known: readonly string[]): string[] {
-  const joined = known.join('');
-  if (snapshot.entries instanceof IndexFileEntries && joined.length === known.length * 40 && /^[0-9a-f]*$/.test(joined)) {
-    const bytes = Buffer.from(joined, 'hex').toString('latin1');
-    const seen = new Set<string>();
-    for (let at = 0; at < bytes.length; at += 20) seen.add(bytes.slice(at, at + 20));
+function unseenBlobs(snapshot: IndexSnapshot, excludeDocuments: ReadonlySet<string>, known: BlobSet): string[] {
+  if (snapshot.entries instanceof IndexFileEntries && known.width === 40) {
     const unseen = new Set<string>();
-    for (const [path, oid] of snapshot.entries.regularFilesWhere(isMarkdownName, 'dn', 'binary')) {
-      if (!excludeDocuments.has(path) && !seen.has(oid)) unseen.add(oid);
+    for (const [path, oid] of snapshot.entries.regularFilesWhere(isMarkdownName, 'dn', (bytes, at) => known.hasBytes(bytes, at))) {
+      if (!excludeDocuments.has(path)) unseen.add(oid);
     }
-    return [...unseen].map((oid) => Buffer.from(oid, 'latin1').toString('hex'));
+    return [...unseen];
   }
-  const seen = new Set(known);
+  const seen = new Set(known.ids());
   const counted = new Set<string>();
   for (const [path, oid] of markdownDocuments(snapshot)) if (!excludeDocuments.has(path)) counted.add(oid);
   return [...counted].filter((oid) => !seen.has(oid));
@@ -566,7 +564,7 @@ export function summaryPath(indexFile: string): string {
  * they cite, the generation of its parts, and its deltas with how many blobs each holds.
  */
 interface Summary {
-  readonly oids: readonly string[];
+  readonly oids: BlobSet;
   readonly artifacts: ReadonlySet<string>;
   /** The generation of the parts written with it. */
   readonly generation: string;
@@ -581,15 +579,17 @@ function loadSummary(file: string, includeCode: boolean): Summary | null {
       generation?: unknown;
       deltas?: unknown;
       oids?: unknown;
+      oidWidth?: unknown;
       artifacts?: unknown;
     };
     if (parsed.version !== FORMAT_VERSION || parsed.includeCode !== includeCode) return null;
-    if (!Array.isArray(parsed.oids) || !Array.isArray(parsed.artifacts) || !Array.isArray(parsed.deltas)) return null;
-    if (!parsed.oids.every((oid) => typeof oid === 'string') || !parsed.artifacts.every((path) => typeof path === 'string')) return null;
+    const oids = BlobSet.parse(parsed.oids, parsed.oidWidth);
+    if (oids === null || !Array.isArray(parsed.artifacts) || !Array.isArray(parsed.deltas)) return null;
+    if (!parsed.artifacts.every((path) => typeof path === 'string')) return null;
     if (!parsed.deltas.every((delta) => Array.isArray(delta) && typeof delta[0] === 'string' && Number.isInteger(delta[1]))) return null;
     if (typeof parsed.generation !== 'string') return null;
     return {
-      oids: parsed.oids as string[],
+      oids,
       artifacts: new Set(parsed.artifacts as string[]),
       generation: parsed.generation,
       deltas: parsed.deltas as [string, number][],
@@ -601,7 +601,15 @@ function loadSummary(file: string, includeCode: boolean): Summary | null {
 
 function summaryJson(includeCode: boolean, summary: Summary): string {
   const { generation, deltas, oids, artifacts } = summary;
-  return JSON.stringify({ version: FORMAT_VERSION, includeCode, generation, deltas, oids, artifacts: [...artifacts] });
+  return JSON.stringify({
+    version: FORMAT_VERSION,
+    includeCode,
+    generation,
+    deltas,
+    oidWidth: oids.width,
+    oids: oids.hex,
+    artifacts: [...artifacts],
+  });
 }
 
 /** The citations a markdown text holds, as the index keeps them. */

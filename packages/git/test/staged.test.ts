@@ -242,8 +242,16 @@ describe('the reverse direction: committed documents the staged change breaks', 
   /** The 64 parts of the citation index beside `file`. */
   const parts = (file: string) => Array.from({ length: 64 }, (_, at) => indexPartPath(file, at));
   const readPart = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { generation: string; cited: [string, unknown[]][] };
-  const readSummary = (file: string) =>
-    JSON.parse(readFileSync(summaryPath(file), 'utf8')) as { generation: string; oids: string[]; artifacts: string[] };
+  /** The summary, its blobs (kept as one string of hex) as a list. */
+  const readSummary = (file: string) => {
+    const stored = JSON.parse(readFileSync(summaryPath(file), 'utf8')) as {
+      generation: string;
+      oids: string;
+      oidWidth: number;
+      artifacts: string[];
+    };
+    return { ...stored, oids: stored.oids.match(new RegExp(`.{${stored.oidWidth}}`, 'g')) ?? [] };
+  };
   /** The part that holds the citations of `artifact`. */
   const partHolding = (file: string, artifact: string) =>
     parts(file).find((path) => readPart(path).cited.some(([cited]) => cited === artifact)) as string;
