@@ -116,9 +116,9 @@ export async function findCitingEntries(
     const room = deltaRoom(summary);
     if (unseen.length <= Math.max(MAX_UNSEEN_FOR_SUMMARY, room)) {
       await extract(unseen);
-      const fresh = new Map(unseen.flatMap((oid) => (extracted.has(oid) ? [[oid, extracted.get(oid) as IndexedBlob]] : [])));
-      if (options.writeFile !== undefined && fresh.size >= DELTA_AT && fresh.size <= room) {
-        summary = writeDelta(options.file, options.includeCode, summary, fresh, options.writeFile) ?? summary;
+      // `extracted` holds exactly the unseen blobs git could give.
+      if (options.writeFile !== undefined && extracted.size >= DELTA_AT && extracted.size <= room) {
+        summary = writeDelta(options.file, options.includeCode, summary, extracted, options.writeFile) ?? summary;
       }
       const known = summary;
       const cited = (artifact: string) =>
