@@ -144,7 +144,7 @@ const documentStaged = staged('document', 'docs/area0/report1.md', Buffer.concat
 const hotStaged = staged('hot', repo.hot, Buffer.concat([hotOriginal, Buffer.from('// staged edit\n')]));
 const NEW_SINCE = 70;
 const behindStaged = staged('behind', repo.hot, Buffer.concat([hotOriginal, Buffer.from('// staged edit\n')]));
-const later = execFileSync('git', ['ls-files', '-z', 'docs'], { cwd: repo.dir, env })
+const later = execFileSync('git', ['ls-files', '-z', 'docs'], { cwd: repo.dir, env, maxBuffer: 1 << 26 })
   .toString()
   .split('\0')
   .filter((path) => path !== '' && path !== 'docs/area0/report1.md')
