@@ -501,12 +501,16 @@ describe('the reverse direction: committed documents the staged change breaks', 
     const repo = interleaved();
     const file = citationIndexPath(join(repo.dir, '.git'));
     await run(repo);
-    repo.git('reset', '-q', '--hard');
-    repo.write(newDocuments(0, 20));
-    repo.commit('twenty documents');
-    repo.write({ 'src/a.ts': 'x\n' });
-    repo.git('add', 'src/a.ts');
-    const first = await run(repo);
+    /** `count` new documents committed without the hook, then the commit hook's run with src/a.ts changed. */
+    const afterNewDocuments = async (from: number, count: number) => {
+      repo.git('reset', '-q', '--hard');
+      repo.write(newDocuments(from, count));
+      repo.commit(`${count} documents`);
+      repo.write({ 'src/a.ts': 'x\n' });
+      repo.git('add', 'src/a.ts');
+      return run(repo);
+    };
+    const first = await afterNewDocuments(0, 20);
     const [delta] = deltaFiles(file) as [string];
     const stored = JSON.parse(readFileSync(delta, 'utf8')) as { blobs: unknown[][] };
     // One blob fewer than the summary says the delta holds.
@@ -518,12 +522,7 @@ describe('the reverse direction: committed documents the staged change breaks', 
     expect(summaryDeltas(file)).toEqual([]);
     expect(deltaFiles(file)).toEqual([]);
     // A delta that is not JSON is no delta either.
-    repo.git('reset', '-q', '--hard');
-    repo.write(newDocuments(20, 17));
-    repo.commit('seventeen more');
-    repo.write({ 'src/a.ts': 'x\n' });
-    repo.git('add', 'src/a.ts');
-    const third = await run(repo);
+    const third = await afterNewDocuments(20, 17);
     expect(summaryDeltas(file)).toEqual([[expect.any(String), 17]]);
     writeFileSync(deltaFiles(file)[0] as string, '{ not json');
     expect((await run(repo)).report).toEqual(third.report);
