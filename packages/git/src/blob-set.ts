@@ -47,7 +47,8 @@ export class BlobSet {
 
   /** This set with `more` (hex ids of the same width) added after. */
   with(more: Iterable<string>): BlobSet {
-    return BlobSet.of([...this.ids(), ...more]);
+    const added = [...more];
+    return new BlobSet(this.hex + added.join(''), this.size === 0 ? (added[0]?.length ?? this.width) : this.width);
   }
 
   /** Whether the set holds the id whose bytes stand in `source` from `at` on (as many as the set's ids have). */

@@ -33,6 +33,7 @@ describe('BlobSet: the citation index summary’s blobs', () => {
     const ids = [hexId(32), hexId(32)];
     const set = BlobSet.parse(BlobSet.of(ids).hex, 64);
     expect(set?.width).toBe(64);
+    expect(BlobSet.of([]).with(ids).width).toBe(64);
     expect(set?.hasBytes(...inFile(ids[1] as string))).toBe(true);
     expect(set?.hasBytes(...inFile(hexId(32)))).toBe(false);
   });
