@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,8 +14,10 @@ export function userCacheDir(env: Readonly<Record<string, string | undefined>>):
 /**
  * The key that signs every cache entry aiwg-cite writes (the result cache's and the online
  * cache's): `<user cache>/aiwg-cite/cache-key`, 32 random bytes, mode 0600, created on first use.
- * It never lives in a repository, so no committed or copied file can forge an entry. Two first
- * runs at once both end up with whichever rename came last, since both read the file back.
+ * It never lives in a repository, so no committed or copied file can forge an entry. Of first runs
+ * at once, every one takes the key the first of them put in place: it is put there with a hard
+ * link, which never replaces a file (a rename would, and a run that had read its own key back
+ * before another's replaced it would sign files no later run can read).
  */
 export function loadUserCacheKey(env: Readonly<Record<string, string | undefined>>): Uint8Array {
   const directory = join(userCacheDir(env), 'aiwg-cite');
@@ -33,7 +35,13 @@ export function loadUserCacheKey(env: Readonly<Record<string, string | undefined
     // the umask, so it is set again.
     writeFileSync(temporary, randomBytes(32), { mode: 0o600, flag: 'wx' });
     chmodSync(temporary, 0o600);
-    renameSync(temporary, path);
+    try {
+      linkSync(temporary, path);
+    } catch (error) {
+      // Another run's key is there (taken below), unless it is one too short to be a key; or the
+      // file system has no hard links, and the last rename wins as it did before.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || readFileSync(path).length < 32) renameSync(temporary, path);
+    }
   } finally {
     rmSync(temporary, { force: true });
   }
