@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentHash, isValidUtf8, replacementContentHash } from './hash.ts';
+import { codeUnitHash, contentHash, isValidUtf8, replacementContentHash } from './hash.ts';
 
 const bytes = (...parts: (string | number[])[]): Uint8Array => {
   const chunks = parts.map((part) => (typeof part === 'string' ? new TextEncoder().encode(part) : Uint8Array.from(part)));
@@ -27,5 +27,13 @@ describe('content hash (SPEC §2.4 test vectors)', () => {
     expect(await replacementContentHash(bytes('caf', [0xe9], '\n'))).toBe('7df8989b95a06d73');
     expect(await replacementContentHash(bytes('hello\n'))).toBeNull();
     expect(isValidUtf8(bytes([0xef, 0xbb, 0xbf], 'ok'))).toBe(true);
+  });
+
+  it('codeUnitHash is FNV-1a over UTF-16 code units: the layouts of files on disk depend on its values', () => {
+    // The published FNV-1a (32-bit) values for ASCII, where code units are the bytes.
+    expect(codeUnitHash('')).toBe(0x811c9dc5);
+    expect(codeUnitHash('a')).toBe(0xe40c292c);
+    expect(codeUnitHash('foobar')).toBe(0xbf9cf968);
+    expect(codeUnitHash('é')).toBe(Math.imul(0x811c9dc5 ^ 0xe9, 0x01000193) >>> 0);
   });
 });

@@ -52,3 +52,17 @@ export async function replacementContentHash(bytes: Uint8Array, sha256: Sha256 =
 
 /** Which routine produced a matching hash. */
 export type HashRoutine = 'raw-bytes' | 'utf8-replacement';
+
+/**
+ * FNV-1a (32 bits) over a string's UTF-16 code units: a stable number for spreading names over
+ * files (the citation index's parts, the file stamps' segments) with no encoding per call. Not
+ * the shards' `pathHash`, which hashes UTF-8 bytes and must not change.
+ */
+export function codeUnitHash(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < text.length; at += 1) {
+    hash ^= text.charCodeAt(at);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}

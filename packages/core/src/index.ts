@@ -58,6 +58,7 @@ export { evidenceQuality, findPlaceholder, findTags } from './footnotes/tags.ts'
 export type { HashRoutine } from './hash.ts';
 export {
   CONTENT_HASH_LENGTH,
+  codeUnitHash,
   contentHash,
   isValidUtf8,
   replacementContentHash,

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
+  codeUnitHash,
   decodeDocument,
   extractRlm,
   forEachLimited,
@@ -12,6 +13,7 @@ import {
   type Suppression,
   scanMarkdown,
 } from '@aiwg-cite/core';
+import { removeOwnFile } from '@aiwg-cite/node';
 import { BlobSet } from './blob-set.ts';
 import type { CatFileBatch } from './cat-file.ts';
 import { type IndexSnapshot, isRegularFileMode } from './index-entries.ts';
@@ -185,19 +187,19 @@ interface IndexPart {
 /** How many parts the index by cited artifact is split into. */
 const PARTS = 64;
 
-/** Which part holds an artifact's citations: FNV-1a of its path, so every run agrees. */
+/** Which part holds an artifact's citations, the same in every run. */
 function partOf(artifact: string): number {
-  let hash = 0x811c9dc5;
-  for (let at = 0; at < artifact.length; at += 1) {
-    hash ^= artifact.charCodeAt(at);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) % PARTS;
+  return codeUnitHash(artifact) % PARTS;
 }
 
 /** Where a part is kept: `citations.json` → `by-artifact/07.json`. */
 export function indexPartPath(indexFile: string, part: number): string {
-  return join(dirname(indexFile), 'by-artifact', `${String(part).padStart(2, '0')}.json`);
+  return join(partsDirectory(indexFile), `${String(part).padStart(2, '0')}.json`);
+}
+
+/** The directory of the parts and deltas: `citations.json` → `by-artifact/`. */
+function partsDirectory(indexFile: string): string {
+  return join(dirname(indexFile), 'by-artifact');
 }
 
 function writeParts(
@@ -224,7 +226,7 @@ function writeParts(
     });
   }
   try {
-    mkdirSync(dirname(indexPartPath(indexFile, 0)), { recursive: true });
+    mkdirSync(partsDirectory(indexFile), { recursive: true });
   } catch {
     // No directory to keep the parts in: `writeFile` fails on each, and the next run builds them.
   }
@@ -253,7 +255,7 @@ interface IndexDelta {
 
 /** Where a delta is kept: `citations.json` → `by-artifact/delta-<id>.json`. */
 function deltaPath(indexFile: string, id: string): string {
-  return join(dirname(indexFile), 'by-artifact', `delta-${id}.json`);
+  return join(partsDirectory(indexFile), `delta-${id}.json`);
 }
 
 /** New blobs at which a run keeps them in a delta instead of extracting them again next time. */
@@ -312,7 +314,7 @@ function writeDelta(
     artifacts,
   };
   if (writeFile(summaryPath(indexFile), summaryJson(includeCode, next)) === false) return null;
-  if (merging) for (const [old] of summary.deltas) removeQuietly(deltaPath(indexFile, old));
+  if (merging) for (const [old] of summary.deltas) removeOwnFile(deltaPath(indexFile, old));
   return next;
 }
 
@@ -338,15 +340,6 @@ function loadDeltas(indexFile: string, includeCode: boolean, summary: Summary): 
   return blobs;
 }
 
-/** Removes a file of the index that nothing names any more; one left behind is never read. */
-function removeQuietly(path: string): void {
-  try {
-    rmSync(path, { force: true });
-  } catch {
-    // Left: harmless.
-  }
-}
-
 /**
  * Writes the index: the parts under a generation only this write uses, then the summary naming
  * it, so that parts left by a write that did not finish (or by another run) are never taken for
@@ -361,15 +354,15 @@ function writeIndex(options: CitationIndexOptions, writeFile: WriteFile, blobs: 
   for (const blob of blobs.values()) for (const stored of blob.c) artifacts.add(stored[0]);
   const summary: Summary = { generation, deltas: [], oids: BlobSet.of(blobs.keys()), artifacts };
   if (writeFile(summaryPath(options.file), summaryJson(options.includeCode, summary)) === false) return;
-  removeQuietly(options.file);
+  removeOwnFile(options.file);
   // The parts now hold every blob: deltas of earlier generations are no longer named.
   let names: string[] = [];
   try {
-    names = readdirSync(dirname(indexPartPath(options.file, 0)));
+    names = readdirSync(partsDirectory(options.file));
   } catch {
     // No directory: nothing to remove.
   }
-  for (const name of names) if (/^delta-[0-9a-f]{16}\.json$/.test(name)) removeQuietly(join(dirname(indexPartPath(options.file, 0)), name));
+  for (const name of names) if (/^delta-[0-9a-f]{16}\.json$/.test(name)) removeOwnFile(join(partsDirectory(options.file), name));
 }
 
 /**

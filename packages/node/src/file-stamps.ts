@@ -1,9 +1,10 @@
 import { hash } from 'node:crypto';
-import { lstatSync, realpathSync, rmSync, type Stats } from 'node:fs';
+import { lstatSync, realpathSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import type { ArtifactReader } from '@aiwg-cite/core';
+import { type ArtifactReader, codeUnitHash } from '@aiwg-cite/core';
 import { isGone, readRegularFile } from './fs.ts';
 import { SignedFile } from './result-store.ts';
+import { removeOwnFile } from './write.ts';
 
 /**
  * 3: the stamps as columns (paths, signatures five numbers each, digests, derived values): parsed
@@ -25,14 +26,9 @@ const SEGMENTS = 64;
  */
 const SEGMENTED_FROM = 32_768;
 
-/** The segment that holds a path's stamp when they are split: FNV-1a of its UTF-16 code units, so every run agrees. */
+/** The segment that holds a path's stamp when they are split, the same in every run. */
 export function stampSegmentOf(path: string): number {
-  let hash = 0x811c9dc5;
-  for (let at = 0; at < path.length; at += 1) {
-    hash ^= path.charCodeAt(at);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) % SEGMENTS;
+  return codeUnitHash(path) % SEGMENTS;
 }
 
 /**
@@ -278,8 +274,8 @@ export class FileStamps {
     this.#dirty.clear();
     // The files of a layout left behind. Split, the one file goes (also the one of format 3 and
     // earlier, which would otherwise be read, and refused, on every run).
-    if (this.#split) removeQuietly(stampsFile(this.#directory, 0, false));
-    else if (wasSplit) for (let index = 0; index < SEGMENTS; index += 1) removeQuietly(stampsFile(this.#directory, index));
+    if (this.#split) removeOwnFile(stampsFile(this.#directory, 0, false));
+    else if (wasSplit) for (let index = 0; index < SEGMENTS; index += 1) removeOwnFile(stampsFile(this.#directory, index));
   }
 
   #segmentCount(): number {
@@ -404,14 +400,6 @@ export class FileStamps {
       });
     }
     return stamps;
-  }
-}
-
-function removeQuietly(path: string): void {
-  try {
-    rmSync(path, { force: true });
-  } catch {
-    // Left: never read again.
   }
 }
 

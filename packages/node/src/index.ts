@@ -22,4 +22,4 @@ export type { NodeReaderOptions } from './reader.ts';
 export { createNodeReader } from './reader.ts';
 export { PackResultStorage, resultCacheDir, SignedFile } from './result-store.ts';
 export { loadUserCacheKey, userCacheDir } from './user-cache.ts';
-export { writeFileAtomic, writeOwnFile } from './write.ts';
+export { removeOwnFile, writeFileAtomic, writeOwnFile } from './write.ts';

@@ -76,6 +76,15 @@ export function writeFileAtomic(
   return true;
 }
 
+/** Removes a file of aiwg-cite's own that nothing names any more; one that cannot be removed is left, never an error. */
+export function removeOwnFile(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Left: nothing reads it.
+  }
+}
+
 /**
  * Writes a file of aiwg-cite's own (a cache or an index under the git directory) atomically: its
  * directory made if need be, a temporary file beside it, then a rename. Unlike
