@@ -288,6 +288,62 @@ const statsOf = (run: Run) => {
   return { hits: Number(match?.[1]), checked: Number(match?.[2]) };
 };
 
+describe('the helper thread (AIWG_CITE_THREADS)', { timeout: 300_000 }, () => {
+  it('gives the one-thread bytes and exit code cold, warm and without the cache; the next run knows every document', async () => {
+    const repo = generatedRepo(80);
+    const original = readFileSync(join(repo.dir, 'docs/area0/report-0.md'), 'utf8');
+    // Sorted first, so in the helper's first batch: an identical copy (content identity), a deployed
+    // copy, and heuristic findings outside research writing (held back: the run's note counts them).
+    repo.write({
+      '.claude/agents/report-0.md': `---\nname: deployed\n---\n${original}`,
+      'aaa/copy.md': original,
+      'aab/plain.md': 'Our build is 3x faster, and 87% of users agree.\n',
+    });
+    // Each run on one thread or with a helper, with a result cache of its own.
+    const threads = (count: '1' | '2') => ({
+      AIWG_CITE_RESULT_CACHE_STATS: '1',
+      AIWG_CITE_THREADS: count,
+      AIWG_CITE_RESULT_CACHE: tempDir(),
+    });
+    const helped = (run: Run) => Number(/helper thread: (\d+) documents/.exec(run.stderr)?.[1] ?? 0);
+    let two = threads('2');
+    for (const args of [['--format', 'json'], [], ['--format', 'sarif', '--strict'], ['--format', 'json', '--profile', 'all']]) {
+      const one = threads('1');
+      two = threads('2');
+      const alone = await cli(['check', ...args], repo.dir, one);
+      const cold = await cli(['check', ...args], repo.dir, two);
+      expect(cold.stdout, args.join(' ')).toBe(alone.stdout);
+      expect(cold.code).toBe(alone.code);
+      expect(helped(cold)).toBeGreaterThan(0);
+      expect(helped(alone)).toBe(0);
+      expect(statsOf(cold)).toEqual(statsOf(alone));
+      // What the helper checked was stored and stamped: the next run reads and checks nothing.
+      const warm = await cli(['check', ...args], repo.dir, two);
+      expect(warm.stdout).toBe(alone.stdout);
+      expect(statsOf(warm)).toEqual({ hits: statsOf(alone).checked, checked: 0 });
+      expect(statsOf(alone).checked).toBeGreaterThanOrEqual(82);
+      expect(Number(/file stamps: (\d+) files known unread/.exec(warm.stderr)?.[1])).toBeGreaterThanOrEqual(82 + 12);
+    }
+    const json = JSON.parse((await cli(['check', '--format', 'json'], repo.dir, two)).stdout) as { coverage: { notes: string[] } };
+    expect(json.coverage.notes.some((note) => /^\d+ heuristic findings? in \d+ documents? that are not research writing/.test(note))).toBe(
+      true,
+    );
+    expect(json.coverage.notes).toContain('2 identical copies of other documents skipped (checked once, at the first)');
+    for (const args of [
+      ['--format', 'json', '--no-cache'],
+      ['--no-cache', '--profile', 'all'],
+    ]) {
+      const alone = await cli(['check', ...args], repo.dir, threads('1'));
+      const helper = await cli(['check', ...args], repo.dir, two);
+      expect(helper.stdout, args.join(' ')).toBe(alone.stdout);
+      expect(helper.code).toBe(alone.code);
+    }
+    const bad = await cli(['check'], repo.dir, { AIWG_CITE_THREADS: 'many' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('aiwg-cite: AIWG_CITE_THREADS: expected 1, 2 or auto, not `many`\n');
+  });
+});
+
 describe('the result cache', { timeout: 300_000 }, () => {
   it('cached, uncached and sharded-then-merged runs give the same bytes; a warm run checks nothing again', async () => {
     const repo = generatedRepo();

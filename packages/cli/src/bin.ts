@@ -29,8 +29,12 @@ const BUILD_ID = typeof __AIWG_CITE_BUILD_ID__ === 'string' ? __AIWG_CITE_BUILD_
 // so it is imported after.
 const hasCompileCache = typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-await startEarlyGitReads(process.argv.slice(2));
-const hook = hasCompileCache ? null : await loadHookBundle(process.argv.slice(2));
+// A helper thread of `check` (commands/check-helper.ts, HELPER_FLAG) runs this file with the
+// flag before the run's arguments; it builds the same run and answers its main thread.
+const helper = process.argv[2] === '--aiwg-cite-helper' ? await import('node:worker_threads') : null;
+const args = process.argv.slice(helper === null ? 2 : 3);
+if (helper === null) await startEarlyGitReads(args);
+const hook = hasCompileCache ? null : await loadHookBundle(args);
 const { main } = hook ?? (await import('./main.ts'));
 
 /** The CLI's entry, from dist/hook.cjs, and the step that keeps its code cache. */
@@ -181,8 +185,14 @@ for (const name of ['stdout', 'stderr'] as const) {
 
 // The one place that builds the run context from the real process, and the only place that
 // ends it: 0 pass, 1 findings, 2 failure. The streams are read when a command first uses them.
-const code = await main(process.argv.slice(2), {
+const code = await main(args, {
   cwd: process.cwd(),
+  // Unbundled (source) runs start no helper thread: a worker cannot run this file's TypeScript.
+  ...(helper === null
+    ? BUILD_ID === 'source'
+      ? {}
+      : { helperEntry: new URL(import.meta.url) }
+    : { helping: { data: helper.workerData, port: helper.parentPort as import('node:worker_threads').MessagePort } }),
   env: process.env,
   get stdout() {
     return process.stdout;
@@ -201,5 +211,5 @@ const code = await main(process.argv.slice(2), {
     };
   },
 });
-hook?.saveCodeCache();
+if (helper === null) hook?.saveCodeCache();
 process.exitCode = code;

@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { type AiwgCiteConfig, type ConfigFileChoice, loadConfig } from '@aiwg-cite/node';
 import { usageMessages } from './messages.ts';
@@ -33,6 +34,16 @@ export interface CliContext {
   readonly signals?: SignalSource;
   /** The configuration file named by `--config PATH`. @default the root's (see {@link loadRunConfig}) */
   readonly configFile?: ConfigFileChoice;
+  /** The file `check` starts a helper thread from (the bin, bin.ts); absent: every run keeps to one thread. */
+  readonly helperEntry?: URL;
+  /** In a helper thread of `check` (commands/check-helper.ts): its tie to the run it helps. */
+  readonly helping?: HelperLink;
+}
+
+/** A helper thread's tie to the run it helps: what that run sent at the start, and the channel between them. */
+export interface HelperLink {
+  readonly data: unknown;
+  readonly port: MessagePort;
 }
 
 /**

@@ -68,6 +68,7 @@ export const usageMessages = {
   notAChoice: (command: string, flag: string, choices: readonly string[], value: string) =>
     `${command}: --${flag} must be one of ${choices.join(', ')}, not \`${value}\``,
   badDate: (value: string) => `AIWG_CITE_DATE: expected YYYY-MM-DD, not \`${value}\``,
+  badThreads: (value: string) => `AIWG_CITE_THREADS: expected 1, 2 or auto, not \`${value}\``,
   /** `refs` reads AIWG_CITE_DATE as any date JavaScript parses, not only YYYY-MM-DD. */
   notADate: (value: string) => `AIWG_CITE_DATE: \`${value}\` is not a date`,
   rlmWithCorpusOnly: () => 'check: --rlm and --corpus-only exclude each other; run `aiwg-cite check --help`',
@@ -222,6 +223,7 @@ export const runMessages = {
     `aiwg-cite: ${directory}: the result cache directory leads outside the root through a symlink; not used`,
   cacheStats: (hits: number, misses: number) => `result cache: ${hits} from the cache, ${misses} checked`,
   stampStats: (known: number) => `file stamps: ${known} files known unread`,
+  helperStats: (documents: number) => `helper thread: ${documents} documents`,
   referenceLists: (note: string) => `reference lists: ${note}`,
 } as const;
 

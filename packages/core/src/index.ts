@@ -150,18 +150,21 @@ export { RLM_LABELS, rlmMessages, stagedChangeMessages } from './messages.ts';
 export type { NormalisedPath } from './paths.ts';
 export { joinRoot, normaliseArtifactPath, relativeToRoot } from './paths.ts';
 export type {
+  BatchHelper,
   BatchOutcome,
   BatchPorts,
+  BatchShare,
   CopiesPort,
   Discovery,
   DocumentOutcome,
+  HelperRun,
   PipelinePlan,
   PipelinePorts,
   PipelineResult,
   RunStage,
   RunStageResult,
 } from './pipeline.ts';
-export { checkDocumentBatch, checkDocuments, PIPELINE_STAGES, runPipeline } from './pipeline.ts';
+export { checkDocumentBatch, checkDocumentShare, checkDocuments, PIPELINE_STAGES, runPipeline } from './pipeline.ts';
 export type { Admission, DocumentPolicy, SkipReason } from './policy.ts';
 export { admitDocument, BINARY_SNIFF_BYTES, DEFAULT_MAX_DOCUMENT_BYTES, describeSkip, skippedNote } from './policy.ts';
 export type { ArtifactReader, EntryKind, FileSystem, MaybePromise, ReadResult, Sha256 } from './ports.ts';

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { ArtifactCache } from './artifacts.ts';
 import { type DocumentChecker, type ResultPort, rlmChecker } from './check.ts';
 import { contentHash } from './hash.ts';
 import { verdictJsonWriter, writeOkJson } from './interop/verdict-model.ts';
 import { createMemoryFileSystem } from './memory-fs.ts';
-import { type RunStage, runPipeline } from './pipeline.ts';
+import { type BatchHelper, checkDocumentShare, type RunStage, runPipeline } from './pipeline.ts';
 import { createConfinedReader } from './reader.ts';
 import { type Finding, inReportOrder } from './report.ts';
 import { memoryResultStorage, ResultCache } from './result-cache.ts';
@@ -211,5 +212,93 @@ describe('runPipeline with okJson: citations that check out kept as their report
       );
     }
     expect(results.cache.stats).toEqual({ hits: 5, misses: 5 });
+  });
+});
+
+describe('checkDocumentBatch with a helper thread: its share taken as the run’s own (issues 13 and 18)', () => {
+  const encoder = new TextEncoder();
+  const source = 'one\ntwo\nthree\n';
+
+  async function tree(): Promise<Record<string, string | Uint8Array>> {
+    const hash = await contentHash(encoder.encode(source));
+    const documents: Record<string, string | Uint8Array> = {
+      '/repo/src/a.ts': source,
+      // UTF-16 with a byte-order mark (a coverage note), and a binary file (skipped): the first
+      // two of the queue, so the helper's first batch.
+      '/repo/a-wide.md': new Uint8Array([0xff, 0xfe, ...[...'Gone [src/w.ts].\n'].flatMap((char) => [char.charCodeAt(0), 0])]),
+      '/repo/binary.md': new Uint8Array([0x47, 0x00, 0x01, 0x02]),
+    };
+    for (let at = 0; at < 24; at += 1) {
+      documents[`/repo/d${String(at).padStart(2, '0')}.md`] =
+        at % 4 === 0
+          ? `<!-- aiwg-cite-disable-next-line rlm/missing -->\nGone [src/gone${at}.ts], fresh [src/a.ts@${hash}, L3].\n`
+          : `Fresh [src/a.ts@${hash}, L1-2], made up [src/a.ts@0123456789abcdef, L1], gone [src/gone${at}.ts].\n`;
+    }
+    return documents;
+  }
+
+  /** A helper in this thread, over its own reader and ports: it takes batches of two from the shared queue. */
+  function inProcessHelper(documents: Record<string, string | Uint8Array>, plan: { countOk: boolean; okJson: boolean }, fail = false) {
+    const taken: string[] = [];
+    const helper: BatchHelper = {
+      minimum: 1,
+      start(files) {
+        let at = 0;
+        let begun = (): void => undefined;
+        const started = new Promise<void>((resolve) => {
+          begun = resolve;
+        });
+        const ports = { reader: createConfinedReader(createMemoryFileSystem(documents), '/repo'), ...plan };
+        const artifacts = new ArtifactCache(ports.reader);
+        const take = () => {
+          const batch = files.slice(at, at + 2);
+          at += batch.length;
+          taken.push(...batch);
+          begun();
+          return batch;
+        };
+        const done = checkDocumentShare(take, { ...ports, artifactsFor: () => artifacts }).then((share) => {
+          if (fail) throw new Error('the helper is gone');
+          return share;
+        });
+        return { next: () => files[at++], done, started };
+      },
+    };
+    return { helper, taken };
+  }
+
+  it('gives the report of a run on one thread, keeping, counting or writing the citations that check out, and when the helper fails', async () => {
+    const documents = await tree();
+    const names = Object.keys(documents)
+      .filter((path) => path.endsWith('.md'))
+      .map((path) => path.slice('/repo/'.length))
+      .sort();
+    for (const plan of [
+      { countOk: false, okJson: false },
+      { countOk: true, okJson: false },
+      { countOk: true, okJson: true },
+    ]) {
+      const run = (helper?: BatchHelper) =>
+        runPipeline({
+          ports: {
+            discover: () => names,
+            reader: createConfinedReader(createMemoryFileSystem(documents), '/repo'),
+            ...(helper === undefined ? {} : { helper }),
+          },
+          ...plan,
+        });
+      const alone = await run();
+      expect(alone.report.coverage.notes.join('\n')).toContain('a-wide.md');
+      for (const fail of [false, true]) {
+        const { helper, taken } = inProcessHelper(documents, plan, fail);
+        const helped = await run(helper);
+        // The helper took documents (its first batch before this thread took any), and not all of them.
+        expect(taken.length).toBeGreaterThanOrEqual(2);
+        expect(taken.length).toBeLessThan(names.length);
+        expect(helped.report, `${JSON.stringify(plan)} fail=${fail}`).toEqual(alone.report);
+        expect([...helped.ok]).toEqual([...alone.ok]);
+        expect([...helped.okJson]).toEqual([...alone.okJson]);
+      }
+    }
   });
 });

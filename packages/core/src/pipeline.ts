@@ -114,6 +114,8 @@ export interface PipelinePorts {
   readonly copies?: CopiesPort;
   /** Stage 7: which committed documents cite what the staged change touches. */
   readonly stagedChange?: (artifacts: ArtifactCache, documents: ReadonlySet<string>) => Promise<StagedChangeFacts>;
+  /** Stages 2–4: another thread that checks some of the documents read ({@link BatchHelper}). */
+  readonly helper?: BatchHelper;
   /** Stage 8. */
   readonly corpus?: RunStage;
   /** Stage 9. */
@@ -206,6 +208,7 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
     ...(ports.history === undefined ? {} : { history: ports.history }),
     ...(ports.current === undefined ? {} : { current: ports.current }),
     ...(ports.results === undefined ? {} : { results: ports.results }),
+    ...(ports.helper === undefined ? {} : { helper: ports.helper }),
     options,
     ...(plan.checkers === undefined ? {} : { checkers: plan.checkers }),
     countOk: plan.countOk === true,
@@ -286,6 +289,51 @@ export interface BatchPorts {
   readonly countOk?: boolean;
   /** See {@link PipelinePlan.okJson}. @default false */
   readonly okJson?: boolean;
+  /**
+   * Another thread that checks some of the documents the run reads, beside this one: asked when
+   * at least {@link BatchHelper.minimum} documents are left to read after the stored results.
+   */
+  readonly helper?: BatchHelper;
+}
+
+/**
+ * Another thread (a worker) that reads and checks documents while this one does, both taking them
+ * from one queue, and returns what {@link checkDocumentShare} found for those it took, with the
+ * same ports. The pipeline takes that as its own, so the report is the one a run on one thread
+ * gives. When the helper fails, the documents it took are checked here.
+ */
+export interface BatchHelper {
+  /** How many documents left to read make starting the helper worth it. */
+  readonly minimum: number;
+  /**
+   * Starts the helper on `files`. This thread takes its documents from the same queue through
+   * `next` (`undefined`: none left); `done` is what the helper found in the others.
+   */
+  start(files: readonly string[]): HelperRun;
+}
+
+/** See {@link BatchHelper.start}. */
+export interface HelperRun {
+  next(): string | undefined;
+  readonly done: Promise<BatchShare>;
+  /**
+   * When present, this thread takes no document from the queue before it settles (the helper has
+   * taken its first batch, or failed): a split that is never empty, for tests.
+   */
+  readonly started?: Promise<void>;
+}
+
+/**
+ * What checking a share of a batch's documents found before the history stage, as plain data (it
+ * crosses threads): outcomes of documents not checked, verified documents, stored results that
+ * held, the admission notes and the body identities.
+ */
+export interface BatchShare {
+  readonly early: readonly (readonly [string, DocumentOutcome])[];
+  readonly verified: readonly (readonly [string, Counted<VerifiedForHistory>])[];
+  readonly cached: readonly (readonly [string, Counted<DocumentResult>])[];
+  readonly notes: readonly string[];
+  readonly bodies: readonly (readonly [string, string])[];
 }
 
 /**
@@ -305,21 +353,16 @@ export type BatchOutcome = Map<string, DocumentOutcome> & {
  */
 export async function checkDocumentBatch(files: readonly string[], ports: BatchPorts): Promise<BatchOutcome> {
   const options = ports.options ?? {};
-  const checkers = ports.checkers ?? [rlmChecker];
   const early = new Map<string, DocumentOutcome>();
   const verified = new Map<string, Counted<VerifiedForHistory>>();
-  const cached = new Map<string, Counted<{ findings: readonly Finding[]; readonly skippedInCode: number; readonly suppressed: number }>>();
+  const cached = new Map<string, Counted<DocumentResult>>();
   // A citation that checked out is final when stored (no history, override or later stage changes
   // it) and, when its document has no suppression comment, when verified: then it is only counted
   // (and, for a JSON report, kept as its text).
-  const mode: OkMode = ports.countOk !== true ? 'keep' : ports.okJson === true ? 'json' : 'count';
+  const mode = okModeOf(ports);
   const lookupOk = { countOk: mode !== 'keep', okJson: mode === 'json' };
   const admitNotes: string[] = [];
   const bodies = new Map<string, string>();
-  const noteBody = (file: string, bytes: Uint8Array | null): void => {
-    const body = ports.bodyOf?.(file, bytes) ?? null;
-    if (body !== null) bodies.set(file, body);
-  };
   // A document unchanged since an earlier run, with a stored result that still holds, is not
   // read. Those are answered first, in one pass that costs no promise per document where the
   // cache answers at once (most of a warm run); a lookup that waits (on an artifact not known
@@ -341,52 +384,39 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
         pending.set(file, hit);
       } else if (hit !== null) {
         cached.set(file, counted(hit, mode));
-        noteBody(file, null);
+        noteBody(ports, bodies, file, null);
       }
     }
   }
   const rest = cached.size === 0 ? files : files.filter((file) => !cached.has(file));
-  await forEachLimited(rest, options.concurrency ?? 32, async (file) => {
-    const digest = ports.results?.known?.(file);
-    const waited = await pending.get(file);
-    if (waited != null) {
-      cached.set(file, counted(waited, mode));
-      noteBody(file, null);
-      return;
+  const share: ShareState = { early, verified, cached, notes: admitNotes, bodies };
+  const limit = options.concurrency ?? 32;
+  const helper = ports.helper;
+  const unread = helper === undefined ? [] : rest.filter((file) => !pending.has(file));
+  if (helper === undefined || unread.length < helper.minimum) {
+    await forEachLimited(rest, limit, (file) => checkOne(file, ports, mode, pending, share));
+  } else {
+    // The documents whose lookup waits stay here; the others are a queue that this thread and the
+    // helper both take from, so neither waits long for the other.
+    const mine = rest.filter((file) => pending.has(file));
+    const run = helper.start(unread);
+    run.done.catch(() => undefined);
+    if (run.started !== undefined) await run.started;
+    let own = 0;
+    const next = (): string | undefined => (own < mine.length ? mine[own++] : run.next());
+    await forEachLimited(Array.from({ length: limit }), limit, async () => {
+      for (let file = next(); file !== undefined; file = next()) await checkOne(file, ports, mode, pending, share);
+    });
+    let theirs: BatchShare | null = null;
+    try {
+      theirs = await run.done;
+    } catch {
+      // The helper is gone: what it took is checked here, as if there had been none.
+      const left = unread.filter((file) => !share.early.has(file) && !share.verified.has(file) && !share.cached.has(file));
+      await forEachLimited(left, limit, (file) => checkOne(file, ports, mode, pending, share));
     }
-    const admission = admitDocument(await ports.reader.read(file), options);
-    if (admission.kind === 'admit' && hasUtf16Bom(admission.bytes)) {
-      admitNotes.push(documentMessages.utf16Decoded(file, admission.bytes[0] === 0xff ? 'LE' : 'BE'));
-    }
-    if (admission.kind === 'gone') early.set(file, { kind: 'gone', read: admission.read });
-    else if (admission.kind === 'skip') early.set(file, { kind: 'skipped', reason: admission.reason });
-    else noteBody(file, admission.bytes);
-    if (admission.kind !== 'admit') return;
-    if (ports.results === undefined) {
-      const document = await verifyDocument(file, decodeDocument(admission.bytes), ports.artifactsFor(file), options, checkers);
-      verified.set(file, forHistory(document, mode));
-    } else {
-      const artifacts = ports.artifactsFor(file);
-      const key = await ports.results.cache.keyOf(file, admission.bytes);
-      const hit = digest == null ? await ports.results.cache.lookup(key, file, artifacts, ports.results.known, lookupOk) : null;
-      if (hit !== null) {
-        cached.set(file, counted(hit, mode));
-        return;
-      }
-      const recording = new RecordingArtifacts(artifacts);
-      const document = await verifyDocument(file, decodeDocument(admission.bytes), recording, options, checkers);
-      verified.set(file, forHistory(document, mode));
-      // Stored as soon as it is verified, so a large run holds no document's entry until its end.
-      // What is stored is the document's own result, before git's history: the next run asks git again.
-      const own = settleFindings(document.findings, document.suppressions, options.severityOverrides);
-      const uncacheable = ports.results.uncacheableKinds ?? [];
-      if (!document.uncacheable && !own.findings.some((finding) => uncacheable.includes(finding.kind))) {
-        const stored = { findings: own.findings, skippedInCode: document.skippedInCode, suppressed: own.suppressed };
-        // A counting run stores no texts of the citations that checked out: it never reads them.
-        await ports.results.cache.store(key, file, stored, recording.looked, artifacts, mode !== 'count');
-      }
-    }
-  });
+    if (theirs !== null) takeShare(share, theirs);
+  }
   // Stored results are settled findings before history: history runs on them like on the rest.
   const notes = await historyStage([...verified.values(), ...cached.values()], ports.history, ports.current);
   const out = Object.assign(new Map<string, DocumentOutcome>(), { notes: [...admitNotes.sort(), ...notes], bodies });
@@ -424,6 +454,112 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
   return out;
 }
 
+/** What a batch's documents found before history, as {@link checkDocumentBatch} gathers it. */
+interface ShareState {
+  readonly early: Map<string, DocumentOutcome>;
+  readonly verified: Map<string, Counted<VerifiedForHistory>>;
+  readonly cached: Map<string, Counted<DocumentResult>>;
+  readonly notes: string[];
+  readonly bodies: Map<string, string>;
+}
+
+/** The run's mode for the citations that checked out (see {@link PipelinePlan.countOk}). */
+function okModeOf(ports: BatchPorts): OkMode {
+  return ports.countOk !== true ? 'keep' : ports.okJson === true ? 'json' : 'count';
+}
+
+/**
+ * One document through read, admit, extract+verify: its stored result when one holds (a lookup
+ * already waiting in `pending`, or one by the bytes read), else its verified findings, stored.
+ */
+async function checkOne(
+  file: string,
+  ports: BatchPorts,
+  mode: OkMode,
+  pending: ReadonlyMap<string, Promise<DocumentResult | null>>,
+  share: ShareState,
+): Promise<void> {
+  const options = ports.options ?? {};
+  const checkers = ports.checkers ?? [rlmChecker];
+  const digest = ports.results?.known?.(file);
+  const waited = await pending.get(file);
+  if (waited != null) {
+    share.cached.set(file, counted(waited, mode));
+    noteBody(ports, share.bodies, file, null);
+    return;
+  }
+  const admission = admitDocument(await ports.reader.read(file), options);
+  if (admission.kind === 'admit' && hasUtf16Bom(admission.bytes)) {
+    share.notes.push(documentMessages.utf16Decoded(file, admission.bytes[0] === 0xff ? 'LE' : 'BE'));
+  }
+  if (admission.kind === 'gone') share.early.set(file, { kind: 'gone', read: admission.read });
+  else if (admission.kind === 'skip') share.early.set(file, { kind: 'skipped', reason: admission.reason });
+  else noteBody(ports, share.bodies, file, admission.bytes);
+  if (admission.kind !== 'admit') return;
+  if (ports.results === undefined) {
+    const document = await verifyDocument(file, decodeDocument(admission.bytes), ports.artifactsFor(file), options, checkers);
+    share.verified.set(file, forHistory(document, mode));
+    return;
+  }
+  const artifacts = ports.artifactsFor(file);
+  const key = await ports.results.cache.keyOf(file, admission.bytes);
+  const lookupOk = { countOk: mode !== 'keep', okJson: mode === 'json' };
+  const hit = digest == null ? await ports.results.cache.lookup(key, file, artifacts, ports.results.known, lookupOk) : null;
+  if (hit !== null) {
+    share.cached.set(file, counted(hit, mode));
+    return;
+  }
+  const recording = new RecordingArtifacts(artifacts);
+  const document = await verifyDocument(file, decodeDocument(admission.bytes), recording, options, checkers);
+  share.verified.set(file, forHistory(document, mode));
+  // Stored as soon as it is verified, so a large run holds no document's entry until its end.
+  // What is stored is the document's own result, before git's history: the next run asks git again.
+  const own = settleFindings(document.findings, document.suppressions, options.severityOverrides);
+  const uncacheable = ports.results.uncacheableKinds ?? [];
+  if (!document.uncacheable && !own.findings.some((finding) => uncacheable.includes(finding.kind))) {
+    const stored = { findings: own.findings, skippedInCode: document.skippedInCode, suppressed: own.suppressed };
+    // A counting run stores no texts of the citations that checked out: it never reads them.
+    await ports.results.cache.store(key, file, stored, recording.looked, artifacts, mode !== 'count');
+  }
+}
+
+/** Keeps a document's body identity ({@link CopiesPort.bodyOf}) when the run asks for them. */
+function noteBody(ports: BatchPorts, bodies: Map<string, string>, file: string, bytes: Uint8Array | null): void {
+  const body = ports.bodyOf?.(file, bytes) ?? null;
+  if (body !== null) bodies.set(file, body);
+}
+
+/** Adds a helper's share to this thread's. */
+function takeShare(share: ShareState, theirs: BatchShare): void {
+  for (const [file, outcome] of theirs.early) share.early.set(file, outcome);
+  for (const [file, document] of theirs.verified) share.verified.set(file, document);
+  for (const [file, result] of theirs.cached) share.cached.set(file, result);
+  for (const [file, body] of theirs.bodies) share.bodies.set(file, body);
+  share.notes.push(...theirs.notes);
+}
+
+/**
+ * A helper's part of {@link checkDocumentBatch} (run in another thread with the same ports, no
+ * history): reads and checks the documents of each batch `take` gives until one is empty, and
+ * returns what it found, for the batch to take as its own ({@link BatchHelper}).
+ */
+export async function checkDocumentShare(take: () => readonly string[], ports: BatchPorts): Promise<BatchShare> {
+  const share: ShareState = { early: new Map(), verified: new Map(), cached: new Map(), notes: [], bodies: new Map() };
+  const mode = okModeOf(ports);
+  const none = new Map<string, Promise<DocumentResult | null>>();
+  const limit = ports.options?.concurrency ?? 32;
+  for (let batch = take(); batch.length > 0; batch = take()) {
+    await forEachLimited(batch, limit, (file) => checkOne(file, ports, mode, none, share));
+  }
+  return {
+    early: [...share.early],
+    verified: [...share.verified],
+    cached: [...share.cached],
+    notes: share.notes,
+    bodies: [...share.bodies],
+  };
+}
+
 /** Checks documents and builds the report: {@link runPipeline} over the documents given, without history. */
 export async function checkDocuments(input: CheckInput): Promise<Report> {
   const result = await runPipeline({
@@ -440,7 +576,8 @@ export async function checkDocuments(input: CheckInput): Promise<Report> {
   return result.report;
 }
 
-interface VerifiedForHistory {
+/** A verified document on its way to the history stage. */
+export interface VerifiedForHistory {
   findings: readonly Finding[];
   readonly suppressions: readonly Suppression[];
   readonly skippedInCode: number;
@@ -450,7 +587,7 @@ interface VerifiedForHistory {
  * A document's findings with those that checked out taken out and counted, when the run counts
  * them; with their texts, when it keeps those.
  */
-type Counted<T extends { findings: readonly Finding[] }> = T & {
+export type Counted<T extends { findings: readonly Finding[] }> = T & {
   readonly ok?: OkCounts | undefined;
   readonly okJson?: OkJson | undefined;
 };

@@ -65,7 +65,13 @@ function sameSignature(a: SignatureValue, b: SignatureValue): boolean {
   return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3] && a[4] === b[4];
 }
 
-interface Stamp {
+/** What a run stamped, and every path it looked at: what another thread's run takes ({@link FileStamps.adopt}). */
+export interface StampChanges {
+  readonly stamps: readonly (readonly [string, Stamp])[];
+  readonly seen: readonly string[];
+}
+
+export interface Stamp {
   readonly signature: SignatureValue;
   /** The SHA-256 of the bytes a run's reader returns; `null` when they may differ from the bytes on disk. */
   readonly digest: string | null;
@@ -109,6 +115,8 @@ export class FileStamps {
   readonly #now: () => number;
   readonly #splitFrom: number;
   #known = 0;
+  /** The stamps made since {@link trackChanges}; `null` before. */
+  #changed: Map<string, Stamp> | null = null;
 
   /**
    * `now` is the clock a file's change time is compared with (milliseconds, as `Date.now`);
@@ -194,6 +202,25 @@ export class FileStamps {
       if (stamp.derived[name] !== value) this.#stamp(path, { ...stamp, derived: { ...stamp.derived, [name]: value } });
     }
     return value;
+  }
+
+  /** From now on, keeps the stamps this run makes for {@link changes} (a helper thread's run). */
+  trackChanges(): void {
+    this.#changed ??= new Map();
+  }
+
+  /** The stamps made since {@link trackChanges}, and every path the run looked at. */
+  changes(): StampChanges {
+    return { stamps: [...(this.#changed ?? [])], seen: [...this.#seen] };
+  }
+
+  /**
+   * Takes what a helper thread's run over the same root stamped ({@link changes}) as this run's
+   * own, so the next run knows the files that thread read, and a save keeps what it looked at.
+   */
+  adopt(changes: StampChanges): void {
+    for (const path of changes.seen) this.#seen.add(path);
+    for (const [path, stamp] of changes.stamps) this.#stamp(path, stamp);
   }
 
   /** How many paths {@link digestOf} knew this run, unread. */
@@ -291,6 +318,7 @@ export class FileStamps {
   }
 
   #stamp(path: string, stamp: Stamp): void {
+    this.#changed?.set(path, stamp);
     const index = this.#indexOf(path);
     this.#segment(index).set(path, stamp);
     this.#dirty.add(index);

@@ -13,7 +13,7 @@ export {
 } from './corpus.ts';
 export type { DiscoveryNote, DiscoveryOptions, Workspace } from './discover.ts';
 export { discoverDocuments, isMarkdownPath, resolveWorkspace, toPosix, unreadableNote } from './discover.ts';
-export { FileStamps } from './file-stamps.ts';
+export { FileStamps, type StampChanges } from './file-stamps.ts';
 export { createRunFileSystem, describeFileType, nodeFileSystem, nodeSha256, notRegularFile, readRegularFile } from './fs.ts';
 export { gitListFiles, gitTopLevel, knownGitDirectory, runGit } from './git-files.ts';
 export type { EarlyGitRead, GitEnv, GitRunOptions } from './git-runner.ts';

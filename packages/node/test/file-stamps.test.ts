@@ -222,6 +222,31 @@ describe('FileStamps: what a run knows of files without reading them', () => {
     expect(rewrite({ ...stored, segment: 1 })).toEqual([null, null]);
   });
 
+  it('takes what a helper thread’s run stamped and looked at (changes, adopt) as its own, through a clone', async () => {
+    const { root, open, readWith } = await setupWithTwoStamped();
+    writeFileSync(join(root, ELSEWHERE), 'gamma\n');
+    const main = open();
+    await readWith(main, A);
+    const helper = open();
+    helper.trackChanges();
+    // The helper reads B (stamped by an earlier run: nothing to change) and ELSEWHERE (new).
+    await readWith(helper, B);
+    await readWith(helper, ELSEWHERE);
+    const changes = structuredClone(helper.changes());
+    expect(changes.stamps.map(([path]) => path)).toEqual([ELSEWHERE]);
+    expect([...changes.seen].sort()).toEqual([B, ELSEWHERE].sort());
+    main.adopt(changes);
+    // A run over every document keeps what either thread looked at, and knows the new file next time.
+    main.save(true);
+    const next = open();
+    expect([A, B, ELSEWHERE].map((path) => next.digestOf(path))).toEqual([sha('alpha\n'), sha('beta\n'), sha('gamma\n')]);
+    // Without the helper's paths, the same save would have forgotten B.
+    const alone = open();
+    await readWith(alone, A);
+    alone.save(true);
+    expect(open().digestOf(B)).toBeNull();
+  });
+
   it('forgets, after a run over every document, the paths that run did not look at', async () => {
     const { open } = await setupWithTwoStamped();
     const partial = open();

@@ -1,6 +1,15 @@
 import { hash } from 'node:crypto';
 import { type CheckInput, type CheckOptions, type DocumentChecker, ResultCache } from '@aiwg-cite/core';
-import { FileStamps, loadUserCacheKey, nodeSha256, PackResultStorage, placePath, resultCacheDir, type Workspace } from '@aiwg-cite/node';
+import {
+  FileStamps,
+  loadUserCacheKey,
+  nodeSha256,
+  PackResultStorage,
+  placePath,
+  resultCacheDir,
+  type StampChanges,
+  type Workspace,
+} from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { CliContext } from '../context.ts';
 import { runMessages } from '../messages.ts';
@@ -21,6 +30,33 @@ export interface ResultCacheRun {
   readonly stamps: FileStamps | null;
   /** Writes the cache and the stamps when the run changed them, and prints the counts when asked. */
   finish(fullRun: boolean): Promise<void>;
+  /** Stores entries a helper thread's run made (see {@link HelperCacheWork}). */
+  store(entries: readonly StoredEntry[]): void;
+  /** Takes a helper thread's lookups and stamps as this run's own; it answered for `documents` documents. */
+  adopt(work: HelperCacheWork, documents: number): void;
+  /** What this run's lookups found and stored so far, and what it stamped: a helper thread's part. */
+  work(): HelperCacheWork;
+}
+
+/** One entry of the result cache as its storage writes it: key, document, value. */
+export type StoredEntry = readonly [string, string, string];
+
+/** What a helper thread's run did with the cache, for the run it helps. */
+export interface HelperCacheWork {
+  readonly hits: number;
+  readonly misses: number;
+  readonly stamps: StampChanges | null;
+}
+
+/** How a run opens the result cache. */
+export interface ResultCacheChoice {
+  /** What the run reads: the working tree (with stamps) or the git index. @default 'working tree' */
+  readonly source?: 'working tree' | 'index';
+  /**
+   * In a helper thread: entries are handed here instead of written, for the run it helps to write
+   * (one writer for the cache's files), and the stamps it makes are kept for {@link ResultCacheRun.work}.
+   */
+  readonly forward?: (entry: StoredEntry) => void;
 }
 
 /**
@@ -33,8 +69,9 @@ export function openResultCache(
   scholarly: ScholarlyRun,
   options: CheckOptions,
   checkers: readonly DocumentChecker[],
-  source: 'working tree' | 'index' = 'working tree',
+  choice: ResultCacheChoice = {},
 ): ResultCacheRun | null {
+  const { source = 'working tree', forward } = choice;
   const directory = resultCacheDir(workspace.root, workspace.isGit, context.env);
   // A cache directory that a symlink in the repository (a committed node_modules) leads outside
   // the root is not used: the run goes without the cache, and says so.
@@ -61,7 +98,17 @@ export function openResultCache(
     checkers: checkers.map((checker) => checker.name),
     scholarly: scholarly.cacheContext(),
   });
-  const cache = new ResultCache(storage, runContext, stamps?.sha256 ?? nodeSha256, (text) => hash('sha256', text, 'hex'));
+  const written =
+    forward === undefined
+      ? storage
+      : {
+          read: (key: string, part?: 'head' | 'tail') => storage.read(key, part),
+          write: (key: string, file: string, value: string) => forward([key, file, value]),
+        };
+  if (forward !== undefined) stamps?.trackChanges();
+  const cache = new ResultCache(written, runContext, stamps?.sha256 ?? nodeSha256, (text) => hash('sha256', text, 'hex'));
+  // Lookups a helper thread made, counted with this run's.
+  let helped = { hits: 0, misses: 0, documents: 0 };
   return {
     results: { cache, uncacheableKinds: scholarly.uncacheableKinds, ...(stamps === null ? {} : { known: stamps.digestOf }) },
     stamps,
@@ -72,9 +119,18 @@ export function openResultCache(
         stamps?.save(fullRun);
       } catch {}
       if (context.env.AIWG_CITE_RESULT_CACHE_STATS === '1') {
-        context.stderr.write(`${runMessages.cacheStats(cache.stats.hits, cache.stats.misses)}\n`);
+        context.stderr.write(`${runMessages.cacheStats(cache.stats.hits + helped.hits, cache.stats.misses + helped.misses)}\n`);
         if (stamps !== null) context.stderr.write(`${runMessages.stampStats(stamps.known)}\n`);
+        if (helped.documents > 0) context.stderr.write(`${runMessages.helperStats(helped.documents)}\n`);
       }
     },
+    store(entries) {
+      for (const [key, file, value] of entries) storage.write(key, file, value);
+    },
+    adopt(work, documents) {
+      helped = { hits: helped.hits + work.hits, misses: helped.misses + work.misses, documents: helped.documents + documents };
+      if (work.stamps !== null) stamps?.adopt(work.stamps);
+    },
+    work: () => ({ ...cache.stats, stamps: stamps?.changes() ?? null }),
   };
 }

@@ -119,6 +119,24 @@ export interface ScholarlyRun {
   readonly cacheContext: () => string;
   /** Finding kinds that depend on files no citation names (mentions resolve against the tree): never cached. */
   readonly uncacheableKinds: readonly string[];
+  /**
+   * What a helper thread's run (`check`'s worker) must share with the run it helps: whether
+   * {@link filterDocuments} left content identity to the copies port, and what the checks held
+   * back in the documents it checked (the run's note counts them).
+   */
+  readonly thread: ScholarlyThread;
+}
+
+/** See {@link ScholarlyRun.thread}. */
+export interface ScholarlyThread {
+  /** Whether the copies port identifies documents' bodies (the last {@link ScholarlyRun.filterDocuments} chose so). */
+  identityInPipeline(): boolean;
+  /** In a helper thread, which filters no documents itself: the choice of the run it helps. */
+  assumeIdentityInPipeline(value: boolean): void;
+  /** What this thread's checks held back, by document. */
+  held(): [string, number][];
+  /** Counts what a helper thread's checks held back as this run's own. */
+  adoptHeld(held: readonly (readonly [string, number])[]): void;
 }
 
 /**
@@ -180,6 +198,16 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
         corpus: corpus === null ? null : corpus.input,
       }),
     uncacheableKinds: ['mention'],
+    thread: {
+      identityInPipeline: () => identityInPipeline,
+      assumeIdentityInPipeline(value) {
+        identityInPipeline = value;
+      },
+      held: () => (scholarly === null ? [] : [...scholarly.held]),
+      adoptHeld(held) {
+        scholarly?.adoptHeld(held);
+      },
+    },
     wrapReader: (reader) =>
       values.fix !== true
         ? reader

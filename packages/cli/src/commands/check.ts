@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { AiwgCiteError, type CheckOptions, parseShard, type Report, runPipeline, selectShard } from '@aiwg-cite/core';
+import { AiwgCiteError, ArtifactCache, type CheckOptions, parseShard, type Report, runPipeline, selectShard } from '@aiwg-cite/core';
 import {
   createNodeReader,
   discoverDocuments,
@@ -15,7 +15,7 @@ import {
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { paletteFor } from '../color.ts';
-import type { CliContext, Command } from '../context.ts';
+import { type CliContext, type Command, runNow } from '../context.ts';
 import { formatGithub } from '../format/github.ts';
 import { writeCheckJson } from '../format/json.ts';
 import { formatJunit } from '../format/junit.ts';
@@ -24,7 +24,8 @@ import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
 import { usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
-import { openResultCache } from './check-cache.ts';
+import { openResultCache, type StoredEntry } from './check-cache.ts';
+import { helpCheck, helperContext, helperMinimum, startHelper } from './check-helper.ts';
 import { ONLINE_FLAGS, ONLINE_HELP, prepareOnline } from './check-online.ts';
 import { normaliseReportFlag, prepareScholarly, SCHOLARLY_FLAGS, SCHOLARLY_HELP, type ScholarlyRun } from './check-scholarly.ts';
 
@@ -63,7 +64,9 @@ const COUNTING_FORMATS: ReadonlySet<string> = new Set<(typeof FORMATS)[number]>(
 /** `aiwg-cite check`. */
 export const check: Command = {
   summary: 'check the citations in markdown files',
-  async run(args: readonly string[], context: CliContext): Promise<number> {
+  async run(args: readonly string[], given: CliContext): Promise<number> {
+    // A helper thread builds the run as its main thread did, at that run's time, and prints nothing.
+    const context = given.helping === undefined ? given : helperContext(given, given.helping);
     const { values, positionals } = parseCommandArgs('check', normaliseReportFlag(args), {
       ...SCHOLARLY_FLAGS,
       ...ONLINE_FLAGS,
@@ -121,12 +124,19 @@ export const check: Command = {
         context,
       );
     }
-    const scholarly = await prepareScholarly(values, workspace, context);
+    // One instant for the run's date, which a helper thread takes too.
+    const now = runNow(context);
+    const scholarly = await prepareScholarly(values, workspace, { ...context, clock: () => now });
     const runOptions = scholarly.withOptions(options);
     const checkers = online.checkers(scholarly.checkers);
     // Online answers change with the network, so an online run neither reads nor stores results.
+    const entries: StoredEntry[] = [];
     const cache =
-      values['no-cache'] === true || values.online === true ? null : openResultCache(workspace, context, scholarly, runOptions, checkers);
+      values['no-cache'] === true || values.online === true
+        ? null
+        : openResultCache(workspace, context, scholarly, runOptions, checkers, {
+            ...(context.helping === undefined ? {} : { forward: (entry: StoredEntry) => entries.push(entry) }),
+          });
     // --fix rewrites what it read: every document is read, none is answered from its stamp alone.
     const stamps = cache?.stamps ?? null;
     const reader = await worktreeReader(workspace, context, { cacheDirectories: true, stamps });
@@ -139,6 +149,21 @@ export const check: Command = {
     const unread = scholarly.countsOk && online.stage === undefined;
     const okJson = unread && format === 'json';
     const countOk = okJson || (unread && COUNTING_FORMATS.has(format));
+    const sha256 = stamps?.sha256 ?? nodeSha256;
+    if (context.helping !== undefined) {
+      const read = scholarly.wrapReader(reader);
+      const artifacts = new ArtifactCache(read, sha256);
+      const ports = { reader: read, artifactsFor: () => artifacts, bodyOf: scholarly.copiesPort(stamps).bodyOf };
+      const batch = { ...ports, ...optional('results', results), options: runOptions, checkers, countOk, okJson };
+      return helpCheck(context.helping, batch, { cache, entries, thread: scholarly.thread });
+    }
+    // Another thread for a run with many documents to read; not for --fix (it keeps what it read)
+    // or online checks (one session of requests).
+    const minimum = helperMinimum(context.env);
+    const helper =
+      minimum === null || context.helperEntry === undefined || values.fix === true || online.stage !== undefined
+        ? undefined
+        : startHelper(context.helperEntry, ['check', ...args], context, { minimum, now, cache, thread: scholarly.thread });
     const result = await runPipeline({
       ports: {
         discover: () => {
@@ -158,8 +183,9 @@ export const check: Command = {
           return { documents: shard === undefined ? selected : selectShard(selected, shard), notes };
         },
         reader: scholarly.wrapReader(reader),
-        sha256: stamps?.sha256 ?? nodeSha256,
+        sha256,
         current: 'working tree',
+        ...optional('helper', helper),
         ...(values['no-history'] === true ? {} : optional('history', historyPort(workspace, context))),
         ...optional('results', results),
         copies: scholarly.copiesPort(stamps),
@@ -235,7 +261,7 @@ async function runStaged(
   }
   const files = positionals.map((path) => git.toRootRelative(workspace.root, context.cwd, path));
   const runOptions = scholarly.withOptions(options);
-  const cache = useCache ? openResultCache(workspace, context, scholarly, runOptions, scholarly.checkers, 'index') : null;
+  const cache = useCache ? openResultCache(workspace, context, scholarly, runOptions, scholarly.checkers, { source: 'index' }) : null;
   // The same pipeline with git's ports: the index as reader, the staged-change stage; built once.
   const staged = await git.checkStaged({
     root: workspace.root,

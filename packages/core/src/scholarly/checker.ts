@@ -47,6 +47,8 @@ export interface ScholarlyChecker extends DocumentChecker {
    * run that leaves some documents out of its report counts only the others).
    */
   readonly held: ReadonlyMap<string, number>;
+  /** Counts what the same checker held back in another thread (a helper of the run) as its own. */
+  adoptHeld(held: Iterable<readonly [string, number]>): void;
 }
 
 const STATISTIC =
@@ -630,6 +632,9 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
   return {
     name: inner.name,
     held,
+    adoptHeld(entries) {
+      for (const [file, count] of entries) held.set(file, count);
+    },
     async check(context) {
       held.delete(context.file);
       const result = await inner.check(context);
