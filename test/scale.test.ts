@@ -292,8 +292,9 @@ describe('the helper thread (AIWG_CITE_THREADS)', { timeout: 300_000 }, () => {
   it('gives the one-thread bytes and exit code cold, warm and without the cache; the next run knows every document', async () => {
     const repo = generatedRepo(80);
     const original = readFileSync(join(repo.dir, 'docs/area0/report-0.md'), 'utf8');
-    // Sorted first, so in the helper's first batch: an identical copy (content identity), a deployed
-    // copy, and heuristic findings outside research writing (held back: the run's note counts them).
+    // A deployed copy (left out before any document is read); sorted first, so in the helper's first
+    // batch: an identical copy (the copies port's content identity), and heuristic findings outside
+    // research writing (held back: the run's note counts them).
     repo.write({
       '.claude/agents/report-0.md': `---\nname: deployed\n---\n${original}`,
       'aaa/copy.md': original,
