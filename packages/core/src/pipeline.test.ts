@@ -4,7 +4,7 @@ import { type DocumentChecker, type ResultPort, rlmChecker } from './check.ts';
 import { contentHash } from './hash.ts';
 import { verdictJsonWriter, writeOkJson } from './interop/verdict-model.ts';
 import { createMemoryFileSystem } from './memory-fs.ts';
-import { type BatchHelper, checkDocumentShare, type RunStage, runPipeline } from './pipeline.ts';
+import { type BatchHelper, type BatchShare, checkDocumentShare, type RunStage, runPipeline } from './pipeline.ts';
 import { createConfinedReader } from './reader.ts';
 import { type Finding, inReportOrder } from './report.ts';
 import { memoryResultStorage, ResultCache } from './result-cache.ts';
@@ -257,14 +257,19 @@ describe('checkDocumentBatch with a helper thread: its share taken as the run’
           begun();
           return batch;
         };
-        const done = checkDocumentShare(take, { ...ports, artifactsFor: () => artifacts }).then((share) => {
+        const parts: BatchShare[] = [];
+        const done = checkDocumentShare(take, { ...ports, artifactsFor: () => artifacts }, (part) => parts.push(part)).then(() => {
           if (fail) throw new Error('the helper is gone');
-          return share;
+          return parts;
         });
-        return { next: () => files[at++], done, started };
+        // This thread stops for a turn of the event loop every third document it checks.
+        let checked = 0;
+        const pause = () => (++checked % 3 === 0 ? new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => void pauses++) : null);
+        return { next: () => files[at++], done, started, pause };
       },
     };
-    return { helper, taken };
+    let pauses = 0;
+    return { helper, taken, pauses: () => pauses };
   }
 
   it('gives the report of a run on one thread, keeping, counting or writing the citations that check out, and when the helper fails', async () => {
@@ -290,8 +295,9 @@ describe('checkDocumentBatch with a helper thread: its share taken as the run’
       const alone = await run();
       expect(alone.report.coverage.notes.join('\n')).toContain('a-wide.md');
       for (const fail of [false, true]) {
-        const { helper, taken } = inProcessHelper(documents, plan, fail);
+        const { helper, taken, pauses } = inProcessHelper(documents, plan, fail);
         const helped = await run(helper);
+        expect(pauses()).toBeGreaterThan(0);
         // The helper took documents (its first batch before this thread took any), and not all of them.
         expect(taken.length).toBeGreaterThanOrEqual(2);
         expect(taken.length).toBeLessThan(names.length);

@@ -299,8 +299,8 @@ export interface BatchPorts {
 /**
  * Another thread (a worker) that reads and checks documents while this one does, both taking them
  * from one queue, and returns what {@link checkDocumentShare} found for those it took, with the
- * same ports. The pipeline takes that as its own, so the report is the one a run on one thread
- * gives. When the helper fails, the documents it took are checked here.
+ * same ports, in the parts it handed on. The pipeline takes that as its own, so the report is the
+ * one a run on one thread gives. When the helper fails, the documents it took are checked here.
  */
 export interface BatchHelper {
   /** How many documents left to read make starting the helper worth it. */
@@ -315,7 +315,13 @@ export interface BatchHelper {
 /** See {@link BatchHelper.start}. */
 export interface HelperRun {
   next(): string | undefined;
-  readonly done: Promise<BatchShare>;
+  readonly done: Promise<readonly BatchShare[]>;
+  /**
+   * When present, asked after each document this thread checks: a promise when this thread should
+   * let its event loop turn before it takes another (so that the helper's parts are received as
+   * they come, while both threads check, not all at the end), else `null`.
+   */
+  readonly pause?: () => Promise<void> | null;
   /**
    * When present, this thread takes no document from the queue before it settles (the helper has
    * taken its first batch, or failed): a split that is never empty, for tests.
@@ -404,10 +410,22 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     if (run.started !== undefined) await run.started;
     let own = 0;
     const next = (): string | undefined => (own < mine.length ? mine[own++] : run.next());
+    // One pause for every loop: each waits for it before taking its next document, so the loops
+    // all stop within a few documents and the event loop turns.
+    let pause: Promise<void> | null = null;
     await forEachLimited(Array.from({ length: limit }), limit, async () => {
-      for (let file = next(); file !== undefined; file = next()) await checkOne(file, ports, mode, pending, share);
+      for (let file = next(); file !== undefined; file = next()) {
+        await checkOne(file, ports, mode, pending, share);
+        if (pause === null) {
+          pause = run.pause?.() ?? null;
+          pause?.then(() => {
+            pause = null;
+          });
+        }
+        if (pause !== null) await pause;
+      }
     });
-    let theirs: BatchShare | null = null;
+    let theirs: readonly BatchShare[] = [];
     try {
       theirs = await run.done;
     } catch {
@@ -415,7 +433,7 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
       const left = unread.filter((file) => !share.early.has(file) && !share.verified.has(file) && !share.cached.has(file));
       await forEachLimited(left, limit, (file) => checkOne(file, ports, mode, pending, share));
     }
-    if (theirs !== null) takeShare(share, theirs);
+    for (const part of theirs) takeShare(share, part);
   }
   // Stored results are settled findings before history: history runs on them like on the rest.
   const notes = await historyStage([...verified.values(), ...cached.values()], ports.history, ports.current);
@@ -541,23 +559,29 @@ function takeShare(share: ShareState, theirs: BatchShare): void {
 /**
  * A helper's part of {@link checkDocumentBatch} (run in another thread with the same ports, no
  * history): reads and checks the documents of each batch `take` gives until one is empty, and
- * returns what it found, for the batch to take as its own ({@link BatchHelper}).
+ * hands on what each batch found, for the batch to take as its own ({@link BatchHelper}). A part
+ * at a time, so that the thread it helps can receive them while both check, not one large share
+ * at the end.
  */
-export async function checkDocumentShare(take: () => readonly string[], ports: BatchPorts): Promise<BatchShare> {
-  const share: ShareState = { early: new Map(), verified: new Map(), cached: new Map(), notes: [], bodies: new Map() };
+export async function checkDocumentShare(
+  take: () => readonly string[],
+  ports: BatchPorts,
+  hand: (part: BatchShare) => void,
+): Promise<void> {
   const mode = okModeOf(ports);
   const none = new Map<string, Promise<DocumentResult | null>>();
   const limit = ports.options?.concurrency ?? 32;
   for (let batch = take(); batch.length > 0; batch = take()) {
+    const share: ShareState = { early: new Map(), verified: new Map(), cached: new Map(), notes: [], bodies: new Map() };
     await forEachLimited(batch, limit, (file) => checkOne(file, ports, mode, none, share));
+    hand({
+      early: [...share.early],
+      verified: [...share.verified],
+      cached: [...share.cached],
+      notes: share.notes,
+      bodies: [...share.bodies],
+    });
   }
-  return {
-    early: [...share.early],
-    verified: [...share.verified],
-    cached: [...share.cached],
-    notes: share.notes,
-    bodies: [...share.bodies],
-  };
 }
 
 /** Checks documents and builds the report: {@link runPipeline} over the documents given, without history. */

@@ -115,8 +115,9 @@ export class FileStamps {
   readonly #now: () => number;
   readonly #splitFrom: number;
   #known = 0;
-  /** The stamps made since {@link trackChanges}; `null` before. */
+  /** The stamps made and the paths looked at since {@link trackChanges} or the last {@link changes}; `null` before. */
   #changed: Map<string, Stamp> | null = null;
+  #newlySeen: Set<string> | null = null;
 
   /**
    * `now` is the clock a file's change time is compared with (milliseconds, as `Date.now`);
@@ -140,7 +141,7 @@ export class FileStamps {
   readonly digestOf = (path: string): string | null => {
     let answer = this.#answers.get(path);
     if (answer === undefined) {
-      this.#seen.add(path);
+      this.#see(path);
       const stamp = this.#stampOf(path);
       const signature = stamp?.digest == null ? null : this.#signature(path);
       answer = signature != null && sameSignature(signature.value, (stamp as Stamp).signature) ? (stamp as Stamp).digest : null;
@@ -167,7 +168,7 @@ export class FileStamps {
    * reads anyway). `null` when the path is not a readable regular file.
    */
   derived(path: string, name: string, compute: (bytes: Buffer) => string): string | null {
-    this.#seen.add(path);
+    this.#see(path);
     const signature = this.#signature(path);
     const stamp = this.#stampOf(path);
     const same = signature !== null && stamp !== undefined && sameSignature(stamp.signature, signature.value);
@@ -204,14 +205,26 @@ export class FileStamps {
     return value;
   }
 
-  /** From now on, keeps the stamps this run makes for {@link changes} (a helper thread's run). */
+  /** From now on, keeps the stamps this run makes and the paths it looks at for {@link changes} (a helper thread's run). */
   trackChanges(): void {
     this.#changed ??= new Map();
+    this.#newlySeen ??= new Set();
   }
 
-  /** The stamps made since {@link trackChanges}, and every path the run looked at. */
+  /**
+   * The stamps made and the paths looked at since {@link trackChanges} or the last call, which
+   * are then forgotten here: a helper thread hands them on a part at a time.
+   */
   changes(): StampChanges {
-    return { stamps: [...(this.#changed ?? [])], seen: [...this.#seen] };
+    const changes = { stamps: [...(this.#changed ?? [])], seen: [...(this.#newlySeen ?? [])] };
+    this.#changed?.clear();
+    this.#newlySeen?.clear();
+    return changes;
+  }
+
+  #see(path: string): void {
+    this.#seen.add(path);
+    this.#newlySeen?.add(path);
   }
 
   /**
@@ -219,7 +232,7 @@ export class FileStamps {
    * own, so the next run knows the files that thread read, and a save keeps what it looked at.
    */
   adopt(changes: StampChanges): void {
-    for (const path of changes.seen) this.#seen.add(path);
+    for (const path of changes.seen) this.#see(path);
     for (const [path, stamp] of changes.stamps) this.#stamp(path, stamp);
   }
 
@@ -235,7 +248,7 @@ export class FileStamps {
   wrapReader(inner: ArtifactReader): ArtifactReader {
     return {
       read: async (path) => {
-        this.#seen.add(path);
+        this.#see(path);
         const signature = this.#signature(path);
         const result = await inner.read(path);
         if (result.kind === 'file' && signature !== null) {

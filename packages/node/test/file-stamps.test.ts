@@ -229,13 +229,18 @@ describe('FileStamps: what a run knows of files without reading them', () => {
     await readWith(main, A);
     const helper = open();
     helper.trackChanges();
-    // The helper reads B (stamped by an earlier run: nothing to change) and ELSEWHERE (new).
+    // The helper reads B (stamped by an earlier run: nothing to change), hands that on, then reads
+    // ELSEWHERE (new): each part holds what came since the one before.
     await readWith(helper, B);
+    const first = structuredClone(helper.changes());
+    expect(first).toEqual({ stamps: [], seen: [B] });
     await readWith(helper, ELSEWHERE);
-    const changes = structuredClone(helper.changes());
-    expect(changes.stamps.map(([path]) => path)).toEqual([ELSEWHERE]);
-    expect([...changes.seen].sort()).toEqual([B, ELSEWHERE].sort());
-    main.adopt(changes);
+    const second = structuredClone(helper.changes());
+    expect(second.stamps.map(([path]) => path)).toEqual([ELSEWHERE]);
+    expect(second.seen).toEqual([ELSEWHERE]);
+    expect(helper.changes()).toEqual({ stamps: [], seen: [] });
+    main.adopt(first);
+    main.adopt(second);
     // A run over every document keeps what either thread looked at, and knows the new file next time.
     main.save(true);
     const next = open();

@@ -34,7 +34,7 @@ export interface ResultCacheRun {
   store(entries: readonly StoredEntry[]): void;
   /** Takes a helper thread's lookups and stamps as this run's own; it answered for `documents` documents. */
   adopt(work: HelperCacheWork, documents: number): void;
-  /** What this run's lookups found and stored so far, and what it stamped: a helper thread's part. */
+  /** What this run's lookups found and stored, and what it stamped, since the last call: a helper thread's part. */
   work(): HelperCacheWork;
 }
 
@@ -109,6 +109,8 @@ export function openResultCache(
   const cache = new ResultCache(written, runContext, stamps?.sha256 ?? nodeSha256, (text) => hash('sha256', text, 'hex'));
   // Lookups a helper thread made, counted with this run's.
   let helped = { hits: 0, misses: 0, documents: 0 };
+  // In a helper thread: the counts handed on so far.
+  let handed = { hits: 0, misses: 0 };
   return {
     results: { cache, uncacheableKinds: scholarly.uncacheableKinds, ...(stamps === null ? {} : { known: stamps.digestOf }) },
     stamps,
@@ -131,6 +133,11 @@ export function openResultCache(
       helped = { hits: helped.hits + work.hits, misses: helped.misses + work.misses, documents: helped.documents + documents };
       if (work.stamps !== null) stamps?.adopt(work.stamps);
     },
-    work: () => ({ ...cache.stats, stamps: stamps?.changes() ?? null }),
+    work() {
+      const { hits, misses } = cache.stats;
+      const work = { hits: hits - handed.hits, misses: misses - handed.misses, stamps: stamps?.changes() ?? null };
+      handed = { hits, misses };
+      return work;
+    },
   };
 }

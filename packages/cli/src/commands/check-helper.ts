@@ -31,16 +31,20 @@ const DEFAULT_MINIMUM = 8000;
 /** Documents a helper asks for at once: few enough that neither thread waits long for the other at the end. */
 const BATCH = 64;
 
-/** What a helper thread sends: the cache entries it stored so far, then what it found. */
+/**
+ * What a helper thread sends: that it took its first batch; after each batch, what the batch found
+ * with the cache entries it stored, its lookups and the stamps it made; at last what the scholarly
+ * checks held back.
+ */
 type FromHelper =
-  | { readonly kind: 'started' | 'entries'; readonly entries: readonly StoredEntry[] }
+  | { readonly kind: 'started' }
   | {
-      readonly kind: 'done';
+      readonly kind: 'part';
       readonly entries: readonly StoredEntry[];
       readonly share: BatchShare;
       readonly cache: HelperCacheWork | null;
-      readonly held: readonly (readonly [string, number])[];
-    };
+    }
+  | { readonly kind: 'done'; readonly held: readonly (readonly [string, number])[] };
 
 /** What the main thread tells its helper when it starts it. */
 interface HelperStart {
@@ -52,9 +56,6 @@ interface HelperStart {
   /** `--config PATH`, which main.ts takes off the arguments. */
   readonly configFile: CliContext['configFile'];
 }
-
-/** Entries a helper hands on at once while it checks. */
-const ENTRIES_AT_ONCE = 512;
 
 /**
  * How many documents to read make this run start a helper thread, or `null` for none:
@@ -99,7 +100,8 @@ export function startHelper(
       const started = new Promise<void>((resolve) => {
         begun = resolve;
       });
-      const done = new Promise<BatchShare>((resolve, reject) => {
+      const parts: BatchShare[] = [];
+      const done = new Promise<readonly BatchShare[]>((resolve, reject) => {
         // Loaded here, not with the module: a commit hook's `check --staged` never starts a worker (~3 ms).
         const { Worker } = process.getBuiltinModule('node:worker_threads');
         // The worker writes nothing to the terminal: its streams are its own, never read.
@@ -114,15 +116,21 @@ export function startHelper(
         let settled = false;
         worker.on('message', (message: FromHelper) => {
           if (settled) return;
-          run.cache?.store(message.entries);
-          if (message.kind === 'started') begun();
-          if (message.kind !== 'done') return;
+          if (message.kind === 'started') {
+            begun();
+            return;
+          }
+          if (message.kind === 'part') {
+            run.cache?.store(message.entries);
+            const { early, verified, cached } = message.share;
+            if (message.cache !== null) run.cache?.adopt(message.cache, early.length + verified.length + cached.length);
+            parts.push(message.share);
+            return;
+          }
           settled = true;
           begun();
-          const { early, verified, cached } = message.share;
-          if (message.cache !== null) run.cache?.adopt(message.cache, early.length + verified.length + cached.length);
           run.thread.adoptHeld(message.held);
-          resolve(message.share);
+          resolve(parts);
           void worker.terminate();
         });
         worker.on('error', (error) => {
@@ -138,9 +146,13 @@ export function startHelper(
           reject(new Error(`the helper thread ended (${code}) before it answered`));
         });
       });
+      // This thread lets its event loop turn once every batch of its own, so that the helper's
+      // parts are received (and their copies read) while both threads check.
+      let checked = 0;
       return {
         next: () => files[Atomics.add(at, 0, 1)],
         done,
+        pause: () => (++checked % BATCH === 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : null),
         ...(forced(context.env) ? { started } : {}),
       };
     },
@@ -157,8 +169,8 @@ export function helperContext(context: CliContext, link: HelperLink): CliContext
 
 /**
  * The helper thread's part, once its run is built as the main thread's: takes the main thread's
- * choice of body identity, then checks batches from the shared queue, handing on the cache
- * entries the run stores as it goes, and at last what it found.
+ * choice of body identity, then checks batches from the shared queue, handing on after each what
+ * it found, the cache entries it stored and the stamps it made, and at last its held-back counts.
  */
 export async function helpCheck(
   link: HelperLink,
@@ -170,21 +182,16 @@ export async function helpCheck(
   run.thread.assumeIdentityInPipeline(start.identityInPipeline);
   let taking = false;
   const take = (): readonly string[] => {
-    if (run.entries.length >= ENTRIES_AT_ONCE)
-      link.port.postMessage({ kind: 'entries', entries: run.entries.splice(0) } satisfies FromHelper);
     const first = Atomics.add(at, 0, BATCH);
-    if (!taking) link.port.postMessage({ kind: 'started', entries: [] } satisfies FromHelper);
+    if (!taking) link.port.postMessage({ kind: 'started' } satisfies FromHelper);
     taking = true;
     return start.files.slice(first, first + BATCH);
   };
-  const share = await checkDocumentShare(take, ports);
-  const done: FromHelper = {
-    kind: 'done',
-    entries: run.entries.splice(0),
-    share,
-    cache: run.cache?.work() ?? null,
-    held: run.thread.held(),
+  const hand = (share: BatchShare): void => {
+    link.port.postMessage({ kind: 'part', entries: run.entries.splice(0), share, cache: run.cache?.work() ?? null } satisfies FromHelper);
   };
+  await checkDocumentShare(take, ports, hand);
+  const done: FromHelper = { kind: 'done', held: run.thread.held() };
   link.port.postMessage(done);
   return 0;
 }
