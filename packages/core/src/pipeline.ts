@@ -317,9 +317,10 @@ export interface HelperRun {
   next(): string | undefined;
   readonly done: Promise<readonly BatchShare[]>;
   /**
-   * When present, asked after each document this thread checks: a promise when this thread should
-   * let its event loop turn before it takes another (so that the helper's parts are received as
-   * they come, while both threads check, not all at the end), else `null`.
+   * When present, asked after each document this thread checks while no pause it gave is pending:
+   * a promise when this thread should let its event loop turn before it takes another (so that the
+   * helper's parts are received as they come, while both threads check, not all at the end), else
+   * `null`.
    */
   readonly pause?: () => Promise<void> | null;
   /**
