@@ -139,6 +139,23 @@ for (let at = 0; at < warmRuns; at += 1) {
 }
 writeFileSync(hotPath, hotOriginal);
 check(repo.dir); // back to the committed state, cache warm again
+// The same edits checked with `check --changed`: only the edited document, or the documents that
+// cite the edited artifact, found through the citation index (its first run here builds it, unless
+// an earlier bench run left it).
+const changedFirst = check(repo.dir, ['--changed']);
+const changedEdited = [];
+for (let at = 0; at < warmRuns; at += 1) {
+  appendFileSync(document, `\nEdit ${at} once more.\n`);
+  changedEdited.push(check(repo.dir, ['--changed']));
+}
+writeFileSync(document, original);
+const changedHot = [];
+for (let at = 0; at < warmRuns; at += 1) {
+  appendFileSync(hotPath, `// edit ${at} once more\n`);
+  changedHot.push(check(repo.dir, ['--changed']));
+}
+writeFileSync(hotPath, hotOriginal);
+check(repo.dir);
 const shards = [];
 for (let index = 1; index <= 4; index += 1) {
   rmSync(join(repo.dir, '.git', 'aiwg-cite', 'results'), { recursive: true, force: true });
@@ -267,6 +284,27 @@ ${table(
       ms(floorTime),
       '≤ 500 ms',
       verdict(median(hot), 500),
+    ],
+    [
+      'first `check --changed` (nothing changed; builds the citation index unless an earlier run left it), peak RSS',
+      `${ms(changedFirst.wall)}, ${mib(changedFirst.rss)}`,
+      '—',
+      '—',
+      '',
+    ],
+    [
+      'warm `check --changed` after editing one document, peak RSS',
+      `${ms(median(changedEdited.map((one) => one.wall)))}, ${mib(Math.max(...changedEdited.map((one) => one.rss)))}`,
+      ms(floorTime),
+      '≤ 300 ms',
+      verdict(median(changedEdited.map((one) => one.wall)), 300),
+    ],
+    [
+      `warm \`check --changed\` after editing the artifact ${HOT_CITERS} documents cite, peak RSS`,
+      `${ms(median(changedHot.map((one) => one.wall)))}, ${mib(Math.max(...changedHot.map((one) => one.rss)))}`,
+      ms(floorTime),
+      '≤ 500 ms',
+      verdict(median(changedHot.map((one) => one.wall)), 500),
     ],
     ['commit hook (`check --staged`), first run: builds the citation index', ms(hookBuild.wall), '—', '—', ''],
     ['peak RSS of that first hook run', mib(hookBuild.rss), '—', '≤ 1 GiB', verdict(hookBuild.rss, 2 ** 30)],

@@ -90,6 +90,11 @@ export const usageMessages = {
   reverseOnlyAlone: () => 'check: --reverse-only goes with --staged and no paths (it checks committed documents, not named ones)',
   shardWithStaged: () => 'check: --shard splits a full run across machines; it does not combine with --staged',
   fixWithStaged: () => 'check: --fix edits the work tree, not the index, so it does not combine with --staged; fix, then `git add`',
+  changedNeedsGit: (cwd: string) => `${cwd}: --changed and --since need a git repository (not inside a git work tree)`,
+  changedNeedsTopLevel: (top: string | null) =>
+    `check: --changed compares the whole repository, so --root must be the repository top level (${top})`,
+  changedWithPaths: () => 'check: --changed and --since choose the documents themselves; name no paths with them',
+  changedWithStaged: () => 'check: --staged checks the index; --changed and --since check the working tree; use one',
   stagedNeedsTopLevel: (top: string | null) => `check: --staged reads the whole index, so --root must be the repository top level (${top})`,
   onlineAndOffline: () => 'check: --online and --offline contradict each other',
   onlineWithStaged: () => 'check: --online is not available with --staged; the commit hook stays offline',
@@ -136,6 +141,13 @@ function plural(count: number, one: string, many: string): string {
 
 /** The notes and summaries `check` adds to its report for the corpus, copies and `--fix`. */
 export const checkMessages = {
+  changedScope: (since: string, changed: number, citing: number) =>
+    `--changed: ${plural(changed, 'markdown document', 'markdown documents')} changed since ${since}, ${plural(citing, 'more document cites', 'more documents cite')} a changed file`,
+  changedNoGitDir: (root: string) =>
+    `${root}: git does not name the repository's git directory (\`git rev-parse --absolute-git-dir\` failed)`,
+  changedNoCommit: () => '--changed: HEAD has no commit yet, so every document is new: every document checked',
+  changedEverywhere: (path: string, since: string) =>
+    `--changed: \`${path}\` changed since ${since} and can change any document's findings: every document checked`,
   corpusSources: (sources: number, roots: readonly string[]) => `corpus: ${plural(sources, 'source', 'sources')} in ${roots.join(', ')}`,
   noCorpusAuthors: () => 'author-year: no corpus entry lists authors, so only implausible years were checked',
   noCorpusFormOnly: (roots: readonly string[]) =>

@@ -21,5 +21,6 @@ export { runGitAsync, splitNul } from './run-git.ts';
 export type { StagedChangeSummary, StagedCheckInput, StagedCheckResult } from './staged-check.ts';
 export { checkStaged, citationIndexPath, toRootRelative } from './staged-check.ts';
 export { stagedMessages } from './staged-messages.ts';
+export { readWorktreeChanges } from './worktree-changes.ts';
 export type { WorktreeReaderOptions } from './worktree-reader.ts';
 export { createWorktreeReader, readSubmodulePaths } from './worktree-reader.ts';

@@ -12,6 +12,7 @@ export const gitMessages = {
   lsFilesEntry: (entry: string) => `git ls-files: unexpected entry \`${entry}\``,
   diffRecord: (header: string) => `git diff: unexpected record \`${header}\``,
   diffRecordNoPath: (header: string) => `git diff: record \`${header}\` has no path`,
+  notACommit: (since: string) => `check: --since \`${since}\` names no commit of this repository`,
 } as const;
 
 /** Why an artifact of the index or a submodule could not be read; shown inside the RLM sentences. */

@@ -25,6 +25,7 @@ import {
 import {
   type AiwgCiteConfig,
   assertWriteConfined,
+  CONFIG_FILE,
   createMentionResolver,
   type FileStamps,
   filterByGlobs,
@@ -117,6 +118,12 @@ export interface ScholarlyRun {
    * corpus, date, flags), as one string for the result cache's key (issue 18).
    */
   readonly cacheContext: () => string;
+  /**
+   * Whether a change of this root-relative path can change the findings of documents that do not
+   * cite it: the configuration, and the corpus roots, assessments and bibliographies (`check --changed`
+   * then checks every document).
+   */
+  changesEveryDocument(path: string): boolean;
   /** Finding kinds that depend on files no citation names (mentions resolve against the tree): never cached. */
   readonly uncacheableKinds: readonly string[];
   /**
@@ -197,6 +204,13 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
         month: [now.year, now.month],
         corpus: corpus === null ? null : corpus.input,
       }),
+    changesEveryDocument: (path) =>
+      path === CONFIG_FILE ||
+      path === 'package.json' ||
+      BIBLIOGRAPHY_NAME.test(path) ||
+      (config.bibliography ?? []).some((named) => isUnder(path, named)) ||
+      corpus?.roots.some((root) => isUnder(path, root.path)) === true ||
+      isUnder(path, '.aiwg/research/quality-assessments'),
     uncacheableKinds: ['mention'],
     thread: {
       identityInPipeline: () => identityInPipeline,
@@ -323,6 +337,15 @@ async function loadRunCorpus(
     });
   }
   return corpus;
+}
+
+/** The names the bibliography discovery takes (`.bib`, CSL JSON). */
+const BIBLIOGRAPHY_NAME = /\.(bib|csl\.json)$/i;
+
+/** Whether a root-relative path is `base` or lies under it (`.`, or a base named as `./dir/`, included). */
+function isUnder(path: string, base: string): boolean {
+  const clean = base.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  return clean === '' || clean === '.' || path === clean || path.startsWith(`${clean}/`);
 }
 
 /** `--corpus` paths are relative to the working directory; configured ones to the root. */

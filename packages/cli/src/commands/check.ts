@@ -25,6 +25,7 @@ import { formatSourceCheck } from '../format/source-check.ts';
 import { usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { openResultCache, type StoredEntry } from './check-cache.ts';
+import { changedScope, readChanges } from './check-changed.ts';
 import { helpCheck, helperContext, helperMinimum, startHelper } from './check-helper.ts';
 import { ONLINE_FLAGS, ONLINE_HELP, prepareOnline } from './check-online.ts';
 import { normaliseReportFlag, prepareScholarly, SCHOLARLY_FLAGS, SCHOLARLY_HELP, type ScholarlyRun } from './check-scholarly.ts';
@@ -42,6 +43,11 @@ Options:
                        as they are in the git index, plus committed documents the staged change breaks
   --reverse-only       with --staged: only committed documents the staged change breaks (deleted,
                        renamed or changed cited files); the lint-staged hook runs this beside lint-staged
+  --changed            check what the working tree changed since HEAD: changed and untracked markdown,
+                       plus every document whose code citations name a changed, added or deleted file
+                       (all documents when the configuration, a corpus or a bibliography changed)
+  --since REF          with --changed (implied): compare with the commit REF instead of HEAD, as a pull
+                       request's CI does with its base branch (\`--since origin/main\`)
   --strict             warnings (stale, un-versioned, malformed) fail the run; also AIWG_CITE_STRICT=1
   --max-warnings N     fail when there are more than N warnings
   --rlm                RLM code citations only
@@ -79,6 +85,8 @@ export const check: Command = {
       'no-history': { type: 'boolean' },
       staged: { type: 'boolean' },
       'reverse-only': { type: 'boolean' },
+      changed: { type: 'boolean' },
+      since: { type: 'string' },
       shard: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     });
@@ -100,6 +108,15 @@ export const check: Command = {
     const online = await prepareOnline(values, workspace.root, context);
     if (values['reverse-only'] === true && (values.staged !== true || positionals.length > 0)) {
       throw new AiwgCiteError('USAGE', usageMessages.reverseOnlyAlone());
+    }
+    const since = values.since ?? (values.changed === true ? 'HEAD' : undefined);
+    if (since !== undefined) {
+      if (values.staged === true) throw new AiwgCiteError('USAGE', usageMessages.changedWithStaged());
+      if (positionals.length > 0) throw new AiwgCiteError('USAGE', usageMessages.changedWithPaths());
+      const top = values.root === undefined ? workspace.root : gitTopLevel(workspace.root);
+      if (workspace.isGit && (top === null || toPosix(realpathSync.native(top)) !== workspace.root)) {
+        throw new AiwgCiteError('USAGE', usageMessages.changedNeedsTopLevel(top));
+      }
     }
     if (values.staged === true) {
       if (shard !== undefined) {
@@ -124,6 +141,8 @@ export const check: Command = {
         context,
       );
     }
+    // --changed: git walks the tree for what changed while the configuration and corpus load.
+    const changes = since === undefined || context.helping !== undefined ? undefined : readChanges(workspace, since, context);
     // One instant for the run's date, which a helper thread takes too.
     const now = runNow(context);
     const scholarly = await prepareScholarly(values, workspace, { ...context, clock: () => now });
@@ -160,6 +179,11 @@ export const check: Command = {
     // Another thread for a run with many documents to read; not for --fix (it keeps what it read)
     // or online checks (one session of requests).
     const minimum = helperMinimum(context.env);
+    // --changed: the documents the working tree's change can affect, or every one (scope `null`).
+    const changed =
+      since === undefined || changes === undefined
+        ? undefined
+        : await changedScope(workspace, await changes, since, scholarly.changesEveryDocument, options.includeCode === true, context);
     const helper =
       minimum === null || context.helperEntry === undefined || values.fix === true || online.stage !== undefined
         ? undefined
@@ -167,7 +191,12 @@ export const check: Command = {
     const result = await runPipeline({
       ports: {
         discover: () => {
-          const notes: string[] = [];
+          const notes: string[] = changed === undefined ? [] : [changed.note];
+          if (changed?.documents != null) {
+            const identity = shard === undefined ? 'pipeline' : 'now';
+            const selected = scholarly.filterDocuments(changed.documents, false, { stamps, identity });
+            return { documents: shard === undefined ? selected : selectShard(selected, shard), notes };
+          }
           // The stamps stat every document anyway: their stat also says which are gone, so git stats none.
           const found = discoverDocuments(
             workspace,
@@ -198,7 +227,7 @@ export const check: Command = {
       okJson,
     });
     const { report, documents, ok } = result;
-    await cache?.finish(positionals.length === 0 && shard === undefined);
+    await cache?.finish(positionals.length === 0 && shard === undefined && changed?.documents == null);
     scholarly.afterReport(report, documents);
 
     if (format === 'json') writeCheckJson(report, (piece) => context.stdout.write(piece), result.okJson);

@@ -1,0 +1,31 @@
+import { AiwgCiteError } from '@aiwg-cite/core';
+import { gitMessages } from './messages.ts';
+import { runGitAsync, splitNul } from './run-git.ts';
+
+/**
+ * The paths, root-relative as git names them, that differ between the commit `since` and the
+ * working tree: changed, added, deleted (both sides of a rename), staged or not, and untracked files
+ * git does not ignore. `null` when `since` is `HEAD` and the branch has no commit yet (everything
+ * is new). A `since` that names no commit is a usage error.
+ */
+export async function readWorktreeChanges(root: string, since: string, env?: NodeJS.ProcessEnv): Promise<string[] | null> {
+  const options = env === undefined ? {} : { env };
+  // A revision that reads as an option would be taken for one by git.
+  if (since === '' || since.startsWith('-')) throw new AiwgCiteError('USAGE', gitMessages.notACommit(since));
+  try {
+    await runGitAsync(root, ['rev-parse', '--verify', '--quiet', `${since}^{commit}`], options);
+  } catch {
+    if (since === 'HEAD') return null;
+    throw new AiwgCiteError('USAGE', gitMessages.notACommit(since));
+  }
+  // Both run at once: each has git look at the whole tree (the diff stats every tracked file).
+  const [changed, untracked] = await Promise.all([
+    runGitAsync(
+      root,
+      ['diff', '--name-only', '-z', '--no-renames', '--no-relative', '--ignore-submodules=all', '--no-ext-diff', since, '--'],
+      options,
+    ),
+    runGitAsync(root, ['ls-files', '-z', '--others', '--exclude-standard'], options),
+  ]);
+  return [...new Set([...splitNul(changed), ...splitNul(untracked)])].sort();
+}
