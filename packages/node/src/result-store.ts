@@ -222,6 +222,13 @@ function tagOf(value: string): string {
 const SEGMENTS = 64;
 /** Bytes of new lines a segment keeps in memory before they are appended to its replacement. */
 const PENDING_BYTES = 1 << 16;
+/**
+ * The journal's number among the segments: its files are `journal-pack` and `journal-text`. A
+ * partial run's few new entries go there instead of into the segments they fall in.
+ */
+const JOURNAL = -1;
+/** How large the journal may grow (UTF-16 code units of its heads and texts); past this, a run folds it into the segments. */
+const JOURNAL_LIMIT = 1 << 23;
 const NEWLINE = 0x0a;
 /** The most UTF-8 bytes one UTF-16 code unit encodes to. */
 const MAX_UTF8_PER_UNIT = 3;
@@ -231,6 +238,13 @@ function hexValue(code: number): number {
   if (code >= 0x30 && code <= 0x39) return code - 0x30;
   const lower = code | 0x20;
   return lower >= 0x61 && lower <= 0x66 ? lower - 0x57 : 0;
+}
+
+/** A segment's whole line for `key`, its newline included (as a rewrite copies it). */
+function lineOf(segment: Segment, key: string): string {
+  const line = segment.lines.get(key) as number;
+  const start = segment.starts[line] as number;
+  return segment.text.slice(start, segment.text.indexOf('\n', segment.ends[line] as number) + 1);
 }
 
 /** The segment of a key: its first two hexadecimal digits, modulo {@link SEGMENTS} (read as codes: no substring, no parse). */
@@ -267,16 +281,25 @@ export class PackResultStorage implements ResultStorage {
   readonly #pendingHeads = new Map<number, Pending>();
   readonly #pendingTails = new Map<number, Pending>();
   readonly #written = new Set<string>();
+  readonly #journalLimit: number;
 
-  constructor(dir: string, secret: Uint8Array) {
+  /** `journalLimit`: how large the journal may grow before a run folds it into the segments (0: partial runs write the segments). */
+  constructor(dir: string, secret: Uint8Array, options: { readonly journalLimit?: number } = {}) {
     this.#dir = dir;
     this.#secret = secret;
+    this.#journalLimit = options.journalLimit ?? JOURNAL_LIMIT;
   }
 
   read(key: string, part?: 'head' | 'tail'): string | null {
-    const number = segmentOf(key);
-    const heads = this.#load(number, 'head');
-    const line = heads.lines.get(key);
+    // The journal holds a partial run's entries, newer than any of the segments'.
+    let number = JOURNAL;
+    let heads = this.#load(JOURNAL, 'head');
+    let line = heads.lines.get(key);
+    if (line === undefined) {
+      number = segmentOf(key);
+      heads = this.#load(number, 'head');
+      line = heads.lines.get(key);
+    }
     if (line === undefined) return null;
     heads.hits[line] = 1;
     // Each part is a slice of its segment's string: no copy per entry.
@@ -318,35 +341,120 @@ export class PackResultStorage implements ResultStorage {
    * rewritten with its heads, keeping the tails of the entries the heads keep.
    */
   flush(fullRun: boolean): void {
-    const numbers = new Set<number>(this.#pendingHeads.keys());
-    if (fullRun) for (let number = 0; number < SEGMENTS; number += 1) numbers.add(number);
     try {
+      // A partial run that stored nothing changes nothing (the journal stays as it is).
+      if (!fullRun && this.#pendingHeads.size === 0) return;
+      if (!fullRun && this.#journalTakes()) {
+        this.#writeJournal();
+        return;
+      }
+      const journal = this.#load(JOURNAL, 'head');
+      const journalTails = this.#load(JOURNAL, 'tail');
+      // The journal's entries that stay: those a full run used, any a partial run did not replace.
+      const journalKept = this.#keptOf(journal, fullRun);
+      const numbers = new Set<number>(this.#pendingHeads.keys());
+      if (fullRun) for (let number = 0; number < SEGMENTS; number += 1) numbers.add(number);
+      for (const key of journal.lines.keys()) numbers.add(segmentOf(key));
       for (const number of numbers) {
         const heads = this.#load(number, 'head');
-        const kept = new Set<string>();
-        for (const [key, line] of heads.lines) if ((!fullRun || heads.hits[line] === 1) && !this.#written.has(key)) kept.add(key);
-        if (!this.#pendingHeads.has(number) && kept.size === heads.lines.size) continue;
+        const kept = this.#keptOf(heads, fullRun);
+        // A key the journal holds has its newer value there.
+        for (const key of journal.lines.keys()) kept.delete(key);
+        const moved = [...journalKept].filter((key) => segmentOf(key) === number);
+        if (!this.#pendingHeads.has(number) && moved.length === 0 && kept.size === heads.lines.size) continue;
         // Tails first: a run that stops between the two leaves heads whose tails are gone, which read as no entry.
         const tails = this.#load(number, 'tail');
-        const keptTails = new Set<string>();
-        for (const [key, at] of tails.lines) {
-          const line = heads.lines.get(key);
-          if (line !== undefined && kept.has(key) && sameTag(heads, line, tails, at)) keptTails.add(key);
-        }
-        this.#rewrite(number, 'tail', tails, keptTails);
-        this.#rewrite(number, 'head', heads, kept);
+        const keptTails = this.#tailsOf(heads, tails, kept);
+        const movedTails = [...this.#tailsOf(journal, journalTails, new Set(moved))];
+        this.#rewrite(
+          number,
+          'tail',
+          tails,
+          keptTails,
+          movedTails.map((key) => lineOf(journalTails, key)),
+        );
+        this.#rewrite(
+          number,
+          'head',
+          heads,
+          kept,
+          moved.map((key) => lineOf(journal, key)),
+        );
       }
+      // Every entry of the journal is in its segment now (or dropped): the journal goes, tails first.
+      if (journal.lines.size > 0 || journalTails.lines.size > 0) {
+        rmSync(this.#file(JOURNAL, 'tail').path, { force: true });
+        rmSync(this.#file(JOURNAL, 'head').path, { force: true });
+      }
+      this.#heads.delete(JOURNAL);
+      this.#tails.delete(JOURNAL);
+      if (numbers.size > 0) this.#removeLeftovers();
     } finally {
       for (const pending of [...this.#pendingHeads.values(), ...this.#pendingTails.values()]) pending.writer?.abort();
       this.#pendingHeads.clear();
       this.#pendingTails.clear();
       this.#written.clear();
     }
-    if (numbers.size > 0) this.#removeLeftovers();
   }
 
-  /** Replaces a segment file with its `kept` lines, copied as they were read, and the run's new ones; an empty one is removed. */
-  #rewrite(number: number, part: Part, segment: Segment, kept: ReadonlySet<string>): void {
+  /** The keys of a segment's lines that stay: after a full run those it used, after a partial one all; never one the run wrote anew. */
+  #keptOf(segment: Segment, fullRun: boolean): Set<string> {
+    const kept = new Set<string>();
+    for (const [key, line] of segment.lines) if ((!fullRun || segment.hits[line] === 1) && !this.#written.has(key)) kept.add(key);
+    return kept;
+  }
+
+  /** The keys of `tails` whose heads stay (`kept`) and carry the same tag. */
+  #tailsOf(heads: Segment, tails: Segment, kept: ReadonlySet<string>): Set<string> {
+    const keptTails = new Set<string>();
+    for (const [key, at] of tails.lines) {
+      const line = heads.lines.get(key);
+      if (line !== undefined && kept.has(key) && sameTag(heads, line, tails, at)) keptTails.add(key);
+    }
+    return keptTails;
+  }
+
+  /**
+   * Whether a partial run's new entries go to the journal instead of the segments they fall in:
+   * when they are all still in memory (none streamed to a segment's replacement) and, with the
+   * journal's own, stay under its limit ({@link JOURNAL_LIMIT} unless the constructor names another). A run that adds a few documents' entries to a
+   * large cache then writes two small files, not a rewrite of every segment it touched.
+   */
+  #journalTakes(): boolean {
+    let size = this.#load(JOURNAL, 'head').text.length + this.#load(JOURNAL, 'tail').text.length;
+    for (const pending of [...this.#pendingHeads.values(), ...this.#pendingTails.values()]) {
+      if (pending.writer !== null) return false;
+      size += pending.size;
+    }
+    return size <= this.#journalLimit;
+  }
+
+  /** Writes the journal anew: its entries the run did not replace, then the run's new ones (tails first, as in a segment). */
+  #writeJournal(): void {
+    const heads = this.#load(JOURNAL, 'head');
+    const tails = this.#load(JOURNAL, 'tail');
+    const kept = this.#keptOf(heads, false);
+    for (const [part, segment, keys, pendings] of [
+      ['tail', tails, this.#tailsOf(heads, tails, kept), this.#pendingTails],
+      ['head', heads, kept, this.#pendingHeads],
+    ] as const) {
+      const journal: Pending = { segment: JOURNAL, part, writer: null, bytes: null, size: 0 };
+      for (const pending of pendings.values()) {
+        if (pending.bytes !== null && pending.size > 0) this.#drain(journal).append(pending.bytes.subarray(0, pending.size));
+        pending.size = 0;
+      }
+      for (const key of keys) this.#put(journal, lineOf(segment, key));
+      this.#drain(journal).commit();
+    }
+    this.#heads.delete(JOURNAL);
+    this.#tails.delete(JOURNAL);
+  }
+
+  /**
+   * Replaces a segment file with the run's new lines, its `kept` lines, copied as they were read,
+   * and `moved` lines (from the journal); an empty one is removed.
+   */
+  #rewrite(number: number, part: Part, segment: Segment, kept: ReadonlySet<string>, moved: readonly string[]): void {
     const pendings = part === 'head' ? this.#pendingHeads : this.#pendingTails;
     const { text, lines, starts, ends } = segment;
     // Runs of adjacent kept lines are copied at once, each to its newline (after a head's tag, if it has one).
@@ -360,11 +468,12 @@ export class PackResultStorage implements ResultStorage {
       else runs.push([start, end]);
     }
     let pending = pendings.get(number);
-    if (pending === undefined && runs.length === 0) {
+    if (pending === undefined && runs.length === 0 && moved.length === 0) {
       rmSync(this.#file(number, part).path, { force: true });
     } else {
       pending ??= this.#pendingOf(number, part);
       for (const [start, end] of runs) this.#put(pending, text.slice(start, end));
+      for (const line of moved) this.#put(pending, line);
       this.#drain(pending).commit();
     }
     pendings.delete(number);
@@ -425,7 +534,11 @@ export class PackResultStorage implements ResultStorage {
   }
 
   #file(number: number, part: Part): SignedFile {
-    return new SignedFile(join(this.#dir, `${part === 'head' ? 'pack' : 'text'}-${number.toString().padStart(2, '0')}`), this.#secret);
+    const name = `${part === 'head' ? 'pack' : 'text'}`;
+    return new SignedFile(
+      join(this.#dir, number === JOURNAL ? `journal-${name}` : `${name}-${number.toString().padStart(2, '0')}`),
+      this.#secret,
+    );
   }
 
   /**

@@ -8,9 +8,12 @@ import { PackResultStorage, SignedFile } from '../src/index.ts';
 const secret = randomBytes(32);
 const key = (at: number) => at.toString(16).padStart(2, '0').repeat(32);
 
+/** Partial runs write the segments they touch, not the journal (the segments' own tests). */
+const NO_JOURNAL = { journalLimit: 0 };
+
 /** One run that stores `value` under key 1 (segment 1) and puts its files in place; the bytes of one of them after. */
 function storeOne(dir: string, value: string, file: 'pack-01' | 'text-01'): Buffer {
-  const run = new PackResultStorage(dir, secret);
+  const run = new PackResultStorage(dir, secret, NO_JOURNAL);
   run.write(key(1), 'a.md', value);
   run.flush(false);
   return readFileSync(join(dir, file));
@@ -125,7 +128,7 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     const heads = storeOne(dir, 'head one\ttail one', 'pack-01');
     storeOne(dir, 'head two\ttail two', 'pack-01');
     writeFileSync(join(dir, 'pack-01'), heads);
-    const mixed = new PackResultStorage(dir, secret);
+    const mixed = new PackResultStorage(dir, secret, NO_JOURNAL);
     expect(mixed.read(key(1), 'head')).toBe('head one');
     expect(mixed.read(key(1), 'tail')).toBeNull();
     expect(mixed.read(key(1))).toBeNull();
@@ -160,7 +163,7 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     expect(second.read(key(1), 'head')).toBe('a');
     second.flush(true);
     expect(new SignedFile(join(dir, 'text-01'), secret).read()).toMatch(new RegExp(`^${key(1)}\t[0-9a-f]{16}\tone\n$`));
-    const third = new PackResultStorage(dir, secret);
+    const third = new PackResultStorage(dir, secret, NO_JOURNAL);
     expect([third.read(key(1)), third.read(key(1), 'tail'), third.read(key(0x41))]).toEqual(['a\tone', 'one', null]);
     // The entry written again without a tail: the texts of its segment go.
     third.write(key(1), 'a.md', 'a alone');
@@ -176,7 +179,7 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     new SignedFile(join(dir, 'pack-01'), secret).write(
       `${good(1, '{"a":"é"}')}no fields here\n${good(0x41, 'x\ty\tz')}${key(0x81).slice(0, 2)}${'1'.repeat(62)}\t"e.md"\tlast`,
     );
-    const first = new PackResultStorage(dir, secret);
+    const first = new PackResultStorage(dir, secret, NO_JOURNAL);
     expect(first.read(key(1))).toBe('{"a":"é"}');
     // A head holds no tab but the one before its tag (which says its tail is in the texts): a
     // line of the layout before heads and tails were kept apart is no entry.
@@ -185,6 +188,144 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     first.write(key(0xc1), 'f.md', 'new');
     first.flush(false);
     expect(new SignedFile(join(dir, 'pack-01'), secret).read()).toBe(`${key(0xc1)}\t"f.md"\tnew\n${good(1, '{"a":"é"}')}`);
+  });
+});
+
+describe('PackResultStorage: the journal of partial runs', () => {
+  const segmentFiles = (dir: string) =>
+    Object.fromEntries(
+      readdirSync(dir)
+        .filter((name) => /^(pack|text)-\d\d$/.test(name))
+        .map((name) => [name, readFileSync(join(dir, name))]),
+    );
+
+  /** A cache a full run filled: keys 0..15 (segments 0..15), each value with a tail. */
+  function filled(dir: string): void {
+    const full = new PackResultStorage(dir, secret);
+    for (let at = 0; at < 16; at += 1) full.write(key(at), `d${at}.md`, `head ${at}\ttail ${at}`);
+    full.flush(true);
+  }
+
+  it("takes a partial run's few entries in two small files and leaves every segment as it was", () => {
+    const dir = tempDir();
+    filled(dir);
+    const before = segmentFiles(dir);
+    const partial = new PackResultStorage(dir, secret);
+    expect(partial.read(key(3))).toBe('head 3\ttail 3');
+    partial.write(key(3), 'd3.md', 'head 3 again\ttail 3 again');
+    partial.write(key(0x41), 'new.md', 'new head\tnew tail');
+    partial.write(key(0x42), 'plain.md', 'no tail');
+    partial.flush(false);
+    expect(segmentFiles(dir)).toEqual(before);
+    expect(
+      readdirSync(dir)
+        .filter((name) => name.startsWith('journal-'))
+        .sort(),
+    ).toEqual(['journal-pack', 'journal-text']);
+    const next = new PackResultStorage(dir, secret);
+    // The journal's value of a key is the newer one, whole or in parts.
+    expect(next.read(key(3))).toBe('head 3 again\ttail 3 again');
+    expect(next.read(key(3), 'head')).toBe('head 3 again');
+    expect(next.read(key(3), 'tail')).toBe('tail 3 again');
+    expect(next.read(key(0x41))).toBe('new head\tnew tail');
+    expect(next.read(key(0x42))).toBe('no tail');
+    expect(next.read(key(4))).toBe('head 4\ttail 4');
+    // A partial run that stores nothing writes nothing.
+    const journal = readFileSync(join(dir, 'journal-pack'));
+    next.flush(false);
+    expect(readFileSync(join(dir, 'journal-pack'))).toEqual(journal);
+  });
+
+  it('keeps the entries of earlier partial runs, each key with its last value', () => {
+    const dir = tempDir();
+    filled(dir);
+    const first = new PackResultStorage(dir, secret);
+    first.write(key(0x41), 'a.md', 'one\tfirst');
+    first.write(key(0x42), 'b.md', 'two\tsecond');
+    first.flush(false);
+    const second = new PackResultStorage(dir, secret);
+    second.write(key(0x42), 'b.md', 'two again\tsecond again');
+    second.write(key(0x43), 'c.md', 'three');
+    second.flush(false);
+    const third = new PackResultStorage(dir, secret);
+    expect([third.read(key(0x41)), third.read(key(0x42)), third.read(key(0x43)), third.read(key(1))]).toEqual([
+      'one\tfirst',
+      'two again\tsecond again',
+      'three',
+      'head 1\ttail 1',
+    ]);
+    expect(new SignedFile(join(dir, 'journal-pack'), secret).read()?.split('\n').length).toBe(4);
+  });
+
+  it('is folded into the segments by a full run, which keeps what it used; the journal files go', () => {
+    const dir = tempDir();
+    filled(dir);
+    const partial = new PackResultStorage(dir, secret);
+    partial.write(key(1), 'd1.md', 'head 1 new\ttail 1 new');
+    partial.write(key(0x41), 'a.md', 'used\tits tail');
+    partial.write(key(0x42), 'b.md', 'unused\tits tail');
+    partial.flush(false);
+    const full = new PackResultStorage(dir, secret);
+    expect(full.read(key(1))).toBe('head 1 new\ttail 1 new');
+    expect(full.read(key(0x41))).toBe('used\tits tail');
+    expect(full.read(key(2))).toBe('head 2\ttail 2');
+    full.flush(true);
+    expect(readdirSync(dir).filter((name) => name.startsWith('journal-'))).toEqual([]);
+    const segment = new SignedFile(join(dir, 'pack-01'), secret).read() ?? '';
+    expect(segment).toContain('head 1 new');
+    expect(segment).not.toContain('head 1\t');
+    expect(segment).toContain('used');
+    expect(new SignedFile(join(dir, 'pack-02'), secret).read()).not.toContain('unused');
+    const after = new PackResultStorage(dir, secret);
+    expect([after.read(key(1)), after.read(key(0x41)), after.read(key(0x42)), after.read(key(2)), after.read(key(3))]).toEqual([
+      'head 1 new\ttail 1 new',
+      'used\tits tail',
+      null,
+      'head 2\ttail 2',
+      null,
+    ]);
+  });
+
+  it('is folded by a partial run that would take it past its limit, dropping nothing', () => {
+    const dir = tempDir();
+    filled(dir);
+    const small = new PackResultStorage(dir, secret, { journalLimit: 400 });
+    small.write(key(0x41), 'a.md', 'first\tjournalled');
+    small.write(key(1), 'd1.md', 'head 1 newer\ttail 1 newer');
+    small.flush(false);
+    expect(readdirSync(dir)).toContain('journal-pack');
+    const large = new PackResultStorage(dir, secret, { journalLimit: 400 });
+    large.write(key(0x42), 'b.md', `big\t${'x'.repeat(400)}`);
+    large.flush(false);
+    expect(readdirSync(dir).filter((name) => name.startsWith('journal-'))).toEqual([]);
+    const after = new PackResultStorage(dir, secret);
+    expect([after.read(key(0x41)), after.read(key(0x42)), after.read(key(1)), after.read(key(2))]).toEqual([
+      'first\tjournalled',
+      `big\t${'x'.repeat(400)}`,
+      'head 1 newer\ttail 1 newer',
+      'head 2\ttail 2',
+    ]);
+    // The journal's value of a key replaced the segment's: the key is in its segment once.
+    const segment = new SignedFile(join(dir, 'pack-01'), secret).read() ?? '';
+    expect(segment.split('\n').filter((line) => line.startsWith(key(1))).length).toBe(1);
+  });
+
+  it('trusts no journal it did not sign: its entries read as absent, the segments still serve', () => {
+    const dir = tempDir();
+    filled(dir);
+    const partial = new PackResultStorage(dir, secret);
+    partial.write(key(1), 'd1.md', 'forged?\tno');
+    partial.flush(false);
+    const bytes = readFileSync(join(dir, 'journal-pack'));
+    bytes[5] = bytes[5] === 0x30 ? 0x31 : 0x30;
+    writeFileSync(join(dir, 'journal-pack'), bytes);
+    const next = new PackResultStorage(dir, secret);
+    expect(next.read(key(1))).toBe('head 1\ttail 1');
+    // The next partial run writes the journal anew, without the entries it could not trust.
+    next.write(key(0x41), 'a.md', 'fresh');
+    next.flush(false);
+    const after = new PackResultStorage(dir, secret);
+    expect([after.read(key(0x41)), after.read(key(1))]).toEqual(['fresh', 'head 1\ttail 1']);
   });
 });
 

@@ -113,10 +113,7 @@ export const check: Command = {
     if (since !== undefined) {
       if (values.staged === true) throw new AiwgCiteError('USAGE', usageMessages.changedWithStaged());
       if (positionals.length > 0) throw new AiwgCiteError('USAGE', usageMessages.changedWithPaths());
-      const top = values.root === undefined ? workspace.root : gitTopLevel(workspace.root);
-      if (workspace.isGit && (top === null || toPosix(realpathSync.native(top)) !== workspace.root)) {
-        throw new AiwgCiteError('USAGE', usageMessages.changedNeedsTopLevel(top));
-      }
+      if (workspace.isGit) requireTopLevel(workspace, values.root !== undefined, usageMessages.changedNeedsTopLevel);
     }
     if (values.staged === true) {
       if (shard !== undefined) {
@@ -283,11 +280,7 @@ async function runStaged(
 ): Promise<number> {
   const git = await import('@aiwg-cite/git');
   if (!workspace.isGit) throw new AiwgCiteError('NOT_A_REPOSITORY', git.stagedMessages.notARepository(context.cwd));
-  // Without --root the workspace root is the top level already; with it, it must be.
-  const top = flags.hasRootOption ? gitTopLevel(workspace.root) : workspace.root;
-  if (top === null || toPosix(realpathSync.native(top)) !== workspace.root) {
-    throw new AiwgCiteError('USAGE', usageMessages.stagedNeedsTopLevel(top));
-  }
+  requireTopLevel(workspace, flags.hasRootOption, usageMessages.stagedNeedsTopLevel);
   const files = positionals.map((path) => git.toRootRelative(workspace.root, context.cwd, path));
   const runOptions = scholarly.withOptions(options);
   const cache = useCache ? openResultCache(workspace, context, scholarly, runOptions, scholarly.checkers, { source: 'index' }) : null;
@@ -320,6 +313,15 @@ async function runStaged(
   }
   context.stdout.write(out);
   return report.verdict === 'PASS' ? 0 : 1;
+}
+
+/**
+ * Refuses a run over the whole repository (`--staged`, `--changed`) whose root is not the git top
+ * level: without --root the workspace root is the top level already; with it, it must be.
+ */
+function requireTopLevel(workspace: Workspace, hasRootOption: boolean, message: (top: string | null) => string): void {
+  const top = hasRootOption ? gitTopLevel(workspace.root) : workspace.root;
+  if (top === null || toPosix(realpathSync.native(top)) !== workspace.root) throw new AiwgCiteError('USAGE', message(top));
 }
 
 function isTruthy(value: string | undefined): boolean {
