@@ -93,6 +93,20 @@ describe('aiwg-cite check --changed', () => {
     expect(report.coverage.notes).toContain(`--changed: 0 markdown documents changed since ${base}, 1 more document cites a changed file`);
   });
 
+  it('takes another branch where this one left it: what that branch did since is not this change', () => {
+    const repo = project();
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.write({ 'src/b.ts': `${B}// changed on the feature branch\n` });
+    repo.commit('feature: change b');
+    repo.git('checkout', '-q', 'main');
+    repo.write({ 'src/a.ts': `${A}// changed on main after the branch\n` });
+    repo.commit('main: change a');
+    repo.git('checkout', '-q', 'feature');
+    const report = JSON.parse(runCli(['check', '--since', 'main', '--format', 'json'], { cwd: repo.dir }).stdout) as JsonReport;
+    expect(files(report)).toEqual(['docs/two.md']);
+    expect(report.coverage.notes).toContain('--changed: 0 markdown documents changed since main, 1 more document cites a changed file');
+  });
+
   it('checks every document when the configuration changed, or when there is no commit yet', () => {
     const repo = project();
     repo.write({ 'aiwg-cite.config.json': '{ "exclude": ["docs/three.md"] }\n' });

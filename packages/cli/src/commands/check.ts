@@ -46,8 +46,9 @@ Options:
   --changed            check what the working tree changed since HEAD: changed and untracked markdown,
                        plus every document whose code citations name a changed, added or deleted file
                        (all documents when the configuration, a corpus or a bibliography changed)
-  --since REF          with --changed (implied): compare with the commit REF instead of HEAD, as a pull
-                       request's CI does with its base branch (\`--since origin/main\`)
+  --since REF          with --changed (implied): compare with the commit REF (where HEAD's history left
+                       it: their merge base) instead of HEAD, as a pull request's CI does with its base
+                       branch (\`--since origin/main\`)
   --strict             warnings (stale, un-versioned, malformed) fail the run; also AIWG_CITE_STRICT=1
   --max-warnings N     fail when there are more than N warnings
   --rlm                RLM code citations only
