@@ -249,7 +249,10 @@ describe('the README’s GitHub Actions matrix', { timeout: 300_000 }, () => {
   it('its check and merge lines, run as written, give the full run’s report and exit code', async () => {
     const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Large repositories and CI'));
-    const workflow = section.slice(section.indexOf('```yaml'), section.indexOf('```', section.indexOf('```yaml') + 3));
+    // The section's workflow with a matrix (the pull request job of `--since` is tested beside `--changed`).
+    const from = section.indexOf('```yaml', section.indexOf('**Sharding.**'));
+    const workflow = section.slice(from, section.indexOf('```', from + 3));
+    expect(workflow).toContain('matrix:');
     const commands = [...workflow.matchAll(/- run: (npx aiwg-cite .*)$/gm)].map((match) => match[1] as string);
     expect(commands.length).toBe(3);
     const repo = generatedRepo(40);

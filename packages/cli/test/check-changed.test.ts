@@ -1,6 +1,7 @@
-import { rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo, runCli, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
+import { CLI_ENTRY, GIT_ENV, gitRepo, PROJECT_ROOT, runCli, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 
 interface JsonReport {
@@ -105,6 +106,27 @@ describe('aiwg-cite check --changed', () => {
     const report = JSON.parse(runCli(['check', '--since', 'main', '--format', 'json'], { cwd: repo.dir }).stdout) as JsonReport;
     expect(files(report)).toEqual(['docs/two.md']);
     expect(report.coverage.notes).toContain('--changed: 0 markdown documents changed since main, 1 more document cites a changed file');
+  });
+
+  it("runs the README's pull request job as written: it checks what the branch changes", () => {
+    const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+    const job = readme.slice(readme.indexOf('cite-changed:'));
+    const line = /- run: (npx aiwg-cite check --since .*)$/m.exec(job)?.[1];
+    expect(line).toBeDefined();
+    // A pull request's checkout: a clone of the repository, on a branch that changes a cited file.
+    const upstream = project();
+    const clone = tempDir();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: clone, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+    execFileSync('git', ['clone', '-q', upstream.dir, clone], { env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+    git('checkout', '-q', '-b', 'feature');
+    writeTree(clone, { 'src/b.ts': `${B}// changed by the pull request\n` });
+    git('commit', '-q', '-am', 'change b');
+    const baseRef = ['$', '{{ github.base_ref }}'].join('');
+    const command = (line as string).replaceAll(baseRef, 'main').replace('npx aiwg-cite', `node ${JSON.stringify(CLI_ENTRY)}`);
+    const run = spawnSync('sh', ['-c', command], { cwd: clone, env: { ...process.env, ...GIT_ENV, NO_COLOR: '1' }, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^::warning file=docs\/two\.md,line=3,/m);
+    expect(run.stdout).not.toContain('docs/one.md');
   });
 
   it('checks every document when the configuration changed, or when there is no commit yet', () => {

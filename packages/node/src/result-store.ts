@@ -262,8 +262,9 @@ function segmentOf(key: string): number {
  * read once, when a run first looks up a key in it; a run's new entries are appended to the
  * segments' replacements as they come, and the replacements are put in place when the run is over.
  * One read per segment instead of one file per document is what makes a warm run over many
- * documents cheap, and segments keep each file, and each string read from it, small: a run that
- * changed one document rewrites one segment of each. A segment that does not verify is ignored
+ * documents cheap, and segments keep each file, and each string read from it, small: a full run
+ * that changed one document rewrites one segment of each, a partial one writes the two small files
+ * of the journal (see {@link flush}). A segment that does not verify is ignored
  * whole (an entry whose tail cannot be read is no entry), so its documents are checked again and
  * it is rewritten; a file copied from another machine or brought by a pull request is never
  * trusted: another user's key signed it. A head and its tail are written with one tag, a digest
@@ -336,9 +337,11 @@ export class PackResultStorage implements ResultStorage {
    * Puts the segments the run changed in place. After a run over every document, each segment
    * keeps the entries that run used or wrote and drops the rest (older versions of documents,
    * deleted documents, other configurations), so the pack holds about one entry per document. A
-   * partial run (`check FILE`, `--staged`, a shard) adds its entries to the segments they fall in
-   * and drops nothing: the other documents' entries are still good. The texts of a segment are
-   * rewritten with its heads, keeping the tails of the entries the heads keep.
+   * partial run (`check FILE`, `--changed`, `--staged`, a shard) drops nothing (the other
+   * documents' entries are still good): it writes its few new entries to the journal, kept with
+   * the journal's own (see {@link #journalTakes}), or else adds them to the segments they fall in. A
+   * run that writes segments folds the journal into them and removes it. The texts of a segment
+   * are rewritten with its heads, keeping the tails of the entries the heads keep.
    */
   flush(fullRun: boolean): void {
     try {
@@ -350,17 +353,22 @@ export class PackResultStorage implements ResultStorage {
       }
       const journal = this.#load(JOURNAL, 'head');
       const journalTails = this.#load(JOURNAL, 'tail');
-      // The journal's entries that stay: those a full run used, any a partial run did not replace.
+      // The journal's keys by segment, and those that stay: what a full run used, what a partial run did not replace.
       const journalKept = this.#keptOf(journal, fullRun);
-      const numbers = new Set<number>(this.#pendingHeads.keys());
+      const journalKeys = new Map<number, string[]>();
+      for (const key of journal.lines.keys()) {
+        const number = segmentOf(key);
+        journalKeys.set(number, [...(journalKeys.get(number) ?? []), key]);
+      }
+      const numbers = new Set<number>([...this.#pendingHeads.keys(), ...journalKeys.keys()]);
       if (fullRun) for (let number = 0; number < SEGMENTS; number += 1) numbers.add(number);
-      for (const key of journal.lines.keys()) numbers.add(segmentOf(key));
       for (const number of numbers) {
         const heads = this.#load(number, 'head');
         const kept = this.#keptOf(heads, fullRun);
         // A key the journal holds has its newer value there.
-        for (const key of journal.lines.keys()) kept.delete(key);
-        const moved = [...journalKept].filter((key) => segmentOf(key) === number);
+        const inJournal = journalKeys.get(number) ?? [];
+        for (const key of inJournal) kept.delete(key);
+        const moved = inJournal.filter((key) => journalKept.has(key));
         if (!this.#pendingHeads.has(number) && moved.length === 0 && kept.size === heads.lines.size) continue;
         // Tails first: a run that stops between the two leaves heads whose tails are gone, which read as no entry.
         const tails = this.#load(number, 'tail');
@@ -417,8 +425,9 @@ export class PackResultStorage implements ResultStorage {
   /**
    * Whether a partial run's new entries go to the journal instead of the segments they fall in:
    * when they are all still in memory (none streamed to a segment's replacement) and, with the
-   * journal's own, stay under its limit ({@link JOURNAL_LIMIT} unless the constructor names another). A run that adds a few documents' entries to a
-   * large cache then writes two small files, not a rewrite of every segment it touched.
+   * journal's own, stay under its limit ({@link JOURNAL_LIMIT} unless the constructor names
+   * another). A run that adds a few documents' entries to a large cache then writes two small
+   * files, not a rewrite of every segment it touched.
    */
   #journalTakes(): boolean {
     let size = this.#load(JOURNAL, 'head').text.length + this.#load(JOURNAL, 'tail').text.length;
