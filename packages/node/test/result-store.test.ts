@@ -199,6 +199,13 @@ describe('PackResultStorage: the journal of partial runs', () => {
         .map((name) => [name, readFileSync(join(dir, name))]),
     );
 
+  /** One partial run that stores each `[key number, file, value]` and puts its files in place. */
+  function partialRun(dir: string, entries: readonly (readonly [number, string, string])[], journalLimit?: number): void {
+    const run = new PackResultStorage(dir, secret, journalLimit === undefined ? {} : { journalLimit });
+    for (const [at, file, value] of entries) run.write(key(at), file, value);
+    run.flush(false);
+  }
+
   /** A cache a full run filled: keys 0..15 (segments 0..15), each value with a tail. */
   function filled(dir: string): void {
     const full = new PackResultStorage(dir, secret);
@@ -239,14 +246,14 @@ describe('PackResultStorage: the journal of partial runs', () => {
   it('keeps the entries of earlier partial runs, each key with its last value', () => {
     const dir = tempDir();
     filled(dir);
-    const first = new PackResultStorage(dir, secret);
-    first.write(key(0x41), 'a.md', 'one\tfirst');
-    first.write(key(0x42), 'b.md', 'two\tsecond');
-    first.flush(false);
-    const second = new PackResultStorage(dir, secret);
-    second.write(key(0x42), 'b.md', 'two again\tsecond again');
-    second.write(key(0x43), 'c.md', 'three');
-    second.flush(false);
+    partialRun(dir, [
+      [0x41, 'a.md', 'one\tfirst'],
+      [0x42, 'b.md', 'two\tsecond'],
+    ]);
+    partialRun(dir, [
+      [0x42, 'b.md', 'two again\tsecond again'],
+      [0x43, 'c.md', 'three'],
+    ]);
     const third = new PackResultStorage(dir, secret);
     expect([third.read(key(0x41)), third.read(key(0x42)), third.read(key(0x43)), third.read(key(1))]).toEqual([
       'one\tfirst',
@@ -260,11 +267,11 @@ describe('PackResultStorage: the journal of partial runs', () => {
   it('is folded into the segments by a full run, which keeps what it used; the journal files go', () => {
     const dir = tempDir();
     filled(dir);
-    const partial = new PackResultStorage(dir, secret);
-    partial.write(key(1), 'd1.md', 'head 1 new\ttail 1 new');
-    partial.write(key(0x41), 'a.md', 'used\tits tail');
-    partial.write(key(0x42), 'b.md', 'unused\tits tail');
-    partial.flush(false);
+    partialRun(dir, [
+      [1, 'd1.md', 'head 1 new\ttail 1 new'],
+      [0x41, 'a.md', 'used\tits tail'],
+      [0x42, 'b.md', 'unused\tits tail'],
+    ]);
     const full = new PackResultStorage(dir, secret);
     expect(full.read(key(1))).toBe('head 1 new\ttail 1 new');
     expect(full.read(key(0x41))).toBe('used\tits tail');
@@ -289,14 +296,16 @@ describe('PackResultStorage: the journal of partial runs', () => {
   it('is folded by a partial run that would take it past its limit, dropping nothing', () => {
     const dir = tempDir();
     filled(dir);
-    const small = new PackResultStorage(dir, secret, { journalLimit: 400 });
-    small.write(key(0x41), 'a.md', 'first\tjournalled');
-    small.write(key(1), 'd1.md', 'head 1 newer\ttail 1 newer');
-    small.flush(false);
+    partialRun(
+      dir,
+      [
+        [0x41, 'a.md', 'first\tjournalled'],
+        [1, 'd1.md', 'head 1 newer\ttail 1 newer'],
+      ],
+      400,
+    );
     expect(readdirSync(dir)).toContain('journal-pack');
-    const large = new PackResultStorage(dir, secret, { journalLimit: 400 });
-    large.write(key(0x42), 'b.md', `big\t${'x'.repeat(400)}`);
-    large.flush(false);
+    partialRun(dir, [[0x42, 'b.md', `big\t${'x'.repeat(400)}`]], 400);
     expect(readdirSync(dir).filter((name) => name.startsWith('journal-'))).toEqual([]);
     const after = new PackResultStorage(dir, secret);
     expect([after.read(key(0x41)), after.read(key(0x42)), after.read(key(1)), after.read(key(2))]).toEqual([
@@ -313,9 +322,7 @@ describe('PackResultStorage: the journal of partial runs', () => {
   it('trusts no journal it did not sign: its entries read as absent, the segments still serve', () => {
     const dir = tempDir();
     filled(dir);
-    const partial = new PackResultStorage(dir, secret);
-    partial.write(key(1), 'd1.md', 'forged?\tno');
-    partial.flush(false);
+    partialRun(dir, [[1, 'd1.md', 'forged?\tno']]);
     const bytes = readFileSync(join(dir, 'journal-pack'));
     bytes[5] = bytes[5] === 0x30 ? 0x31 : 0x30;
     writeFileSync(join(dir, 'journal-pack'), bytes);
