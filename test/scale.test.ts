@@ -486,6 +486,47 @@ describe('the result cache', { timeout: 300_000 }, () => {
     expect(warm.stdout).toBe(expected);
   });
 
+  it('keeps partial runs in the journal, which full runs fold, concurrent runs included: every run gives the uncached bytes', async () => {
+    const repo = generatedRepo(40);
+    const env = { XDG_CACHE_HOME: tempDir() };
+    const dir = join(repo.dir, '.git/aiwg-cite/results');
+    const files = ['docs/area0/report-0.md', 'docs/area1/report-1.md', 'docs/area2/report-2.md', 'docs/area3/report-3.md'];
+    const full = (await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env)).stdout;
+    const one = await Promise.all(
+      files.map(async (file) => (await cli(['check', file, '--format', 'json', '--no-cache'], repo.dir, env)).stdout),
+    );
+    // A partial run alone: its entry goes to the journal; the full run after it folds the journal.
+    expect((await cli(['check', files[0] as string, '--format', 'json'], repo.dir, env)).stdout).toBe(one[0]);
+    expect(
+      readdirSync(dir)
+        .filter((name) => name.startsWith('journal-'))
+        .sort(),
+    ).toEqual(['journal-pack', 'journal-text']);
+    expect(segments(dir)).toEqual([]);
+    const folding = await cli(['check', '--format', 'json'], repo.dir, { ...env, AIWG_CITE_RESULT_CACHE_STATS: '1' });
+    expect(statsOf(folding)).toEqual({ hits: 1, checked: 39 });
+    expect(folding.stdout).toBe(full);
+    expect(readdirSync(dir).filter((name) => name.startsWith('journal-'))).toEqual([]);
+    // Edits, then partial and full runs at once: journal writes and folds race; no run gives other bytes.
+    for (const file of files) appendFileSync(join(repo.dir, file), '\nA line more.\n');
+    const fullAfter = (await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env)).stdout;
+    const oneAfter = await Promise.all(
+      files.map(async (file) => (await cli(['check', file, '--format', 'json', '--no-cache'], repo.dir, env)).stdout),
+    );
+    const runs = await Promise.all([
+      ...files.map(async (file) => (await cli(['check', file, '--format', 'json'], repo.dir, env)).stdout),
+      (async () => (await cli(['check', '--format', 'json'], repo.dir, env)).stdout)(),
+      (async () => (await cli(['check', '--format', 'json'], repo.dir, env)).stdout)(),
+    ]);
+    expect(runs).toEqual([...oneAfter, fullAfter, fullAfter]);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    // Whatever the race left, the cache answers with the same bytes, and a full run makes it whole.
+    expect((await cli(['check', '--format', 'json'], repo.dir, env)).stdout).toBe(fullAfter);
+    const warm = await cli(['check', '--format', 'json'], repo.dir, { ...env, AIWG_CITE_RESULT_CACHE_STATS: '1' });
+    expect(statsOf(warm)).toEqual({ hits: 40, checked: 0 });
+    expect(warm.stdout).toBe(fullAfter);
+  });
+
   it('check --staged uses the same cache, on the staged bytes', async () => {
     const repo = generatedRepo(30);
     repo.commit('stale sources');
