@@ -174,14 +174,14 @@ export const check: Command = {
       const batch = { ...ports, ...optional('results', results), options: runOptions, checkers, countOk, okJson };
       return helpCheck(context.helping, batch, { cache, entries, thread: scholarly.thread });
     }
-    // Another thread for a run with many documents to read; not for --fix (it keeps what it read)
-    // or online checks (one session of requests).
-    const minimum = helperMinimum(context.env);
     // --changed: the documents the working tree's change can affect, or every one (scope `null`).
     const changed =
       since === undefined || changes === undefined
         ? undefined
         : await changedScope(workspace, await changes, since, scholarly.changesEveryDocument, options.includeCode === true, context);
+    // Another thread for a run with many documents to read; not for --fix (it keeps what it read)
+    // or online checks (one session of requests).
+    const minimum = helperMinimum(context.env);
     const helper =
       minimum === null || context.helperEntry === undefined || values.fix === true || online.stage !== undefined
         ? undefined
@@ -190,19 +190,17 @@ export const check: Command = {
       ports: {
         discover: () => {
           const notes: string[] = changed === undefined ? [] : [changed.note];
-          if (changed?.documents != null) {
-            const identity = shard === undefined ? 'pipeline' : 'now';
-            const selected = scholarly.filterDocuments(changed.documents, false, { stamps, identity });
-            return { documents: shard === undefined ? selected : selectShard(selected, shard), notes };
-          }
-          // The stamps stat every document anyway: their stat also says which are gone, so git stats none.
-          const found = discoverDocuments(
-            workspace,
-            context.cwd,
-            positionals,
-            (note) => notes.push(note),
-            stamps === null ? {} : { isGone: stamps.isGone },
-          );
+          // --changed names its documents (and takes no paths). The stamps stat every document
+          // anyway: their stat also says which are gone, so git stats none.
+          const found =
+            changed?.documents ??
+            discoverDocuments(
+              workspace,
+              context.cwd,
+              positionals,
+              (note) => notes.push(note),
+              stamps === null ? {} : { isGone: stamps.isGone },
+            );
           // A shard must leave out the copies of the whole run, so it reads every document for
           // their identity here; a full run leaves that to the pipeline, which reads each once.
           const identity = shard === undefined ? 'pipeline' : 'now';
