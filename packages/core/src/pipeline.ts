@@ -367,7 +367,7 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
   // it) and, when its document has no suppression comment, when verified: then it is only counted
   // (and, for a JSON report, kept as its text).
   const mode = okModeOf(ports);
-  const lookupOk = { countOk: mode !== 'keep', okJson: mode === 'json' };
+  const lookupOk = lookupOptionsOf(mode);
   const admitNotes: string[] = [];
   const bodies = new Map<string, string>();
   // A document unchanged since an earlier run, with a stored result that still holds, is not
@@ -487,6 +487,11 @@ function okModeOf(ports: BatchPorts): OkMode {
   return ports.countOk !== true ? 'keep' : ports.okJson === true ? 'json' : 'count';
 }
 
+/** What a result-cache lookup is asked for the citations that checked out, in a run of `mode`. */
+function lookupOptionsOf(mode: OkMode): { readonly countOk: boolean; readonly okJson: boolean } {
+  return { countOk: mode !== 'keep', okJson: mode === 'json' };
+}
+
 /**
  * One document through read, admit, extract+verify: its stored result when one holds (a lookup
  * already waiting in `pending`, or one by the bytes read), else its verified findings, stored.
@@ -522,7 +527,7 @@ async function checkOne(
   }
   const artifacts = ports.artifactsFor(file);
   const key = await ports.results.cache.keyOf(file, admission.bytes);
-  const lookupOk = { countOk: mode !== 'keep', okJson: mode === 'json' };
+  const lookupOk = lookupOptionsOf(mode);
   const hit = digest == null ? await ports.results.cache.lookup(key, file, artifacts, ports.results.known, lookupOk) : null;
   if (hit !== null) {
     share.cached.set(file, counted(hit, mode));
