@@ -33,9 +33,14 @@ const hasCompileCache = typeof (module as { enableCompileCache?: unknown }).enab
 // flag before the run's arguments; it builds the same run and answers its main thread.
 const helper = process.argv[2] === '--aiwg-cite-helper' ? await import('node:worker_threads') : null;
 const args = process.argv.slice(helper === null ? 2 : 3);
-if (helper === null) await startEarlyGitReads(args);
-const hook = hasCompileCache ? null : await loadHookBundle(args);
-const { main } = hook ?? (await import('./main.ts'));
+// A `check` that a running `aiwg-cite watch` answers (watch-client.ts) never loads the bundle.
+const served =
+  helper === null && commandOf(args) === 'check'
+    ? await (await import('./watch-client.ts')).askWatch(args, process.cwd(), process.env)
+    : null;
+if (helper === null && served === null) await startEarlyGitReads(args);
+const hook = served !== null || hasCompileCache ? null : await loadHookBundle(args);
+const main = served !== null ? null : (hook ?? (await import('./main.ts'))).main;
 
 /** The CLI's entry, from dist/hook.cjs, and the step that keeps its code cache. */
 interface HookBundle {
@@ -185,31 +190,34 @@ for (const name of ['stdout', 'stderr'] as const) {
 
 // The one place that builds the run context from the real process, and the only place that
 // ends it: 0 pass, 1 findings, 2 failure. The streams are read when a command first uses them.
-const code = await main(args, {
-  cwd: process.cwd(),
-  // Unbundled (source) runs start no helper thread: a worker cannot run this file's TypeScript.
-  ...(helper === null
-    ? BUILD_ID === 'source'
-      ? {}
-      : { helperEntry: new URL(import.meta.url) }
-    : { helping: { data: helper.workerData, port: helper.parentPort as import('node:worker_threads').MessagePort } }),
-  env: process.env,
-  get stdout() {
-    return process.stdout;
-  },
-  get stderr() {
-    return process.stderr;
-  },
-  get stdin() {
-    return process.stdin;
-  },
-  clock: () => new Date(),
-  signals: (signal, handler) => {
-    process.on(signal, handler);
-    return () => {
-      process.off(signal, handler);
-    };
-  },
-});
+const code =
+  main === null
+    ? (served ?? 2)
+    : await main(args, {
+        cwd: process.cwd(),
+        // Unbundled (source) runs start no helper thread: a worker cannot run this file's TypeScript.
+        ...(helper === null
+          ? BUILD_ID === 'source'
+            ? {}
+            : { helperEntry: new URL(import.meta.url) }
+          : { helping: { data: helper.workerData, port: helper.parentPort as import('node:worker_threads').MessagePort } }),
+        env: process.env,
+        get stdout() {
+          return process.stdout;
+        },
+        get stderr() {
+          return process.stderr;
+        },
+        get stdin() {
+          return process.stdin;
+        },
+        clock: () => new Date(),
+        signals: (signal, handler) => {
+          process.on(signal, handler);
+          return () => {
+            process.off(signal, handler);
+          };
+        },
+      });
 if (helper === null) hook?.saveCodeCache();
 process.exitCode = code;

@@ -68,7 +68,7 @@ export async function main(argv: readonly string[], context: CliContext): Promis
  * names the configuration file, relative to the working directory. Arguments after `--` are left
  * alone.
  */
-function applyGlobalFlags(argv: readonly string[], context: CliContext): { args: string[]; context: CliContext } {
+export function applyGlobalFlags(argv: readonly string[], context: CliContext): { args: string[]; context: CliContext } {
   const end = argv.indexOf('--');
   const head = end === -1 ? [...argv] : argv.slice(0, end);
   const args: string[] = [];

@@ -164,7 +164,15 @@ export type {
   RunStage,
   RunStageResult,
 } from './pipeline.ts';
-export { checkDocumentBatch, checkDocumentShare, checkDocuments, PIPELINE_STAGES, runPipeline } from './pipeline.ts';
+export {
+  checkDocumentBatch,
+  checkDocumentShare,
+  checkDocuments,
+  finishPipeline,
+  outcomeForPlan,
+  PIPELINE_STAGES,
+  runPipeline,
+} from './pipeline.ts';
 export type { Admission, DocumentPolicy, SkipReason } from './policy.ts';
 export { admitDocument, BINARY_SNIFF_BYTES, DEFAULT_MAX_DOCUMENT_BYTES, describeSkip, skippedNote } from './policy.ts';
 export type { ArtifactReader, EntryKind, FileSystem, MaybePromise, ReadResult, Sha256 } from './ports.ts';

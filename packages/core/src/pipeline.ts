@@ -194,7 +194,6 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
   const { ports } = plan;
   const options = plan.options ?? {};
   const artifacts = ports.artifacts ?? new ArtifactCache(ports.reader, ports.sha256);
-  const coverage: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
 
   // 1. discover
   const discovered = await ports.discover();
@@ -214,6 +213,25 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
     countOk: plan.countOk === true,
     okJson: plan.okJson === true,
   });
+  return finishPipeline(plan, discovered, outcomes, artifacts);
+}
+
+/**
+ * Stages 7–10 of {@link runPipeline} over the outcomes of stages 2–6 for the discovered documents:
+ * leaves out the copies, gathers the findings and coverage, then runs the staged-change, corpus
+ * and online stages and builds the report. A caller that holds every document's outcome already
+ * (the watch answering `check`) runs this alone and gets the report `runPipeline` builds.
+ */
+export async function finishPipeline(
+  plan: PipelinePlan,
+  discovered: readonly string[] | Discovery,
+  outcomes: BatchOutcome,
+  artifacts: ArtifactCache,
+): Promise<PipelineResult> {
+  const { ports } = plan;
+  const options = plan.options ?? {};
+  const coverage: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
+  const found = isDiscovery(discovered) ? discovered.documents : discovered;
   const copies = ports.copies?.leaveOut(outcomes.bodies);
   const documents = copies === undefined || copies.size === 0 ? [...found] : found.filter((file) => !copies.has(file));
   const findings: Finding[] = [];
@@ -483,8 +501,21 @@ interface ShareState {
 }
 
 /** The run's mode for the citations that checked out (see {@link PipelinePlan.countOk}). */
-function okModeOf(ports: BatchPorts): OkMode {
+function okModeOf(ports: Pick<BatchPorts, 'countOk' | 'okJson'>): OkMode {
   return ports.countOk !== true ? 'keep' : ports.okJson === true ? 'json' : 'count';
+}
+
+/**
+ * A checked document's outcome as a run with `plan`'s {@link PipelinePlan.countOk} and
+ * {@link PipelinePlan.okJson} holds it (the citations that checked out counted, or kept as texts),
+ * for a caller that kept the outcome whole and hands it to {@link finishPipeline}. Counting changes
+ * what the run holds, never the report it prints.
+ */
+export function outcomeForPlan(
+  outcome: Extract<DocumentOutcome, { kind: 'checked' }>,
+  plan: Pick<PipelinePlan, 'countOk' | 'okJson'>,
+): DocumentOutcome {
+  return counted(outcome, okModeOf(plan));
 }
 
 /** What a result-cache lookup is asked for the citations that checked out, in a run of `mode`. */

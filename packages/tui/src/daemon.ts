@@ -142,6 +142,20 @@ export class WatchDaemon {
     return this.#scheduler.idle();
   }
 
+  /**
+   * Runs the events queued so far at once (no settle or debounce time) and resolves when the
+   * engine has taken them all. Events the kernel has queued but the watcher not yet read are not
+   * among them: a caller that needs those waits for an event of its own first.
+   */
+  settle(): Promise<void> {
+    return this.#scheduler.drain();
+  }
+
+  /** Whether the first load is done and the watcher is ready. */
+  get isReady(): boolean {
+    return this.#ready && !this.#closed;
+  }
+
   /** The absolute paths handed to the watcher: directories, and the git index (for tests and diagnostics). */
   watchedPaths(): string[] {
     return [...this.#watched].sort();
@@ -191,6 +205,10 @@ export class WatchDaemon {
     if (relative === null || relative === '') return;
     for (const alias of this.#aliases.get(relative) ?? []) this.#scheduler.push(alias, 'file');
     if (this.#isRelevantFile(relative)) this.#scheduler.push(relative, 'file');
+    // A directory made here is chokidar's `addDir` only after a stat of its own; queued now, a
+    // caller that waits for the events before it (a served `check`) sees the documents inside.
+    else if (name !== '' && isDirectory(absolute) && !relative.split('/').some((segment) => SKIPPED_SEGMENTS.has(segment)))
+      this.#scheduler.push(relative, 'directory');
   }
 
   #isRelevantFile(relative: string): boolean {

@@ -14,6 +14,7 @@ import {
   type Report,
   rlmChecker,
   type Sha256,
+  type SkipReason,
   type Summary,
 } from '@aiwg-cite/core';
 import { watchMessages } from './messages.ts';
@@ -134,7 +135,8 @@ export class WatchEngine {
   readonly #concurrency: number;
   #cache: ArtifactCache;
   readonly #documents = new Map<string, DocumentState>();
-  readonly #skipped = new Map<string, string>();
+  /** Documents in scope that could not be checked, with why. */
+  readonly #skipped = new Map<string, SkipReason>();
   readonly #citedBy = new Map<string, Set<string>>();
   #order: string[] | null = null;
   #tail: Promise<unknown> = Promise.resolve();
@@ -234,6 +236,11 @@ export class WatchEngine {
     });
   }
 
+  /** Whether a path is a document the engine checked (not skipped). */
+  isChecked(path: string): boolean {
+    return this.#documents.has(path);
+  }
+
   /** Whether a path is a document in scope (checked or skipped). */
   hasDocument(path: string): boolean {
     return this.#documents.has(path) || this.#skipped.has(path);
@@ -273,9 +280,32 @@ export class WatchEngine {
       coverage.skippedInCode += state.skippedInCode;
       coverage.suppressed += state.suppressed;
     }
-    for (const [file, reason] of [...this.#skipped].sort()) coverage.notes.push(watchMessages.skippedDocument(file, reason));
+    for (const [file, reason] of [...this.#skipped].sort(([a], [b]) => (a < b ? -1 : 1)))
+      coverage.notes.push(watchMessages.skippedDocument(file, describeSkip(reason)));
     coverage.notes.push(...this.#historyNotes);
     return buildReport(findings, this.#documents.size, coverage, this.#options);
+  }
+
+  /**
+   * Each of `documents` with its outcome of stages 2–6 as the engine's last check of it gave it
+   * (a skipped one with its reason), in that order, for `check`'s report over the same documents
+   * (core `finishPipeline`). `null` when one of them is not a document of the engine, or when a
+   * history note stands: a note's count is over the whole run, which batches do not add up to.
+   */
+  outcomes(documents: readonly string[]): Map<string, DocumentOutcome> | null {
+    if (this.#historyNotes.length > 0) return null;
+    const out = new Map<string, DocumentOutcome>();
+    for (const file of documents) {
+      const state = this.#documents.get(file);
+      if (state !== undefined) {
+        out.set(file, { kind: 'checked', findings: state.findings, skippedInCode: state.skippedInCode, suppressed: state.suppressed });
+        continue;
+      }
+      const reason = this.#skipped.get(file);
+      if (reason === undefined) return null;
+      out.set(file, { kind: 'skipped', reason });
+    }
+    return out;
   }
 
   /** Summary and attention list, assembled from per-document reports without re-sorting everything. */
@@ -290,7 +320,9 @@ export class WatchEngine {
     }
     summary.files = this.#documents.size;
     const failed = summary.errors > 0 || summary.warnings > (this.#options.maxWarnings ?? Number.POSITIVE_INFINITY);
-    const skipped = [...this.#skipped].sort(([a], [b]) => (a < b ? -1 : 1)).map(([file, reason]) => ({ file, reason }));
+    const skipped = [...this.#skipped]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([file, reason]) => ({ file, reason: describeSkip(reason) }));
     return { summary, verdict: failed ? 'FAIL' : 'PASS', attention, documents: this.#documents.size, skipped };
   }
 
@@ -356,7 +388,7 @@ export class WatchEngine {
     if (outcome.kind === 'gone') return this.#forget(file);
     if (outcome.kind === 'skipped') {
       this.#forget(file);
-      this.#skipped.set(file, describeSkip(outcome.reason));
+      this.#skipped.set(file, outcome.reason);
       return true;
     }
     const result = outcome;

@@ -74,6 +74,20 @@ export class BatchScheduler<T> {
     while (this.#running !== null) await this.#running;
   }
 
+  /**
+   * Runs what is pending now instead of after its settle or debounce time, and resolves once
+   * nothing is pending or running (events that come meanwhile are run too).
+   */
+  async drain(): Promise<void> {
+    for (;;) {
+      await this.idle();
+      if (this.#closed || this.#pending.size === 0) return;
+      if (this.#timer !== null) clearTimeout(this.#timer);
+      this.#timer = null;
+      this.#flush();
+    }
+  }
+
   /** Stops: drops pending events and waits for a running batch to finish. */
   async close(): Promise<void> {
     this.#closed = true;

@@ -57,7 +57,12 @@ ${SCHOLARLY_HELP}  --include-code       also check citations inside code blocks 
                        machine); \`aiwg-cite merge\` joins the n JSON or SARIF reports into the full run's
   --no-history         skip the git history pass that turns fabricated hashes of stale citations into
                        unknown-hash errors
+  --no-watch           check here even when a running \`aiwg-cite watch\` could answer (see below)
 ${ONLINE_HELP}  -h, --help           show this help
+
+A \`check --rlm\` with no paths, in a repository where \`aiwg-cite watch\` runs with the same
+configuration and options, is answered by the watch from what it keeps verified: the same report,
+without reading every document again.
 
 Exit codes: 0 pass, 1 fail, 2 usage or tool error.
 `;
@@ -66,7 +71,27 @@ Exit codes: 0 pass, 1 fail, 2 usage or tool error.
 export const CHECK_FORMATS = ['pretty', 'json', 'sarif', 'github', 'junit', 'source-check'] as const;
 const FORMATS = CHECK_FORMATS;
 /** The formats that list no citation that checked out (the summary counts them): a run for one of them only counts those. */
-const COUNTING_FORMATS: ReadonlySet<string> = new Set<(typeof FORMATS)[number]>(['pretty', 'sarif', 'github']);
+export const COUNTING_FORMATS: ReadonlySet<string> = new Set<(typeof FORMATS)[number]>(['pretty', 'sarif', 'github']);
+
+/** The flags of `check` (a running `watch` parses a request to answer with them too). */
+export const CHECK_FLAGS = {
+  ...SCHOLARLY_FLAGS,
+  ...ONLINE_FLAGS,
+  root: { type: 'string' },
+  format: { type: 'string' },
+  strict: { type: 'boolean' },
+  'max-warnings': { type: 'string' },
+  rlm: { type: 'boolean' },
+  'include-code': { type: 'boolean' },
+  'no-history': { type: 'boolean' },
+  staged: { type: 'boolean' },
+  'reverse-only': { type: 'boolean' },
+  changed: { type: 'boolean' },
+  since: { type: 'string' },
+  shard: { type: 'string' },
+  'no-watch': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 /** `aiwg-cite check`. */
 export const check: Command = {
@@ -74,23 +99,7 @@ export const check: Command = {
   async run(args: readonly string[], given: CliContext): Promise<number> {
     // A helper thread builds the run as its main thread did, at that run's time, and prints nothing.
     const context = given.helping === undefined ? given : helperContext(given, given.helping);
-    const { values, positionals } = parseCommandArgs('check', normaliseReportFlag(args), {
-      ...SCHOLARLY_FLAGS,
-      ...ONLINE_FLAGS,
-      root: { type: 'string' },
-      format: { type: 'string' },
-      strict: { type: 'boolean' },
-      'max-warnings': { type: 'string' },
-      rlm: { type: 'boolean' },
-      'include-code': { type: 'boolean' },
-      'no-history': { type: 'boolean' },
-      staged: { type: 'boolean' },
-      'reverse-only': { type: 'boolean' },
-      changed: { type: 'boolean' },
-      since: { type: 'string' },
-      shard: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    });
+    const { values, positionals } = parseCommandArgs('check', normaliseReportFlag(args), CHECK_FLAGS);
     if (values.help === true) {
       context.stdout.write(HELP);
       return 0;
@@ -238,7 +247,7 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 }
 
 /** `--verbose` and `--quiet` of the pretty format. */
-function prettyOptions(values: { readonly verbose?: boolean | undefined; readonly quiet?: boolean | undefined }): PrettyOptions {
+export function prettyOptions(values: { readonly verbose?: boolean | undefined; readonly quiet?: boolean | undefined }): PrettyOptions {
   return { verbose: values.verbose === true, quiet: values.quiet === true };
 }
 

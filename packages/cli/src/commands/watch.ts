@@ -14,6 +14,8 @@ import type { CliContext, Command } from '../context.ts';
 import { usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { prepareScholarly } from './check-scholarly.ts';
+import { bodyDigest } from './generated-copies.ts';
+import { CheckServer } from './watch-serve.ts';
 
 const HELP = `Usage: aiwg-cite watch [paths...] [options]
 
@@ -84,7 +86,17 @@ export const watch: Command = {
       if (store !== null) store.dispatch({ type: 'problem', message: line });
       else context.stderr.write(`aiwg-cite watch: ${escapeControls(line)}\n`);
     };
-    const discover = () => run.filterDocuments(discoverDocuments(workspace, context.cwd, positionals, note), positionals.length > 0);
+    // The last discovery before the configuration's filters, with its notes: `check`'s starting point.
+    let discovered: { documents: readonly string[]; notes: readonly string[] } = { documents: [], notes: [] };
+    const discover = () => {
+      const notes: string[] = [];
+      const documents = discoverDocuments(workspace, context.cwd, positionals, (line) => {
+        notes.push(line);
+        note(line);
+      });
+      discovered = { documents, notes };
+      return run.filterDocuments(documents, positionals.length > 0);
+    };
     // Validate explicit paths now: a bad path is a usage error before anything starts.
     discover();
     const useTui =
@@ -99,7 +111,18 @@ export const watch: Command = {
     // The pipeline's stages 2–6 with the same ports as `check`: the working tree as git would
     // store it, git's history facts, so a fabricated hash is unknown-hash here as there.
     const history = historyPort(workspace, context);
-    const reader = await worktreeReader(workspace, context);
+    const worktree = await worktreeReader(workspace, context);
+    // The body digest of each file as the engine last read it: `check` leaves out a document whose
+    // body repeats another's, and a watch answering `check` needs the bodies to do the same.
+    const bodies = new Map<string, string>();
+    const reader: ArtifactReader = {
+      async read(path) {
+        const read = await worktree.read(path);
+        if (read.kind === 'file') bodies.set(path, bodyDigest(read.bytes));
+        else bodies.delete(path);
+        return read;
+      },
+    };
     const engine = new tui.WatchEngine({
       reader,
       sha256: nodeSha256,
@@ -130,6 +153,9 @@ export const watch: Command = {
         else context.stderr.write(`aiwg-cite watch: ${escapeControls(message)}\n`);
       },
       onUpdate: (update) => {
+        // A batch that changed no verdict prints nothing in lines mode: no snapshot to build (at
+        // 100,000 documents it takes a tenth of a second, which a served check would wait for).
+        if (store === null && format !== 'ndjson' && update.reason !== 'load' && update.changes.length === 0) return;
         const snapshot = engine.snapshot();
         if (store !== null) {
           store.dispatch({
@@ -156,6 +182,26 @@ export const watch: Command = {
       },
     });
 
+    // `check --rlm` asks a watch of the same mode over the whole root for its answer (watch-serve.ts).
+    const server =
+      gitDir === undefined || gitDir === '' || values.scholarly === true || positionals.length > 0
+        ? null
+        : new CheckServer({
+            root: workspace.root,
+            gitDir,
+            engine,
+            daemon,
+            run: await prepareScholarly({ rlm: true }, workspace, context),
+            options: run.withOptions(options),
+            reader,
+            bodies,
+            discovery: () => discovered,
+            context,
+            onProblem: (message) => {
+              if (store !== null) store.dispatch({ type: 'problem', message });
+              else context.stderr.write(`aiwg-cite watch: ${escapeControls(message)}\n`);
+            },
+          });
     const explainer = new StalingCommits(workspace.root, context.env, reader);
     const stop = async (code: number, message?: string): Promise<void> => {
       if (stopping) {
@@ -164,6 +210,7 @@ export const watch: Command = {
         return;
       }
       stopping = true;
+      await server?.close();
       await daemon.close();
       await dashboard?.stop();
       await explainer.close();
@@ -199,9 +246,10 @@ export const watch: Command = {
         context.stderr.write(`${escapeControls(tui.watchMessages.watching(workspace.root))}\n`);
       }
       // Quitting while the first check still runs must not wait for the watcher to get ready.
-      await Promise.race([daemon.start(), finished]);
+      await Promise.race([daemon.start().then(() => (stopping ? false : server?.start())), finished]);
       return await finished;
     } catch (error) {
+      await server?.close();
       await daemon.close();
       await dashboard?.stop();
       throw error;

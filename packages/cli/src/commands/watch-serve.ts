@@ -1,0 +1,387 @@
+import { type FSWatcher, mkdirSync, readFileSync, statSync, unlinkSync, watch as watchDirectory, writeFileSync } from 'node:fs';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import {
+  ArtifactCache,
+  type ArtifactReader,
+  type BatchOutcome,
+  type CheckOptions,
+  type DocumentOutcome,
+  type Finding,
+  finishPipeline,
+  outcomeForPlan,
+} from '@aiwg-cite/core';
+import { CONFIG_FILE, resolveWorkspace } from '@aiwg-cite/node';
+import type { WatchDaemon, WatchEngine } from '@aiwg-cite/tui';
+import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
+import type { CliContext, Output } from '../context.ts';
+import { writeCheckJson } from '../format/json.ts';
+import { applyGlobalFlags } from '../main.ts';
+import { CHECK_FLAGS, CHECK_FORMATS, COUNTING_FORMATS, prettyOptions, render } from './check.ts';
+import { normaliseReportFlag, type ScholarlyRun } from './check-scholarly.ts';
+import { bodyDigest } from './generated-copies.ts';
+
+/**
+ * `check` asking a running `watch` (the bin's client, bin.ts, speaks the same protocol): one line
+ * of JSON each way, then the answer's output. Version 1.
+ */
+export interface ServeRequest {
+  readonly v: 1;
+  /** The command line after the bin, global options included (`check --rlm --format json`). */
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  /** Whether the asking process's stdout is a terminal (colour), and its width. */
+  readonly tty: boolean;
+  readonly columns?: number;
+}
+
+/** The first line of the answer: `served` with the exit code (the output follows), or not, and why. */
+export type ServeAnswer = { readonly served: true; readonly code: number } | { readonly served: false; readonly why: string };
+
+/** The socket a watch answers on, under the git directory; the bin finds it there. */
+export function watchSocketPath(gitDir: string): string {
+  return `${gitDir}/aiwg-cite/watch.sock`;
+}
+
+/** The flags a served `check` may carry: those that choose how the report is printed and what fails it. */
+const SERVED_FLAGS: ReadonlySet<string> = new Set([
+  'rlm',
+  'format',
+  'strict',
+  'max-warnings',
+  'include-code',
+  'verbose',
+  'offline',
+  'root',
+]);
+
+/** Unix socket paths longer than this do not fit `sockaddr_un` everywhere. */
+const MAX_SOCKET_PATH = 100;
+
+/** Options of a {@link CheckServer}. */
+export interface CheckServerOptions {
+  readonly root: string;
+  readonly gitDir: string;
+  readonly engine: WatchEngine;
+  readonly daemon: WatchDaemon;
+  /** A run of the watch's configuration in `check --rlm`'s mode, used by nothing else (its copies state is the server's). */
+  readonly run: ScholarlyRun;
+  /** The watch's own options, as its run resolved them. */
+  readonly options: CheckOptions;
+  /** The reader the engine reads through. */
+  readonly reader: ArtifactReader;
+  /** The body digest of each file the engine read last, by path. */
+  readonly bodies: ReadonlyMap<string, string>;
+  /** The last discovery, before the configuration's filters: documents and notes. */
+  readonly discovery: () => { readonly documents: readonly string[]; readonly notes: readonly string[] };
+  /** The watch's context (its environment and `--config`). */
+  readonly context: CliContext;
+  readonly onProblem: (message: string) => void;
+}
+
+/**
+ * Answers `check --rlm` for a running watch (issue 18: a warm re-check without reading every
+ * document again). The answer is the report `check` prints, built by the pipeline's own last
+ * stages (core `finishPipeline`) over the outcomes the engine keeps; the request is declined, and
+ * the asking process checks by itself, whenever that could differ: other flags or paths, another
+ * root, environment or configuration, the configuration file changed since the watch started, a
+ * document the engine does not hold, a history note. Before answering it waits for the file events
+ * made before the request: it writes a file in a directory it watches and waits for that file's
+ * event, which the kernel queues after every earlier one, then runs the batch at once.
+ */
+export class CheckServer {
+  readonly #options: CheckServerOptions;
+  readonly #socketPath: string;
+  readonly #configFiles: readonly string[];
+  readonly #configStamp: string;
+  #server: Server | null = null;
+  #cookies: FSWatcher | null = null;
+  readonly #waiting = new Map<string, () => void>();
+  #serial = 0;
+  /** Counted outcomes by the findings they were made from (the engine keeps a document's until it checks it again). */
+  readonly #counted = new WeakMap<readonly Finding[], DocumentOutcome>();
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: CheckServerOptions) {
+    this.#options = options;
+    this.#socketPath = watchSocketPath(options.gitDir);
+    const configFile = options.context.configFile?.path;
+    this.#configFiles = configFile === undefined ? [join(options.root, CONFIG_FILE), join(options.root, 'package.json')] : [configFile];
+    this.#configStamp = stampOf(this.#configFiles);
+  }
+
+  /**
+   * Listens, unless another watch answers here already or the path is too long; returns whether it
+   * listens. A failure to listen is said once and leaves the watch running without answering.
+   */
+  async start(): Promise<boolean> {
+    try {
+      return await this.#listen();
+    } catch (error) {
+      this.#options.onProblem(`cannot answer check at ${this.#socketPath}: ${error instanceof Error ? error.message : String(error)}`);
+      await this.close();
+      return false;
+    }
+  }
+
+  async #listen(): Promise<boolean> {
+    if (this.#socketPath.length > MAX_SOCKET_PATH) return false;
+    const directory = `${this.#options.gitDir}/aiwg-cite`;
+    mkdirSync(directory, { recursive: true });
+    if (await answers(this.#socketPath)) {
+      this.#options.onProblem(`another aiwg-cite watch answers check in this repository; this one does not (${this.#socketPath})`);
+      return false;
+    }
+    removeQuietly(this.#socketPath);
+    this.#cookies = watchDirectory(directory, (_event, name) => {
+      const done = typeof name === 'string' ? this.#waiting.get(name) : undefined;
+      if (done === undefined) return;
+      this.#waiting.delete(name as string);
+      done();
+    });
+    const server = createServer((socket) => this.#accept(socket));
+    this.#server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.#socketPath, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    server.on('error', (error) => this.#options.onProblem(String(error)));
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.#cookies?.close();
+    this.#cookies = null;
+    const server = this.#server;
+    this.#server = null;
+    if (server === null) return;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    removeQuietly(this.#socketPath);
+    for (const done of this.#waiting.values()) done();
+  }
+
+  #accept(socket: Socket): void {
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+      const end = received.indexOf('\n');
+      if (end === -1) {
+        if (received.length > 1024 * 1024) socket.destroy();
+        return;
+      }
+      socket.removeAllListeners('data');
+      const line = received.slice(0, end);
+      // One request at a time: each answer waits for the events before it and reads the engine's state whole.
+      const answer = this.#queue.then(() => this.#answer(line));
+      this.#queue = answer.catch(() => undefined);
+      answer.then(
+        ({ head, output }) => socket.end(`${JSON.stringify(head)}\n${output}`),
+        (error: unknown) => socket.end(`${JSON.stringify({ served: false, why: String(error) })}\n`),
+      );
+    });
+  }
+
+  async #answer(line: string): Promise<{ head: ServeAnswer; output: string }> {
+    const decline = (why: string) => ({ head: { served: false, why } as const, output: '' });
+    let request: ServeRequest;
+    try {
+      request = JSON.parse(line) as ServeRequest;
+    } catch {
+      return decline('not a request');
+    }
+    if (request.v !== 1 || !Array.isArray(request.args) || typeof request.cwd !== 'string') return decline('not a request');
+    if (!this.#options.daemon.isReady) return decline('the watch is still loading');
+    const asked = this.#servable(request);
+    if (typeof asked === 'string') return decline(asked);
+    if (stampOf(this.#configFiles) !== this.#configStamp) return decline('the configuration changed since the watch started');
+    await this.#settle();
+    return this.#report(request, asked);
+  }
+
+  /** What the request asks, or why the watch does not answer it. */
+  #servable(request: ServeRequest): Served | string {
+    const own = this.#options;
+    let global: ReturnType<typeof applyGlobalFlags>;
+    let parsed: ReturnType<typeof parseCommandArgs<typeof CHECK_FLAGS>>;
+    let format: (typeof CHECK_FORMATS)[number];
+    let maxWarnings: number | undefined;
+    let root: string;
+    try {
+      global = applyGlobalFlags(request.args, { cwd: request.cwd, env: request.env, stdout: silent, stderr: silent });
+      if (global.args[0] !== 'check') return 'not a check';
+      parsed = parseCommandArgs('check', normaliseReportFlag(global.args.slice(1)), CHECK_FLAGS);
+      format = parseChoice('check', 'format', parsed.values.format, CHECK_FORMATS, 'pretty');
+      maxWarnings = parseCount('check', 'max-warnings', parsed.values['max-warnings']);
+      root = resolveWorkspace(request.cwd, parsed.values.root).root;
+    } catch {
+      return 'the request is not a valid check';
+    }
+    const { values, positionals } = parsed;
+    if (positionals.length > 0) return 'paths';
+    const other = Object.keys(values).find((flag) => !SERVED_FLAGS.has(flag) && values[flag as keyof typeof values] !== undefined);
+    if (other !== undefined) return `--${other}`;
+    if (values.rlm !== true) return 'not --rlm';
+    if (root !== own.root) return 'another root';
+    if (global.context.configFile?.path !== own.context.configFile?.path) return 'another --config';
+    if (!sameEntries(relevantEnv(global.context.env), relevantEnv(own.context.env))) return 'another environment';
+    const options = own.run.withOptions({
+      strict: values.strict === true || isTruthy(global.context.env.AIWG_CITE_STRICT),
+      includeCode: values['include-code'] === true,
+      ...(maxWarnings === undefined ? {} : { maxWarnings }),
+    });
+    if ((options.strict === true) !== (own.options.strict === true)) return 'another --strict';
+    if ((options.includeCode === true) !== (own.options.includeCode === true)) return 'another --include-code';
+    return { format, options, verbose: values.verbose === true, env: global.context.env };
+  }
+
+  /** Waits until the engine has taken every file event the kernel queued before now. */
+  async #settle(): Promise<void> {
+    const name = `watch-sync-${process.pid}-${++this.#serial}`;
+    const path = `${this.#options.gitDir}/aiwg-cite/${name}`;
+    const seen = new Promise<void>((resolve) => this.#waiting.set(name, resolve));
+    writeFileSync(path, '');
+    await seen;
+    removeQuietly(path);
+    await this.#options.daemon.settle();
+  }
+
+  /** A checked outcome with its citations that checked out counted; one per document state, as the engine keeps it. */
+  #countedOf(outcome: Extract<DocumentOutcome, { kind: 'checked' }>): DocumentOutcome {
+    let counted = this.#counted.get(outcome.findings);
+    if (counted === undefined) {
+      counted = outcomeForPlan(outcome, { countOk: true });
+      this.#counted.set(outcome.findings, counted);
+    }
+    return counted;
+  }
+
+  async #report(request: ServeRequest, asked: Served): Promise<{ head: ServeAnswer; output: string }> {
+    const { run, engine, reader } = this.#options;
+    const decline = (why: string) => ({ head: { served: false, why } as const, output: '' });
+    const discovery = this.#options.discovery();
+    // check's own selection: the configuration's globs and the deploy manifests, read now.
+    const selected = run.filterDocuments(discovery.documents, false, { identity: 'pipeline' });
+    const copies = run.copiesPort(null);
+    const bodies = new Map<string, string>();
+    const unheld: string[] = [];
+    for (const file of selected) {
+      if (engine.hasDocument(file)) {
+        const body = this.#options.bodies.get(file);
+        if (body !== undefined && engine.isChecked(file)) bodies.set(file, body);
+        continue;
+      }
+      // A copy the watch's own selection left out: check reads it for its body, and so does this.
+      unheld.push(file);
+      const body = bodyDigest(readOrNull(join(this.#options.root, file)));
+      if (body !== null) bodies.set(file, body);
+    }
+    const leftOut = copies.leaveOut(bodies);
+    if (unheld.some((file) => !leftOut.has(file))) return decline('a document the watch does not hold');
+    const outcomes = engine.outcomes(selected.filter((file) => !leftOut.has(file)));
+    if (outcomes === null) return decline('a document the watch does not hold');
+    const countOk = COUNTING_FORMATS.has(asked.format);
+    const batch = new Map<string, DocumentOutcome>();
+    for (const [file, outcome] of outcomes) batch.set(file, countOk && outcome.kind === 'checked' ? this.#countedOf(outcome) : outcome);
+    const result = await finishPipeline(
+      {
+        ports: { discover: () => selected, reader, copies, corpus: run.corpusStage },
+        options: asked.options,
+        checkers: run.checkers,
+        countOk,
+      },
+      { documents: selected, notes: discovery.notes },
+      Object.assign(batch, { notes: [], bodies }) as BatchOutcome,
+      new ArtifactCache(reader),
+    );
+    const { report } = result;
+    let output: string;
+    if (asked.format === 'json') {
+      const pieces: string[] = [];
+      writeCheckJson(report, (piece) => pieces.push(piece), result.okJson);
+      output = pieces.join('');
+    } else {
+      const stdout: Output = {
+        write: () => true,
+        isTTY: request.tty,
+        ...(request.columns === undefined ? {} : { columns: request.columns }),
+      };
+      const context: CliContext = { cwd: request.cwd, env: asked.env, stdout, stderr: silent };
+      output = render(report, asked.format, context, { ...prettyOptions({ verbose: asked.verbose }), ok: result.ok });
+    }
+    return { head: { served: true, code: report.verdict === 'PASS' ? 0 : 1 }, output };
+  }
+}
+
+interface Served {
+  readonly format: (typeof CHECK_FORMATS)[number];
+  readonly options: CheckOptions;
+  readonly verbose: boolean;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+const silent: Output = { write: () => true };
+
+/** The variables that can change what `check` finds: aiwg-cite's own (but its thread count) and git's. */
+function relevantEnv(env: Readonly<Record<string, string | undefined>>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [key, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if ((key.startsWith('AIWG_CITE_') && key !== 'AIWG_CITE_THREADS' && key !== 'AIWG_CITE_WATCH') || key.startsWith('GIT_'))
+      out.set(key, value);
+  }
+  return out;
+}
+
+function sameEntries(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, value] of a) if (b.get(key) !== value) return false;
+  return true;
+}
+
+/** Size, modification time and inode of each file (or its absence), as one string. */
+function stampOf(paths: readonly string[]): string {
+  return paths
+    .map((path) => {
+      const stats = statSync(path, { throwIfNoEntry: false, bigint: true });
+      return stats === undefined ? '-' : `${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+    })
+    .join(' ');
+}
+
+/** Whether something answers on a socket (a running watch), or the file is left from one that stopped. */
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function readOrNull(path: string): Uint8Array | null {
+  try {
+    return readFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Gone already.
+  }
+}
+
+function isTruthy(value: string | undefined): boolean {
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}

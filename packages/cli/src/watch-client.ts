@@ -1,0 +1,138 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+
+/**
+ * The asking side of a served `check` (commands/watch-serve.ts answers): loaded by the bin before
+ * the bundle, so an answered run never loads it. Kept to Node's own modules.
+ */
+
+/** How long a watch may take to answer before the run checks by itself. */
+const ANSWER_TIMEOUT_MS = 60_000;
+
+/**
+ * Asks a running `aiwg-cite watch` of this repository to answer `check` (args: the bin's, the
+ * command included). Returns the exit code once the watch's output is written to stdout, or
+ * `null` when no watch runs here or it declines, and the caller checks by itself.
+ * `AIWG_CITE_WATCH=0` never asks; `AIWG_CITE_WATCH=trace` says on stderr who answered, and why not.
+ */
+export async function askWatch(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<number | null> {
+  const mode = env.AIWG_CITE_WATCH;
+  if (mode === '0' || args.includes('--no-watch') || args.includes('--staged') || args.includes('--help') || args.includes('-h'))
+    return null;
+  const trace = (line: string) => {
+    if (mode === 'trace') process.stderr.write(`aiwg-cite: ${line}\n`);
+  };
+  const rootAt = args.findIndex((arg) => arg === '--root' || arg.startsWith('--root='));
+  const rootArg =
+    rootAt === -1 ? undefined : args[rootAt]?.startsWith('--root=') ? args[rootAt]?.slice('--root='.length) : args[rootAt + 1];
+  const gitDir = findGitDir(rootArg === undefined ? cwd : resolve(cwd, rootArg));
+  const socketPath = gitDir === null ? null : `${gitDir}/aiwg-cite/watch.sock`;
+  if (socketPath === null || !existsSync(socketPath)) {
+    trace('no watch runs here; checking');
+    return null;
+  }
+  const request = {
+    v: 1,
+    args,
+    cwd,
+    env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    tty: process.stdout.isTTY === true,
+    ...(process.stdout.columns === undefined ? {} : { columns: process.stdout.columns }),
+  };
+  const answer = await exchange(socketPath, `${JSON.stringify(request)}\n`);
+  if (answer === null) {
+    trace('the watch did not answer; checking');
+    return null;
+  }
+  if (answer.head.served !== true) {
+    trace(`the watch does not answer this check (${String(answer.head.why)}); checking`);
+    return null;
+  }
+  trace('answered by the running watch');
+  return answer.code;
+}
+
+interface Exchange {
+  readonly head: { readonly served?: unknown; readonly why?: unknown; readonly code?: unknown };
+  readonly code: number;
+}
+
+/** Sends the request; on `served`, streams the output after the first line to stdout. */
+function exchange(socketPath: string, request: string): Promise<Exchange | null> {
+  return new Promise((resolve) => {
+    const socket = connect(socketPath);
+    let head: Exchange['head'] | null = null;
+    let pending: Buffer = Buffer.alloc(0);
+    let writing: Promise<void> = Promise.resolve();
+    let settled = false;
+    const finish = (value: Exchange | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(value);
+    };
+    const timer = setTimeout(() => {
+      socket.destroy();
+      finish(null);
+    }, ANSWER_TIMEOUT_MS);
+    socket.on('connect', () => socket.write(request));
+    socket.on('error', () => {
+      // Before the first line nothing was printed: the caller checks by itself. After it, the
+      // output is cut: say so, and fail.
+      if (head?.served === true) {
+        process.stderr.write('aiwg-cite: the watch stopped while answering; run `aiwg-cite check --no-watch`\n');
+        finish({ head, code: 2 });
+      } else finish(null);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      if (head !== null) {
+        writing = writing.then(() => write(chunk));
+        return;
+      }
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      const end = pending.indexOf(10);
+      if (end === -1) return;
+      try {
+        head = JSON.parse(pending.subarray(0, end).toString('utf8')) as Exchange['head'];
+      } catch {
+        socket.destroy();
+        finish(null);
+        return;
+      }
+      const rest = pending.subarray(end + 1);
+      if (head.served === true && rest.length > 0) writing = writing.then(() => write(rest));
+    });
+    socket.on('end', () => {
+      if (head === null || head.served !== true || typeof head.code !== 'number') {
+        finish(head === null ? null : { head, code: 0 });
+        return;
+      }
+      const code = head.code;
+      const done = head;
+      void writing.then(() => finish({ head: done, code }));
+    });
+  });
+}
+
+/** Writes to stdout, waiting when it is full. */
+function write(chunk: Buffer): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.write(chunk)) resolve();
+    else process.stdout.once('drain', () => resolve());
+  });
+}
+
+/** The git directory of the repository holding `start`: the first `.git` up the tree (a directory, or a file naming one). */
+function findGitDir(start: string): string | null {
+  for (let directory = start; ; directory = dirname(directory)) {
+    const dotGit = join(directory, '.git');
+    const stats = statSync(dotGit, { throwIfNoEntry: false });
+    if (stats?.isDirectory() === true) return dotGit;
+    if (stats?.isFile() === true) {
+      const named = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+      return named === undefined ? null : resolve(directory, named);
+    }
+    if (dirname(directory) === directory) return null;
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * A running `aiwg-cite watch` answers `check --rlm` (commands/watch-serve.ts, watch-client.ts):
+ * real processes in real git repositories. Every answer is compared byte for byte with a check of
+ * its own (`--no-watch`) on the same tree, right after each edit, and the check is asked before
+ * any pause, so the watch must have taken the edit's events first. Needs the built CLI.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CLI_ENTRY, GIT_ENV, gitRepo, runCli, sha16 } from '@aiwg-cite/test-utils';
+import { describe, expect, it, onTestFinished } from 'vitest';
+
+const A1 = 'export const a = 1;\nexport const b = 2;\n';
+const B1 = 'export const c = 3;\n';
+
+interface Watching {
+  readonly child: ChildProcess;
+  readonly stderr: string[];
+}
+
+function startWatch(cwd: string, args: string[] = [], env: Record<string, string> = {}): Watching {
+  const child = spawn(process.execPath, [CLI_ENTRY, 'watch', '--no-tui', ...args], {
+    cwd,
+    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', FORCE_COLOR: undefined, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const stderr: string[] = [];
+  child.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  return { child, stderr };
+}
+
+const socketOf = (dir: string) => join(dir, '.git/aiwg-cite/watch.sock');
+
+async function until(condition: () => boolean, what: string, deadlineMs = 20_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** A check asked of the watch (with the client's trace on) and the same check run by itself. */
+function both(dir: string, args: string[], env: Record<string, string> = {}) {
+  const served = runCli(['check', ...args], { cwd: dir, env: { ...env, AIWG_CITE_WATCH: 'trace' } });
+  const own = runCli(['check', '--no-watch', ...args], { cwd: dir, env });
+  return { served, own };
+}
+
+function expectServed(dir: string, args: string[], label: string): void {
+  const { served, own } = both(dir, args);
+  expect(served.stderr, label).toBe('aiwg-cite: answered by the running watch\n');
+  expect(own.stderr, label).toBe('');
+  expect({ code: served.code, stdout: served.stdout }, label).toEqual({ code: own.code, stdout: own.stdout });
+}
+
+function expectDeclined(dir: string, args: string[], why: string, env: Record<string, string> = {}): void {
+  const { served, own } = both(dir, args, env);
+  expect(served.stderr).toContain(`aiwg-cite: the watch does not answer this check (${why}); checking\n`);
+  expect({ code: served.code, stdout: served.stdout }).toEqual({ code: own.code, stdout: own.stdout });
+}
+
+function project() {
+  return gitRepo({
+    'src/a.ts': A1,
+    'src/b.ts': B1,
+    'docs/guide.md': `# Guide\n\nSee [src/a.ts@${sha16(A1)}, L1-2], [src/b.ts, L1] and [src/gone.ts, L1].\n`,
+    'docs/notes.md': `# Notes\n\nOnly [src/b.ts@${sha16(B1)}, L1].\n`,
+    'docs/copy.md': `# Notes\n\nOnly [src/b.ts@${sha16(B1)}, L1].\n`,
+  });
+}
+
+describe('check answered by a running watch', () => {
+  it('prints what a check of its own prints, after every kind of edit, in every format', async () => {
+    const repo = project();
+    // A burst of events waits 3 s for quiet before the watch takes it, unless a check asks first.
+    startWatch(repo.dir, ['--debounce', '3000']);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    const formats = [[], ['--format', 'json'], ['--format', 'sarif'], ['--max-warnings', '0']];
+    const step = (label: string) => {
+      for (const format of formats) expectServed(repo.dir, ['--rlm', ...format], `${label} ${format.join(' ')}`);
+    };
+    step('at start');
+    writeFileSync(join(repo.dir, 'docs/guide.md'), `# Guide\n\nNow [src/a.ts@${sha16(A1)}, L2] and [src/b.ts@0123456789abcdef, L1].\n`);
+    step('a document edited');
+    writeFileSync(join(repo.dir, 'src/a.ts'), `${A1}// edited\n`);
+    step('a cited file edited');
+    rmSync(join(repo.dir, 'src/b.ts'));
+    step('a cited file deleted');
+    writeFileSync(join(repo.dir, 'src/gone.ts'), 'back\n');
+    step('a missing file created');
+    mkdirSync(join(repo.dir, 'new/deeper'), { recursive: true });
+    writeFileSync(join(repo.dir, 'new/deeper/fresh.md'), `# Fresh\n\n[src/a.ts, L1]\n`);
+    step('a document in a new directory');
+    writeFileSync(join(repo.dir, 'docs/notes.md'), `# Notes changed\n\nOnly [src/a.ts, L1].\n`);
+    step('a copy that no longer repeats the other');
+    writeFileSync(join(repo.dir, 'docs/notes.md'), `# Notes\n\nOnly [src/b.ts@${sha16(B1)}, L1].\n`);
+    step('a copy once more');
+    rmSync(join(repo.dir, 'docs/guide.md'));
+    step('a document deleted');
+    for (let at = 0; at < 12; at += 1) writeFileSync(join(repo.dir, `docs/burst-${at}.md`), `# ${at}\n\n[src/a.ts, L${at + 1}]\n`);
+    writeFileSync(join(repo.dir, 'src/a.ts'), `${A1}// edited again\n`);
+    step('a burst of edits');
+  });
+
+  it('declines what it could answer differently, and the check runs by itself', async () => {
+    const repo = project();
+    startWatch(repo.dir);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    expectDeclined(repo.dir, [], 'not --rlm');
+    expectDeclined(repo.dir, ['--rlm', 'docs/guide.md'], 'paths');
+    expectDeclined(repo.dir, ['--rlm', '--shard', '1/2'], '--shard');
+    expectDeclined(repo.dir, ['--rlm', '--changed'], '--changed');
+    expectDeclined(repo.dir, ['--rlm', '--strict'], 'another --strict');
+    expectDeclined(repo.dir, ['--rlm'], 'another environment', { AIWG_CITE_STRICT: '1' });
+    expectDeclined(repo.dir, ['--rlm', '--config', 'aiwg-cite.config.json'], 'another --config');
+    writeFileSync(join(repo.dir, 'aiwg-cite.config.json'), `${JSON.stringify({ rules: { 'rlm/unversioned': 'off' } })}\n`);
+    expectDeclined(repo.dir, ['--rlm'], 'the configuration changed since the watch started');
+    // Never asked: the client says nothing at all.
+    for (const run of [
+      runCli(['check', '--rlm', '--no-watch'], { cwd: repo.dir, env: { AIWG_CITE_WATCH: 'trace' } }),
+      runCli(['check', '--rlm'], { cwd: repo.dir, env: { AIWG_CITE_WATCH: '0' } }),
+    ]) {
+      expect(run.stderr).toBe('');
+    }
+  });
+
+  it('answers as the watch was started: --strict and --include-code', async () => {
+    const repo = project();
+    startWatch(repo.dir, ['--strict', '--include-code']);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    expectServed(repo.dir, ['--rlm', '--strict', '--include-code'], 'strict');
+    expectDeclined(repo.dir, ['--rlm', '--include-code'], 'another --strict');
+    expectDeclined(repo.dir, ['--rlm', '--strict'], 'another --include-code');
+  });
+
+  it('leaves a socket a killed watch left behind to the check, and a new watch takes it over', async () => {
+    const repo = project();
+    const first = startWatch(repo.dir);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    first.child.kill('SIGKILL');
+    await until(() => first.child.exitCode !== null || first.child.signalCode !== null, 'the watch to die');
+    expect(existsSync(socketOf(repo.dir))).toBe(true);
+    const { served, own } = both(repo.dir, ['--rlm']);
+    expect(served.stderr).toBe('aiwg-cite: the watch did not answer; checking\n');
+    expect({ code: served.code, stdout: served.stdout }).toEqual({ code: own.code, stdout: own.stdout });
+    startWatch(repo.dir);
+    await until(() => both(repo.dir, ['--rlm']).served.stderr.includes('answered by the running watch'), 'the new watch to answer');
+    expectServed(repo.dir, ['--rlm'], 'the new watch');
+  });
+
+  it('lets one watch answer; a second says so and watches on; the socket goes with the watch that made it', async () => {
+    const repo = project();
+    const first = startWatch(repo.dir);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    const second = startWatch(repo.dir);
+    await until(() => second.stderr.some((line) => line.includes('another aiwg-cite watch answers check')), 'the second watch to say so');
+    expectServed(repo.dir, ['--rlm'], 'the first watch');
+    second.child.kill('SIGTERM');
+    await until(() => second.child.exitCode !== null, 'the second watch to stop');
+    expect(second.child.exitCode).toBe(0);
+    expectServed(repo.dir, ['--rlm'], 'after the second stopped');
+    first.child.kill('SIGTERM');
+    await until(() => first.child.exitCode !== null, 'the first watch to stop');
+    expect(first.child.exitCode).toBe(0);
+    expect(existsSync(socketOf(repo.dir))).toBe(false);
+  });
+});
