@@ -139,6 +139,8 @@ export class WatchEngine {
   readonly #skipped = new Map<string, SkipReason>();
   readonly #citedBy = new Map<string, Set<string>>();
   #order: string[] | null = null;
+  /** Documents whose state changed since the last {@link takeChanges}; `null`: all of them (a load). */
+  #changed: Set<string> | null = null;
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(options: WatchEngineOptions) {
@@ -170,6 +172,7 @@ export class WatchEngine {
       this.#order = null;
       const unique = [...new Set(documents)];
       this.#historyNotes = [];
+      this.#changed = null;
       await this.#recheck(unique);
       const changes = diffAll(before, this.#captureAll());
       return {
@@ -287,25 +290,35 @@ export class WatchEngine {
   }
 
   /**
-   * Each of `documents` with its outcome of stages 2–6 as the engine's last check of it gave it
-   * (a skipped one with its reason), in that order, for `check`'s report over the same documents
-   * (core `finishPipeline`). `null` when one of them is not a document of the engine, or when a
-   * history note stands: a note's count is over the whole run, which batches do not add up to.
+   * A document's outcome of stages 2–6 as the engine's last check of it gave it (a skipped one with
+   * its reason), for `check`'s report over the same documents (core `finishPipeline`); `undefined`
+   * for a path that is not a document of the engine. The findings of a checked document are the
+   * same array until it is checked again.
    */
-  outcomes(documents: readonly string[]): Map<string, DocumentOutcome> | null {
-    if (this.#historyNotes.length > 0) return null;
-    const out = new Map<string, DocumentOutcome>();
-    for (const file of documents) {
-      const state = this.#documents.get(file);
-      if (state !== undefined) {
-        out.set(file, { kind: 'checked', findings: state.findings, skippedInCode: state.skippedInCode, suppressed: state.suppressed });
-        continue;
-      }
-      const reason = this.#skipped.get(file);
-      if (reason === undefined) return null;
-      out.set(file, { kind: 'skipped', reason });
-    }
-    return out;
+  outcomeOf(file: string): Extract<DocumentOutcome, { kind: 'checked' | 'skipped' }> | undefined {
+    const state = this.#documents.get(file);
+    if (state !== undefined)
+      return { kind: 'checked', findings: state.findings, skippedInCode: state.skippedInCode, suppressed: state.suppressed };
+    const reason = this.#skipped.get(file);
+    return reason === undefined ? undefined : { kind: 'skipped', reason };
+  }
+
+  /**
+   * Whether the history stage left a coverage note (shallow clone, no commits, untracked cited
+   * files): its count is over the whole run, which the engine's batches do not add up to.
+   */
+  get hasHistoryNotes(): boolean {
+    return this.#historyNotes.length > 0;
+  }
+
+  /**
+   * The documents whose outcome changed (checked again, skipped, forgotten) since the last call;
+   * `null` when every one may have (the first call, and after a load).
+   */
+  takeChanges(): ReadonlySet<string> | null {
+    const changed = this.#changed;
+    this.#changed = new Set();
+    return changed;
   }
 
   /** Summary and attention list, assembled from per-document reports without re-sorting everything. */
@@ -385,6 +398,7 @@ export class WatchEngine {
 
   /** Takes one document's outcome into the state; returns whether its document or artifact set changed. */
   #record(file: string, outcome: DocumentOutcome, seen: ReadonlySet<string>): boolean {
+    this.#changed?.add(file);
     if (outcome.kind === 'gone') return this.#forget(file);
     if (outcome.kind === 'skipped') {
       this.#forget(file);
@@ -409,6 +423,7 @@ export class WatchEngine {
 
   /** Drops a document and its index edges; returns whether anything was known about it. */
   #forget(file: string): boolean {
+    this.#changed?.add(file);
     const previous = this.#documents.get(file);
     const wasSkipped = this.#skipped.delete(file);
     if (previous === undefined) return wasSkipped;

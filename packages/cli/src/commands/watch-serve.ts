@@ -101,6 +101,9 @@ export class CheckServer {
   #serial = 0;
   /** Counted outcomes by the findings they were made from (the engine keeps a document's until it checks it again). */
   readonly #counted = new WeakMap<readonly Finding[], DocumentOutcome>();
+  #held: Held | null = null;
+  /** Whether the last answer had to take every document from the engine again (for the trace). */
+  #rebuilt = false;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: CheckServerOptions) {
@@ -200,8 +203,17 @@ export class CheckServer {
     const asked = this.#servable(request);
     if (typeof asked === 'string') return decline(asked);
     if (stampOf(this.#configFiles) !== this.#configStamp) return decline('the configuration changed since the watch started');
+    const started = performance.now();
     await this.#settle();
-    return this.#report(request, asked);
+    const settled = performance.now();
+    const answer = await this.#report(request, asked);
+    if (this.#options.context.env.AIWG_CITE_WATCH === 'trace') {
+      const what = answer.head.served ? `answered check in ${ms(performance.now() - settled)}` : `declined check (${answer.head.why})`;
+      this.#options.context.stderr.write(
+        `aiwg-cite watch: ${what}, after ${ms(settled - started)} for the events before it${this.#rebuilt ? '; held state rebuilt' : ''}\n`,
+      );
+    }
+    return answer;
   }
 
   /** What the request asks, or why the watch does not answer it. */
@@ -261,33 +273,90 @@ export class CheckServer {
     return counted;
   }
 
+  /**
+   * The documents `check` would run over and what the engine holds of them, kept between answers:
+   * after an edit only the documents the engine checked again are looked at (the engine's
+   * `takeChanges`), unless the selection itself changed (a new discovery, a deploy manifest).
+   */
+  #hold(selected: readonly string[]): Held {
+    const { engine } = this.#options;
+    const changes = engine.takeChanges();
+    const held = this.#held;
+    this.#rebuilt = held === null || changes === null || !sameList(held.selected, selected);
+    if (held === null || changes === null || !sameList(held.selected, selected)) {
+      const fresh: Held = {
+        selected,
+        members: new Set(selected),
+        outcomes: new Map(),
+        unheld: new Set(),
+        byFile: new Map(),
+        byBody: new Map(),
+        shared: new Set(),
+      };
+      for (const file of selected) this.#take(fresh, file);
+      this.#held = fresh;
+      return fresh;
+    }
+    for (const file of changes) if (held.members.has(file)) this.#take(held, file);
+    return held;
+  }
+
+  /** Takes one document's state from the engine into `held`: its counted outcome and its body. */
+  #take(held: Held, file: string): void {
+    const previous = held.byFile.get(file);
+    if (previous !== undefined) {
+      held.byFile.delete(file);
+      const group = held.byBody.get(previous);
+      group?.delete(file);
+      if (group?.size === 0) held.byBody.delete(previous);
+      if ((group?.size ?? 0) < 2) held.shared.delete(previous);
+    }
+    const outcome = this.#options.engine.outcomeOf(file);
+    if (outcome === undefined) {
+      held.outcomes.delete(file);
+      held.unheld.add(file);
+      return;
+    }
+    held.unheld.delete(file);
+    held.outcomes.set(file, outcome.kind === 'checked' ? this.#countedOf(outcome) : outcome);
+    // check notes the body of each document it checked (not of a skipped one).
+    const body = outcome.kind === 'checked' ? this.#options.bodies.get(file) : undefined;
+    if (body === undefined) return;
+    held.byFile.set(file, body);
+    const group = held.byBody.get(body);
+    if (group === undefined) held.byBody.set(body, new Set([file]));
+    else {
+      group.add(file);
+      if (group.size > 1) held.shared.add(body);
+    }
+  }
+
   async #report(request: ServeRequest, asked: Served): Promise<{ head: ServeAnswer; output: string }> {
     const { run, engine, reader } = this.#options;
     const decline = (why: string) => ({ head: { served: false, why } as const, output: '' });
+    if (engine.hasHistoryNotes) return decline('a history note');
     const discovery = this.#options.discovery();
     // check's own selection: the configuration's globs and the deploy manifests, read now.
     const selected = run.filterDocuments(discovery.documents, false, { identity: 'pipeline' });
     const copies = run.copiesPort(null);
-    const bodies = new Map<string, string>();
-    const unheld: string[] = [];
-    for (const file of selected) {
-      if (engine.hasDocument(file)) {
-        const body = this.#options.bodies.get(file);
-        if (body !== undefined && engine.isChecked(file)) bodies.set(file, body);
-        continue;
-      }
-      // A copy the watch's own selection left out: check reads it for its body, and so does this.
-      unheld.push(file);
+    const held = this.#hold(selected);
+    // Only bodies that more than one document has can make a copy (core's identicalCopies keeps
+    // one of each group): those go to the copies port, with the bodies of documents the engine does
+    // not hold (copies the watch left out), read now, as check reads them.
+    const shared = new Map<string, string>();
+    const unheld = new Map<string, string>();
+    for (const file of held.unheld) {
       const body = bodyDigest(readOrNull(join(this.#options.root, file)));
-      if (body !== null) bodies.set(file, body);
+      if (body !== null) unheld.set(file, body);
     }
-    const leftOut = copies.leaveOut(bodies);
-    if (unheld.some((file) => !leftOut.has(file))) return decline('a document the watch does not hold');
-    const outcomes = engine.outcomes(selected.filter((file) => !leftOut.has(file)));
-    if (outcomes === null) return decline('a document the watch does not hold');
+    for (const body of new Set([...held.shared, ...unheld.values()]))
+      for (const file of held.byBody.get(body) ?? []) shared.set(file, body);
+    for (const [file, body] of unheld) shared.set(file, body);
+    const leftOut = copies.leaveOut(shared);
+    for (const file of held.unheld) if (!leftOut.has(file)) return decline('a document the watch does not hold');
     const countOk = COUNTING_FORMATS.has(asked.format);
-    const batch = new Map<string, DocumentOutcome>();
-    for (const [file, outcome] of outcomes) batch.set(file, countOk && outcome.kind === 'checked' ? this.#countedOf(outcome) : outcome);
+    // A JSON report lists every citation: the outcomes as the engine keeps them, uncounted.
+    const outcomes = countOk ? held.outcomes : this.#uncounted(held);
     const result = await finishPipeline(
       {
         ports: { discover: () => selected, reader, copies, corpus: run.corpusStage },
@@ -296,7 +365,7 @@ export class CheckServer {
         countOk,
       },
       { documents: selected, notes: discovery.notes },
-      Object.assign(batch, { notes: [], bodies }) as BatchOutcome,
+      Object.assign(outcomes, { notes: [], bodies: shared }) as BatchOutcome,
       new ArtifactCache(reader),
     );
     const { report } = result;
@@ -316,6 +385,41 @@ export class CheckServer {
     }
     return { head: { served: true, code: report.verdict === 'PASS' ? 0 : 1 }, output };
   }
+
+  /** The held outcomes with every citation kept, as a report that lists them all needs. */
+  #uncounted(held: Held): Map<string, DocumentOutcome> {
+    const out = new Map<string, DocumentOutcome>();
+    for (const file of held.outcomes.keys()) {
+      const outcome = this.#options.engine.outcomeOf(file);
+      if (outcome !== undefined) out.set(file, outcome);
+    }
+    return out;
+  }
+}
+
+/** What a {@link CheckServer} keeps of the engine between answers (see `#hold`). */
+interface Held {
+  readonly selected: readonly string[];
+  readonly members: ReadonlySet<string>;
+  /** Per document the engine holds: its outcome, the citations that checked out counted. */
+  readonly outcomes: Map<string, DocumentOutcome>;
+  /** Selected documents the engine does not hold. */
+  readonly unheld: Set<string>;
+  /** The body digest of each checked document, and the documents of each body. */
+  readonly byFile: Map<string, string>;
+  readonly byBody: Map<string, Set<string>>;
+  /** The bodies more than one checked document has. */
+  readonly shared: Set<string>;
+}
+
+function ms(value: number): string {
+  return `${value.toFixed(0)} ms`;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let at = 0; at < a.length; at += 1) if (a[at] !== b[at]) return false;
+  return true;
 }
 
 interface Served {

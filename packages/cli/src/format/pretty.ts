@@ -37,16 +37,21 @@ export function formatPretty(untrusted: Report, palette: Palette, options: Prett
   // lists a few places per rule, and escaping 100,000 findings to print 30 cost more than the rest.
   const report: Report = { ...untrusted, coverage: { ...untrusted.coverage, notes: untrusted.coverage.notes.map(escapeControls) } };
   const verbose = options.verbose === true;
-  const listed = report.citations.filter((finding) =>
+  const listed = (finding: Finding) =>
     options.quiet === true
       ? finding.severity === 'error'
-      : finding.severity === 'error' || finding.severity === 'warning' || (verbose && finding.severity === 'info'),
-  );
-  const lines: string[] = [];
-  for (const severity of SEVERITY_ORDER) {
-    const groups = groupByRule(listed.filter((finding) => finding.severity === severity));
-    for (const group of groups) lines.push(...formatGroup(group, palette, verbose));
+      : finding.severity === 'error' || finding.severity === 'warning' || (verbose && finding.severity === 'info');
+  // One pass over the findings: the listed ones grouped by severity, then by rule in order of appearance.
+  const bySeverity = new Map<Severity, Map<string, Finding[]>>(SEVERITY_ORDER.map((severity) => [severity, new Map()]));
+  for (const finding of report.citations) {
+    if (!listed(finding)) continue;
+    const groups = bySeverity.get(finding.severity) as Map<string, Finding[]>;
+    const group = groups.get(finding.rule);
+    if (group === undefined) groups.set(finding.rule, [finding]);
+    else group.push(finding);
   }
+  const lines: string[] = [];
+  for (const groups of bySeverity.values()) for (const group of groups.values()) lines.push(...formatGroup(group, palette, verbose));
   if (options.quiet === true) return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   if (lines.length === 0 && report.verdict === 'PASS' && !verbose) return `${formatOneLine(report, palette)}\n`;
   if (lines.length > 0) lines.push('');
@@ -54,16 +59,6 @@ export function formatPretty(untrusted: Report, palette: Palette, options: Prett
   lines.push(palette.dim(formatCoverage(report, verbose)));
   lines.push(formatVerdict(report, palette));
   return `${lines.join('\n')}\n`;
-}
-
-function groupByRule(findings: readonly Finding[]): Finding[][] {
-  const groups = new Map<string, Finding[]>();
-  for (const finding of findings) {
-    const group = groups.get(finding.rule);
-    if (group === undefined) groups.set(finding.rule, [finding]);
-    else group.push(finding);
-  }
-  return [...groups.values()];
 }
 
 function formatGroup(group: readonly Finding[], palette: Palette, verbose: boolean): string[] {
@@ -118,11 +113,14 @@ export function formatFinding(untrusted: Finding, palette: Palette): string[] {
  */
 export function formatSummary(report: Report, verbose = false, ok: ReadonlyMap<string, number> = new Map()): string[] {
   const out: string[] = [];
+  // One pass over the findings: per severity, each rule's count.
+  const counts = new Map<Severity, Map<string, number>>(SEVERITY_ORDER.map((severity) => [severity, new Map()]));
+  for (const finding of report.citations) {
+    const byRule = counts.get(finding.severity);
+    byRule?.set(finding.rule, (byRule.get(finding.rule) ?? 0) + 1);
+  }
   for (const severity of SEVERITY_ORDER) {
-    const byRule = new Map<string, number>();
-    for (const finding of report.citations) {
-      if (finding.severity === severity) byRule.set(finding.rule, (byRule.get(finding.rule) ?? 0) + 1);
-    }
+    const byRule = counts.get(severity) as Map<string, number>;
     if (severity === 'ok') {
       for (const [key, count] of ok) {
         const { rule } = fromOkKey(key);
