@@ -33,9 +33,10 @@ const hasCompileCache = typeof (module as { enableCompileCache?: unknown }).enab
 // flag before the run's arguments; it builds the same run and answers its main thread.
 const helper = process.argv[2] === '--aiwg-cite-helper' ? await import('node:worker_threads') : null;
 const args = process.argv.slice(helper === null ? 2 : 3);
-// A `check` that a running `aiwg-cite watch` answers (watch-client.ts) never loads the bundle.
+// A `check` that a running `aiwg-cite watch` answers (watch-client.ts) never loads the bundle; the
+// commit hook's `check --staged` never asks, and does not load the client either.
 const served =
-  helper === null && commandOf(args) === 'check'
+  helper === null && commandOf(args) === 'check' && !args.includes('--staged')
     ? await (await import('./watch-client.ts')).askWatch(args, process.cwd(), process.env)
     : null;
 if (helper === null && served === null) await startEarlyGitReads(args);

@@ -36,7 +36,7 @@ export async function askWatch(args: readonly string[], cwd: string, env: NodeJS
     v: 1,
     args,
     cwd,
-    env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && isAsked(entry[0]))),
     tty: process.stdout.isTTY === true,
     ...(process.stdout.columns === undefined ? {} : { columns: process.stdout.columns }),
   };
@@ -56,6 +56,14 @@ export async function askWatch(args: readonly string[], cwd: string, env: NodeJS
 interface Exchange {
   readonly head: { readonly served?: unknown; readonly why?: unknown; readonly code?: unknown };
   readonly code: number;
+}
+
+/**
+ * The variables the watch is told: those that can change the report (aiwg-cite's and git's, which
+ * must equal the watch's own) and the colour switches. Nothing else of the environment leaves.
+ */
+function isAsked(name: string): boolean {
+  return name.startsWith('AIWG_CITE_') || name.startsWith('GIT_') || name === 'NO_COLOR' || name === 'FORCE_COLOR';
 }
 
 /** Sends the request; on `served`, streams the output after the first line to stdout. */

@@ -239,11 +239,6 @@ export class WatchEngine {
     });
   }
 
-  /** Whether a path is a document the engine checked (not skipped). */
-  isChecked(path: string): boolean {
-    return this.#documents.has(path);
-  }
-
   /** Whether a path is a document in scope (checked or skipped). */
   hasDocument(path: string): boolean {
     return this.#documents.has(path) || this.#skipped.has(path);
@@ -348,6 +343,14 @@ export class WatchEngine {
       edges += state.artifacts.size;
     }
     return { documents: this.#documents.size, findings, artifacts: this.#citedBy.size, edges, skipped: this.#skipped.size };
+  }
+
+  /** Resolves once no state change (a load, a batch) is running or queued. */
+  async idle(): Promise<void> {
+    for (let tail = this.#tail; ; tail = this.#tail) {
+      await tail;
+      if (tail === this.#tail) return;
+    }
   }
 
   /** Runs one state change at a time, in call order. */

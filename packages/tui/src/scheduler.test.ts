@@ -47,6 +47,26 @@ describe('BatchScheduler', () => {
     expect(batches).toEqual([['src/a.ts.swp', 'src/a.ts']]);
   });
 
+  it('drain runs what is pending at once, and what comes during that run after it, then resolves', async () => {
+    const { scheduler, batches, hold, release } = recorder();
+    for (let at = 0; at < 10; at += 1) scheduler.push(`docs/${at}.md`, 'file');
+    hold();
+    let drained = false;
+    const draining = scheduler.drain().then(() => {
+      drained = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]).toHaveLength(10);
+    scheduler.push('docs/late.md', 'file');
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    await draining;
+    expect(drained).toBe(true);
+    expect(batches).toEqual([batches[0], ['docs/late.md']]);
+    expect(scheduler.isBusy).toBe(false);
+  });
+
   it('turns a burst into one batch after the trailing debounce', async () => {
     const { scheduler, batches } = recorder();
     for (let index = 0; index < 300; index += 1) {

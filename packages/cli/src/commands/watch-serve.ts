@@ -56,6 +56,9 @@ const SERVED_FLAGS: ReadonlySet<string> = new Set([
   'root',
 ]);
 
+/** How long the watch waits for the event of its own sync file before it declines. */
+const SYNC_TIMEOUT_MS = 2000;
+
 /** Unix socket paths longer than this do not fit `sockaddr_un` everywhere. */
 const MAX_SOCKET_PATH = 100;
 
@@ -164,7 +167,7 @@ export class CheckServer {
     if (server === null) return;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     removeQuietly(this.#socketPath);
-    for (const done of this.#waiting.values()) done();
+    for (const done of [...this.#waiting.values()]) done();
   }
 
   #accept(socket: Socket): void {
@@ -204,7 +207,7 @@ export class CheckServer {
     if (typeof asked === 'string') return decline(asked);
     if (stampOf(this.#configFiles) !== this.#configStamp) return decline('the configuration changed since the watch started');
     const started = performance.now();
-    await this.#settle();
+    if (!(await this.#settle())) return decline('the watch saw no event of its sync file');
     const settled = performance.now();
     const answer = await this.#report(request, asked);
     if (this.#options.context.env.AIWG_CITE_WATCH === 'trace') {
@@ -252,15 +255,29 @@ export class CheckServer {
     return { format, options, verbose: values.verbose === true, env: global.context.env };
   }
 
-  /** Waits until the engine has taken every file event the kernel queued before now. */
-  async #settle(): Promise<void> {
+  /**
+   * Waits until the engine has taken every file event the kernel queued before now; `false` when
+   * the watch's own file event did not come (a file system that reports no events), and it cannot
+   * know.
+   */
+  async #settle(): Promise<boolean> {
     const name = `watch-sync-${process.pid}-${++this.#serial}`;
     const path = `${this.#options.gitDir}/aiwg-cite/${name}`;
-    const seen = new Promise<void>((resolve) => this.#waiting.set(name, resolve));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const seen = new Promise<boolean>((resolve) => {
+      this.#waiting.set(name, () => resolve(true));
+      timer = setTimeout(() => resolve(false), SYNC_TIMEOUT_MS);
+    });
     writeFileSync(path, '');
-    await seen;
+    const came = await seen;
+    clearTimeout(timer);
+    this.#waiting.delete(name);
     removeQuietly(path);
+    if (!came) return false;
     await this.#options.daemon.settle();
+    // A re-verification of everything (the dashboard's `a`) runs beside the batches: wait for it too.
+    await this.#options.engine.idle();
+    return true;
   }
 
   /** A checked outcome with its citations that checked out counted; one per document state, as the engine keeps it. */

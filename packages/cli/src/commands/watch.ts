@@ -39,6 +39,10 @@ Options:
   --debounce MS        quiet time that ends a burst of file events (default 100)
   -h, --help           show this help
 
+In a git repository, a watch of the whole root without --scholarly answers \`aiwg-cite check --rlm\`
+(the same report a check of its own prints; see \`aiwg-cite check --help\`) on
+.git/aiwg-cite/watch.sock; AIWG_CITE_WATCH=trace makes it say on stderr what it answered and how fast.
+
 Stops on q, Ctrl-C, SIGINT or SIGTERM with exit code 0; a second Ctrl-C while stopping exits 130.
 Stops with one line and exit code 2 when its root is deleted, renamed or replaced.
 `;
