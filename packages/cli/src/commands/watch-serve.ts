@@ -132,7 +132,8 @@ export class CheckServer {
   }
 
   async #listen(): Promise<boolean> {
-    if (this.#socketPath.length > MAX_SOCKET_PATH) return false;
+    // Windows has named pipes, not socket files in a directory: there the watch does not answer.
+    if (process.platform === 'win32' || this.#socketPath.length > MAX_SOCKET_PATH) return false;
     const directory = `${this.#options.gitDir}/aiwg-cite`;
     mkdirSync(directory, { recursive: true });
     if (await answers(this.#socketPath)) {
