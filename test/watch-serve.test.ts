@@ -4,10 +4,10 @@
  * its own (`--no-watch`) on the same tree, right after each edit, and the check is asked before
  * any pause, so the watch must have taken the edit's events first. Needs the built CLI.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI_ENTRY, GIT_ENV, gitRepo, runCli, sha16 } from '@aiwg-cite/test-utils';
+import { CLI_ENTRY, GIT_ENV, gitRepo, runCli, sha16, sharedCorpus, tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 const A1 = 'export const a = 1;\nexport const b = 2;\n';
@@ -166,5 +166,59 @@ describe('check answered by a running watch', () => {
     await until(() => first.child.exitCode !== null, 'the first watch to stop');
     expect(first.child.exitCode).toBe(0);
     expect(existsSync(socketOf(repo.dir))).toBe(false);
+  });
+});
+
+/** One CLI process, run asynchronously (a long synchronous spawn starves vitest's worker RPC). */
+function cli(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+      cwd,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', FORCE_COLOR: undefined, AIWG_CITE_DATE: '2026-11-22', ...env },
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
+  });
+}
+
+const REALWORLD = sharedCorpus('realworld', 'the served-check tests over real-world snapshots');
+
+describe.skipIf(REALWORLD === undefined)('check answered by a watch, over real-world snapshots', { timeout: 300_000 }, () => {
+  // Agent-written repositories: generated copies under agent folders, many findings of every kind.
+  it.each(['aiwg', 'fortemi'])('%s: the same report as the check by itself, before and after an edit', async (name) => {
+    const dir = tempDir(`aiwg-cite-rw-${name}-`);
+    mkdirSync(dir, { recursive: true });
+    execFileSync('tar', ['-xJf', join(REALWORLD as string, `${name}.tar.xz`), '-C', dir]);
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+    git('init', '-q', '-b', 'main');
+    git('add', '-A', '-f');
+    git('commit', '-q', '--no-verify', '-m', 'snapshot');
+    startWatch(dir, [], { AIWG_CITE_DATE: '2026-11-22' });
+    await until(() => existsSync(socketOf(dir)), 'the watch to answer', 240_000);
+    const compare = async (label: string) => {
+      for (const format of [[], ['--format', 'json'], ['--verbose']]) {
+        const served = await cli(['check', '--rlm', ...format], dir, { AIWG_CITE_WATCH: 'trace' });
+        const own = await cli(['check', '--rlm', '--no-watch', ...format], dir);
+        expect(served.stderr, label).toBe('aiwg-cite: answered by the running watch\n');
+        expect({ code: served.code, stdout: served.stdout }, `${label} ${format.join(' ')}`).toEqual({
+          code: own.code,
+          stdout: own.stdout,
+        });
+      }
+    };
+    await compare('as committed');
+    const document = execFileSync('git', ['ls-files', '*.md'], { cwd: dir, encoding: 'utf8' }).split('\n')[0] as string;
+    appendFileSync(join(dir, document), '\nSee [src/not-there.ts, L1-2] and [README.md, L1].\n');
+    await compare('after an edit');
   });
 });
