@@ -7,6 +7,11 @@ import { dirname, join, resolve } from 'node:path';
  * the bundle, so an answered run never loads it. Kept to Node's own modules.
  */
 
+/** The socket a watch answers on, under the git directory (commands/watch-serve.ts listens there). */
+export function watchSocketPath(gitDir: string): string {
+  return `${gitDir}/aiwg-cite/watch.sock`;
+}
+
 /** How long a watch may take to answer before the run checks by itself. */
 const ANSWER_TIMEOUT_MS = 60_000;
 
@@ -27,7 +32,7 @@ export async function askWatch(args: readonly string[], cwd: string, env: NodeJS
   const rootArg =
     rootAt === -1 ? undefined : args[rootAt]?.startsWith('--root=') ? args[rootAt]?.slice('--root='.length) : args[rootAt + 1];
   const gitDir = findGitDir(rootArg === undefined ? cwd : resolve(cwd, rootArg));
-  const socketPath = gitDir === null ? null : `${gitDir}/aiwg-cite/watch.sock`;
+  const socketPath = gitDir === null ? null : watchSocketPath(gitDir);
   if (socketPath === null || !existsSync(socketPath)) {
     trace('no watch runs here; checking');
     return null;

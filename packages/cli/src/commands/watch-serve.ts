@@ -17,13 +17,14 @@ import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import type { CliContext, Output } from '../context.ts';
 import { writeCheckJson } from '../format/json.ts';
 import { applyGlobalFlags } from '../main.ts';
+import { watchSocketPath } from '../watch-client.ts';
 import { CHECK_FLAGS, CHECK_FORMATS, COUNTING_FORMATS, prettyOptions, render } from './check.ts';
 import { normaliseReportFlag, type ScholarlyRun } from './check-scholarly.ts';
 import { bodyDigest } from './generated-copies.ts';
 
 /**
- * `check` asking a running `watch` (the bin's client, bin.ts, speaks the same protocol): one line
- * of JSON each way, then the answer's output. Version 1.
+ * `check` asking a running `watch` (the client, watch-client.ts, which the bin loads, speaks the
+ * same protocol): one line of JSON each way, then the answer's output. Version 1.
  */
 export interface ServeRequest {
   readonly v: 1;
@@ -38,11 +39,6 @@ export interface ServeRequest {
 
 /** The first line of the answer: `served` with the exit code (the output follows), or not, and why. */
 export type ServeAnswer = { readonly served: true; readonly code: number } | { readonly served: false; readonly why: string };
-
-/** The socket a watch answers on, under the git directory; the bin finds it there. */
-export function watchSocketPath(gitDir: string): string {
-  return `${gitDir}/aiwg-cite/watch.sock`;
-}
 
 /** The flags a served `check` may carry: those that choose how the report is printed and what fails it. */
 const SERVED_FLAGS: ReadonlySet<string> = new Set([
