@@ -18,6 +18,15 @@ interface Watching {
   readonly stderr: string[];
 }
 
+/** The watches started by the running test: their stderr and exit status go into a failing assertion's message. */
+let watches: Watching[] = [];
+
+function described(): string {
+  return watches
+    .map((one, at) => `watch ${at + 1} (exit ${String(one.child.exitCode ?? one.child.signalCode)}): ${one.stderr.join(' | ')}`)
+    .join('\n');
+}
+
 function startWatch(cwd: string, args: string[] = [], env: Record<string, string> = {}): Watching {
   const child = spawn(process.execPath, [CLI_ENTRY, 'watch', '--no-tui', ...args], {
     cwd,
@@ -28,8 +37,11 @@ function startWatch(cwd: string, args: string[] = [], env: Record<string, string
   child.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
   onTestFinished(() => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    watches = [];
   });
-  return { child, stderr };
+  const watching = { child, stderr };
+  watches.push(watching);
+  return watching;
 }
 
 const socketOf = (dir: string) => join(dir, '.git/aiwg-cite/watch.sock');
@@ -51,14 +63,14 @@ function both(dir: string, args: string[], env: Record<string, string> = {}) {
 
 function expectServed(dir: string, args: string[], label: string): void {
   const { served, own } = both(dir, args);
-  expect(served.stderr, label).toBe('aiwg-cite: answered by the running watch\n');
+  expect(served.stderr, `${label}\n${described()}`).toBe('aiwg-cite: answered by the running watch\n');
   expect(own.stderr, label).toBe('');
   expect({ code: served.code, stdout: served.stdout }, label).toEqual({ code: own.code, stdout: own.stdout });
 }
 
 function expectDeclined(dir: string, args: string[], why: string, env: Record<string, string> = {}): void {
   const { served, own } = both(dir, args, env);
-  expect(served.stderr).toContain(`aiwg-cite: the watch does not answer this check (${why}); checking\n`);
+  expect(served.stderr, described()).toContain(`aiwg-cite: the watch does not answer this check (${why}); checking\n`);
   expect({ code: served.code, stdout: served.stdout }).toEqual({ code: own.code, stdout: own.stdout });
 }
 

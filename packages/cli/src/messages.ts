@@ -1,5 +1,8 @@
 import { formatCount } from './count-format.ts';
 
+/** The sentences of a check a running watch answers live beside the small client that prints them. */
+export { watchServeMessages } from './watch-messages.ts';
+
 /**
  * The CLI's own sentences (STYLE §3, "Messages live in one place"): plain text, the offending
  * value in backticks, "did you mean" for near matches. Commands add only colour and layout.

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
+import { watchServeMessages } from './watch-messages.ts';
 
 /**
  * The asking side of a served `check` (commands/watch-serve.ts answers): loaded by the bin before
@@ -34,7 +35,7 @@ export async function askWatch(args: readonly string[], cwd: string, env: NodeJS
   const gitDir = findGitDir(rootArg === undefined ? cwd : resolve(cwd, rootArg));
   const socketPath = gitDir === null ? null : watchSocketPath(gitDir);
   if (socketPath === null || !existsSync(socketPath)) {
-    trace('no watch runs here; checking');
+    trace(watchServeMessages.noWatch());
     return null;
   }
   const request = {
@@ -47,14 +48,14 @@ export async function askWatch(args: readonly string[], cwd: string, env: NodeJS
   };
   const answer = await exchange(socketPath, `${JSON.stringify(request)}\n`);
   if (answer === null) {
-    trace('the watch did not answer; checking');
+    trace(watchServeMessages.noAnswer());
     return null;
   }
   if (answer.head.served !== true) {
-    trace(`the watch does not answer this check (${String(answer.head.why)}); checking`);
+    trace(watchServeMessages.declined(String(answer.head.why)));
     return null;
   }
-  trace('answered by the running watch');
+  trace(watchServeMessages.answered());
   return answer.code;
 }
 
@@ -94,7 +95,7 @@ function exchange(socketPath: string, request: string): Promise<Exchange | null>
       // Before the first line nothing was printed: the caller checks by itself. After it, the
       // output is cut: say so, and fail.
       if (head?.served === true) {
-        process.stderr.write('aiwg-cite: the watch stopped while answering; run `aiwg-cite check --no-watch`\n');
+        process.stderr.write(`aiwg-cite: ${watchServeMessages.cutShort()}\n`);
         finish({ head, code: 2 });
       } else finish(null);
     });

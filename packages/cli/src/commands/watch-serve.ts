@@ -18,6 +18,7 @@ import type { CliContext, Output } from '../context.ts';
 import { writeCheckJson } from '../format/json.ts';
 import { applyGlobalFlags } from '../main.ts';
 import { watchSocketPath } from '../watch-client.ts';
+import { watchServeMessages } from '../watch-messages.ts';
 import { CHECK_FLAGS, CHECK_FORMATS, COUNTING_FORMATS, prettyOptions, render } from './check.ts';
 import { normaliseReportFlag, type ScholarlyRun } from './check-scholarly.ts';
 import { bodyDigest } from './generated-copies.ts';
@@ -51,6 +52,8 @@ const SERVED_FLAGS: ReadonlySet<string> = new Set([
   'offline',
   'root',
 ]);
+
+const WHY = watchServeMessages.why;
 
 /** How long the watch waits for the event of its own sync file before it declines. */
 const SYNC_TIMEOUT_MS = 2000;
@@ -121,7 +124,7 @@ export class CheckServer {
     try {
       return await this.#listen();
     } catch (error) {
-      this.#options.onProblem(`cannot answer check at ${this.#socketPath}: ${error instanceof Error ? error.message : String(error)}`);
+      this.#options.onProblem(watchServeMessages.cannotListen(this.#socketPath, error instanceof Error ? error.message : String(error)));
       await this.close();
       return false;
     }
@@ -133,7 +136,7 @@ export class CheckServer {
     const directory = `${this.#options.gitDir}/aiwg-cite`;
     mkdirSync(directory, { recursive: true });
     if (await answers(this.#socketPath)) {
-      this.#options.onProblem(`another aiwg-cite watch answers check in this repository; this one does not (${this.#socketPath})`);
+      this.#options.onProblem(watchServeMessages.anotherWatch(this.#socketPath));
       return false;
     }
     removeQuietly(this.#socketPath);
@@ -196,22 +199,22 @@ export class CheckServer {
     try {
       request = JSON.parse(line) as ServeRequest;
     } catch {
-      return decline('not a request');
+      return decline(WHY.notARequest);
     }
-    if (request.v !== 1 || !Array.isArray(request.args) || typeof request.cwd !== 'string') return decline('not a request');
-    if (!this.#options.daemon.isReady) return decline('the watch is still loading');
+    if (request.v !== 1 || !Array.isArray(request.args) || typeof request.cwd !== 'string') return decline(WHY.notARequest);
+    if (!this.#options.daemon.isReady) return decline(WHY.loading);
     const asked = this.#servable(request);
     if (typeof asked === 'string') return decline(asked);
-    if (stampOf(this.#configFiles) !== this.#configStamp) return decline('the configuration changed since the watch started');
+    if (stampOf(this.#configFiles) !== this.#configStamp) return decline(WHY.configurationChanged);
     const started = performance.now();
-    if (!(await this.#settle())) return decline('the watch saw no event of its sync file');
+    if (!(await this.#settle())) return decline(WHY.noSyncEvent);
     const settled = performance.now();
     const answer = await this.#report(request, asked);
     if (this.#options.context.env.AIWG_CITE_WATCH === 'trace') {
-      const what = answer.head.served ? `answered check in ${ms(performance.now() - settled)}` : `declined check (${answer.head.why})`;
-      this.#options.context.stderr.write(
-        `aiwg-cite watch: ${what}, after ${ms(settled - started)} for the events before it${this.#rebuilt ? '; held state rebuilt' : ''}\n`,
-      );
+      const what = answer.head.served
+        ? watchServeMessages.answeredIn(performance.now() - settled)
+        : watchServeMessages.declinedBecause(answer.head.why);
+      this.#options.context.stderr.write(`aiwg-cite watch: ${watchServeMessages.traced(what, settled - started, this.#rebuilt)}\n`);
     }
     return answer;
   }
@@ -226,29 +229,29 @@ export class CheckServer {
     let root: string;
     try {
       global = applyGlobalFlags(request.args, { cwd: request.cwd, env: request.env, stdout: silent, stderr: silent });
-      if (global.args[0] !== 'check') return 'not a check';
+      if (global.args[0] !== 'check') return WHY.notACheck;
       parsed = parseCommandArgs('check', normaliseReportFlag(global.args.slice(1)), CHECK_FLAGS);
       format = parseChoice('check', 'format', parsed.values.format, CHECK_FORMATS, 'pretty');
       maxWarnings = parseCount('check', 'max-warnings', parsed.values['max-warnings']);
       root = resolveWorkspace(request.cwd, parsed.values.root).root;
     } catch {
-      return 'the request is not a valid check';
+      return WHY.invalid;
     }
     const { values, positionals } = parsed;
-    if (positionals.length > 0) return 'paths';
+    if (positionals.length > 0) return WHY.paths;
     const other = Object.keys(values).find((flag) => !SERVED_FLAGS.has(flag) && values[flag as keyof typeof values] !== undefined);
-    if (other !== undefined) return `--${other}`;
-    if (values.rlm !== true) return 'not --rlm';
-    if (root !== own.root) return 'another root';
-    if (global.context.configFile?.path !== own.context.configFile?.path) return 'another --config';
-    if (!sameEntries(relevantEnv(global.context.env), relevantEnv(own.context.env))) return 'another environment';
+    if (other !== undefined) return WHY.flag(other);
+    if (values.rlm !== true) return WHY.notRlm;
+    if (root !== own.root) return WHY.anotherRoot;
+    if (global.context.configFile?.path !== own.context.configFile?.path) return WHY.anotherConfig;
+    if (!sameEntries(relevantEnv(global.context.env), relevantEnv(own.context.env))) return WHY.anotherEnvironment;
     const options = own.run.withOptions({
       strict: values.strict === true || isTruthy(global.context.env.AIWG_CITE_STRICT),
       includeCode: values['include-code'] === true,
       ...(maxWarnings === undefined ? {} : { maxWarnings }),
     });
-    if ((options.strict === true) !== (own.options.strict === true)) return 'another --strict';
-    if ((options.includeCode === true) !== (own.options.includeCode === true)) return 'another --include-code';
+    if ((options.strict === true) !== (own.options.strict === true)) return WHY.anotherStrict;
+    if ((options.includeCode === true) !== (own.options.includeCode === true)) return WHY.anotherIncludeCode;
     return { format, options, verbose: values.verbose === true, env: global.context.env };
   }
 
@@ -348,7 +351,7 @@ export class CheckServer {
   async #report(request: ServeRequest, asked: Served): Promise<{ head: ServeAnswer; output: string }> {
     const { run, engine, reader } = this.#options;
     const decline = (why: string) => ({ head: { served: false, why } as const, output: '' });
-    if (engine.hasHistoryNotes) return decline('a history note');
+    if (engine.hasHistoryNotes) return decline(WHY.historyNote);
     const discovery = this.#options.discovery();
     // check's own selection: the configuration's globs and the deploy manifests, read now.
     const selected = run.filterDocuments(discovery.documents, false, { identity: 'pipeline' });
@@ -367,7 +370,7 @@ export class CheckServer {
       for (const file of held.byBody.get(body) ?? []) shared.set(file, body);
     for (const [file, body] of unheld) shared.set(file, body);
     const leftOut = copies.leaveOut(shared);
-    for (const file of held.unheld) if (!leftOut.has(file)) return decline('a document the watch does not hold');
+    for (const file of held.unheld) if (!leftOut.has(file)) return decline(WHY.unheldDocument);
     const countOk = COUNTING_FORMATS.has(asked.format);
     // A JSON report lists every citation: the outcomes as the engine keeps them, uncounted.
     const outcomes = countOk ? held.outcomes : this.#uncounted(held);
@@ -424,10 +427,6 @@ interface Held {
   readonly byBody: Map<string, Set<string>>;
   /** The bodies more than one checked document has. */
   readonly shared: Set<string>;
-}
-
-function ms(value: number): string {
-  return `${value.toFixed(0)} ms`;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
