@@ -1,8 +1,19 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI_ENTRY, GIT_ENV, type GitRepo, gitRepo, PROJECT_ROOT, sha16, sharedCorpus, tempDir } from '@aiwg-cite/test-utils';
+import {
+  CLI_ENTRY,
+  type CliRun,
+  GIT_ENV,
+  type GitRepo,
+  gitRepo,
+  PROJECT_ROOT,
+  runAsync,
+  sha16,
+  sharedCorpus,
+  tempDir,
+} from '@aiwg-cite/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
@@ -10,39 +21,18 @@ import { afterAll, describe, expect, it } from 'vitest';
  * bytes and exit code, in JSON and in SARIF.
  */
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** The user cache of these tests (the result cache's signing key lives there), never the real one. */
 const USER_CACHE = mkdtempSync(join(tmpdir(), 'aiwg-cite-user-cache-'));
 afterAll(() => rmSync(USER_CACHE, { recursive: true, force: true }));
 
-/**
- * One CLI process, run asynchronously: a long synchronous spawn starves vitest's worker RPC on a
- * loaded machine ("Timeout calling onTaskUpdate").
- */
-function cli(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  return run(process.execPath, [CLI_ENTRY, ...args], cwd, env);
+/** One process, run asynchronously, with these tests' user cache and date. */
+function run(command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
+  return runAsync(command, args, { cwd, env: { AIWG_CITE_DATE: '2026-11-22', XDG_CACHE_HOME: USER_CACHE, ...env } });
 }
 
-function run(command: string, args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', AIWG_CITE_DATE: '2026-11-22', XDG_CACHE_HOME: USER_CACHE, ...env },
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
-    );
-  });
+/** One CLI process, as {@link run}. */
+function cli(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
+  return run(process.execPath, [CLI_ENTRY, ...args], cwd, env);
 }
 
 /**
@@ -215,7 +205,7 @@ describe('generated copies in a run over every document', { timeout: 300_000 }, 
     readonly citations: readonly { readonly file: string }[];
     readonly coverage: { readonly notes: readonly string[] };
   }
-  const reportOf = (run: Run) => JSON.parse(run.stdout) as JsonReport;
+  const reportOf = (run: CliRun) => JSON.parse(run.stdout) as JsonReport;
   const filesOf = (report: JsonReport) => new Set(report.citations.map((citation) => citation.file));
 
   it('leaves out the same copies cold, warm, without the cache and as merged shards', async () => {
@@ -285,7 +275,7 @@ function entries(dir: string): string[] {
   return segments(dir).flatMap((path) => readFileSync(path, 'utf8').split('\n').slice(0, -2));
 }
 
-const statsOf = (run: Run) => {
+const statsOf = (run: CliRun) => {
   const match = /result cache: (\d+) from the cache, (\d+) checked/.exec(run.stderr);
   expect(match).not.toBeNull();
   return { hits: Number(match?.[1]), checked: Number(match?.[2]) };
@@ -309,7 +299,7 @@ describe('the helper thread (AIWG_CITE_THREADS)', { timeout: 300_000 }, () => {
       AIWG_CITE_THREADS: count,
       AIWG_CITE_RESULT_CACHE: tempDir(),
     });
-    const helped = (run: Run) => Number(/helper thread: (\d+) documents/.exec(run.stderr)?.[1] ?? 0);
+    const helped = (run: CliRun) => Number(/helper thread: (\d+) documents/.exec(run.stderr)?.[1] ?? 0);
     let two = threads('2');
     for (const args of [['--format', 'json'], [], ['--format', 'sarif', '--strict'], ['--format', 'json', '--profile', 'all']]) {
       const one = threads('1');

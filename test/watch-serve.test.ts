@@ -7,7 +7,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI_ENTRY, GIT_ENV, gitRepo, runCli, sha16, sharedCorpus, tempDir } from '@aiwg-cite/test-utils';
+import { CLI_ENTRY, type CliRun, GIT_ENV, gitRepo, runCli, runCliAsync, sha16, sharedCorpus, tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 const A1 = 'export const a = 1;\nexport const b = 2;\n';
@@ -181,26 +181,9 @@ describe('check answered by a running watch', () => {
   });
 });
 
-/** One CLI process, run asynchronously (a long synchronous spawn starves vitest's worker RPC). */
-function cli(
-  args: readonly string[],
-  cwd: string,
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
-      cwd,
-      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', FORCE_COLOR: undefined, AIWG_CITE_DATE: '2026-11-22', ...env },
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
-    );
-  });
+/** One CLI process, run asynchronously (the watch answers meanwhile), on the snapshots' date. */
+function cli(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
+  return runCliAsync(args, { cwd, env: { AIWG_CITE_DATE: '2026-11-22', ...env } });
 }
 
 const REALWORLD = sharedCorpus('realworld', 'the served-check tests over real-world snapshots');

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -122,6 +122,37 @@ export interface CliRun {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
+}
+
+/**
+ * Runs a process asynchronously with the environment {@link runCli} gives the CLI: for long runs,
+ * where a synchronous spawn would starve vitest's worker RPC on a loaded machine ("Timeout calling
+ * onTaskUpdate"), and beside processes the test talks to meanwhile.
+ */
+export function runAsync(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string | undefined> },
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      resolve({ code: code ?? -1, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
+  });
+}
+
+/** The built CLI as a real process, asynchronously ({@link runAsync}). */
+export function runCliAsync(args: readonly string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<CliRun> {
+  return runAsync(process.execPath, [CLI_ENTRY, ...args], options);
 }
 
 /** Runs the built CLI as a real process. */

@@ -332,6 +332,7 @@ function requireTopLevel(workspace: Workspace, hasRootOption: boolean, message: 
   if (top === null || toPosix(realpathSync.native(top)) !== workspace.root) throw new AiwgCiteError('USAGE', message(top));
 }
 
-function isTruthy(value: string | undefined): boolean {
+/** Whether an environment switch is on (set, and not empty, `0` or `false`). */
+export function isTruthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }

@@ -155,7 +155,8 @@ export function bodyDigest(bytes: Uint8Array | null, whole?: (bytes: Uint8Array)
   return createHash('sha256').update(bytes.subarray(start)).digest('hex');
 }
 
-function readOrNull(path: string): Buffer | null {
+/** A file's bytes, or `null` when it cannot be read. */
+export function readOrNull(path: string): Buffer | null {
   try {
     return readFileSync(path);
   } catch {

@@ -1,4 +1,4 @@
-import { type FSWatcher, mkdirSync, readFileSync, statSync, unlinkSync, watch as watchDirectory, writeFileSync } from 'node:fs';
+import { type FSWatcher, mkdirSync, statSync, watch as watchDirectory, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -11,7 +11,7 @@ import {
   finishPipeline,
   outcomeForPlan,
 } from '@aiwg-cite/core';
-import { CONFIG_FILE, resolveWorkspace } from '@aiwg-cite/node';
+import { CONFIG_FILE, removeOwnFile, resolveWorkspace } from '@aiwg-cite/node';
 import type { WatchDaemon, WatchEngine } from '@aiwg-cite/tui';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import type { CliContext, Output } from '../context.ts';
@@ -19,9 +19,9 @@ import { writeCheckJson } from '../format/json.ts';
 import { applyGlobalFlags } from '../main.ts';
 import { watchSocketPath } from '../watch-client.ts';
 import { watchServeMessages } from '../watch-messages.ts';
-import { CHECK_FLAGS, CHECK_FORMATS, COUNTING_FORMATS, prettyOptions, render } from './check.ts';
+import { CHECK_FLAGS, CHECK_FORMATS, COUNTING_FORMATS, isTruthy, prettyOptions, render } from './check.ts';
 import { normaliseReportFlag, type ScholarlyRun } from './check-scholarly.ts';
-import { bodyDigest } from './generated-copies.ts';
+import { bodyDigest, readOrNull } from './generated-copies.ts';
 
 /**
  * `check` asking a running `watch` (the client, watch-client.ts, which the bin loads, speaks the
@@ -139,7 +139,7 @@ export class CheckServer {
       this.#options.onProblem(watchServeMessages.anotherWatch(this.#socketPath));
       return false;
     }
-    removeQuietly(this.#socketPath);
+    removeOwnFile(this.#socketPath);
     this.#cookies = watchDirectory(directory, (_event, name) => {
       const done = typeof name === 'string' ? this.#waiting.get(name) : undefined;
       if (done === undefined) return;
@@ -166,7 +166,7 @@ export class CheckServer {
     this.#server = null;
     if (server === null) return;
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    removeQuietly(this.#socketPath);
+    removeOwnFile(this.#socketPath);
     for (const done of [...this.#waiting.values()]) done();
   }
 
@@ -272,7 +272,7 @@ export class CheckServer {
     const came = await seen;
     clearTimeout(timer);
     this.#waiting.delete(name);
-    removeQuietly(path);
+    removeOwnFile(path);
     if (!came) return false;
     await this.#options.daemon.settle();
     // A re-verification of everything (the dashboard's `a`) runs beside the batches: wait for it too.
@@ -481,24 +481,4 @@ function answers(path: string): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-function readOrNull(path: string): Uint8Array | null {
-  try {
-    return readFileSync(path);
-  } catch {
-    return null;
-  }
-}
-
-function removeQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // Gone already.
-  }
-}
-
-function isTruthy(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }

@@ -13,6 +13,7 @@ import { shouldColor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
 import { usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
+import { isTruthy } from './check.ts';
 import { prepareScholarly } from './check-scholarly.ts';
 import { bodyDigest } from './generated-copies.ts';
 import { CheckServer } from './watch-serve.ts';
@@ -315,8 +316,4 @@ class StalingCommits {
 
 function clockOf(epochMs: number): string {
   return new Date(epochMs).toTimeString().slice(0, 8);
-}
-
-function isTruthy(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }
