@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -12,6 +12,7 @@ import {
   runAsync,
   sha16,
   sharedCorpus,
+  snapshotRepo,
   tempDir,
 } from '@aiwg-cite/test-utils';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -557,13 +558,7 @@ const AIWG = sharedCorpus('aiwg-2026.5.1', 'the shard-and-merge tests over the a
 
 describe.skipIf(REALWORLD === undefined || AIWG === undefined)('shards over real-world snapshots', { timeout: 300_000 }, () => {
   it.each(['adr', 'deep-review', 'aflack'])('%s: 3 shards merged give the full run', async (name) => {
-    const dir = tempDir(`aiwg-cite-rw-${name}-`);
-    mkdirSync(dir, { recursive: true });
-    execFileSync('tar', ['-xJf', join(REALWORLD as string, `${name}.tar.xz`), '-C', dir]);
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A', '-f');
-    git('commit', '-q', '--no-verify', '-m', 'snapshot');
+    const dir = snapshotRepo(REALWORLD as string, name);
     const env = { XDG_CACHE_HOME: tempDir() };
     const full = await expectShardsMerge(dir, 3, 'json', [], env);
     await expectShardsMerge(dir, 3, 'sarif', [], env);

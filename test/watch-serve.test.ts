@@ -7,7 +7,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI_ENTRY, type CliRun, GIT_ENV, gitRepo, runCli, runCliAsync, sha16, sharedCorpus, tempDir } from '@aiwg-cite/test-utils';
+import { CLI_ENTRY, type CliRun, GIT_ENV, gitRepo, runCli, runCliAsync, sha16, sharedCorpus, snapshotRepo } from '@aiwg-cite/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 const A1 = 'export const a = 1;\nexport const b = 2;\n';
@@ -191,13 +191,7 @@ const REALWORLD = sharedCorpus('realworld', 'the served-check tests over real-wo
 describe.skipIf(REALWORLD === undefined)('check answered by a watch, over real-world snapshots', { timeout: 300_000 }, () => {
   // Agent-written repositories: generated copies under agent folders, many findings of every kind.
   it.each(['aiwg', 'fortemi'])('%s: the same report as the check by itself, before and after an edit', async (name) => {
-    const dir = tempDir(`aiwg-cite-rw-${name}-`);
-    mkdirSync(dir, { recursive: true });
-    execFileSync('tar', ['-xJf', join(REALWORLD as string, `${name}.tar.xz`), '-C', dir]);
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
-    git('init', '-q', '-b', 'main');
-    git('add', '-A', '-f');
-    git('commit', '-q', '--no-verify', '-m', 'snapshot');
+    const dir = snapshotRepo(REALWORLD as string, name);
     startWatch(dir, [], { AIWG_CITE_DATE: '2026-11-22' });
     await until(() => existsSync(socketOf(dir)), 'the watch to answer', 240_000);
     const compare = async (label: string) => {

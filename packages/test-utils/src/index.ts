@@ -117,6 +117,21 @@ export function gitRepo(files?: Tree): GitRepo {
   return repo;
 }
 
+/**
+ * A real-world snapshot (`<corpus>/<name>.tar.xz` of ../shared/corpora/realworld) unpacked into a
+ * temporary directory and committed, as a user's checkout looks; the archive is only read.
+ */
+export function snapshotRepo(corpus: string, name: string): string {
+  const dir = tempDir(`aiwg-cite-rw-${name}-`);
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-xJf', join(corpus, `${name}.tar.xz`), '-C', dir]);
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
+  git('init', '-q', '-b', 'main');
+  git('add', '-A', '-f');
+  git('commit', '-q', '--no-verify', '-m', 'snapshot');
+  return dir;
+}
+
 /** The outcome of a CLI run. */
 export interface CliRun {
   readonly code: number;
