@@ -97,6 +97,12 @@ describe('check answered by a running watch', () => {
     step('at start');
     writeFileSync(join(repo.dir, 'docs/guide.md'), `# Guide\n\nNow [src/a.ts@${sha16(A1)}, L2] and [src/b.ts@0123456789abcdef, L1].\n`);
     step('a document edited');
+    // One more citation that checks out: the document counts what it counted, once more.
+    writeFileSync(
+      join(repo.dir, 'docs/guide.md'),
+      `# Guide\n\nNow [src/a.ts@${sha16(A1)}, L2], [src/a.ts@${sha16(A1)}, L1] and [src/b.ts@0123456789abcdef, L1].\n`,
+    );
+    step('a citation added');
     writeFileSync(join(repo.dir, 'src/a.ts'), `${A1}// edited\n`);
     step('a cited file edited');
     rmSync(join(repo.dir, 'src/b.ts'));

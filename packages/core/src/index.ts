@@ -147,6 +147,7 @@ export { createMemoryFileSystem } from './memory-fs.ts';
 export type { NamedReport } from './merge.ts';
 export { mergeReports, RUN_LEVEL_RULES } from './merge.ts';
 export { RLM_LABELS, rlmMessages, stagedChangeMessages } from './messages.ts';
+export { OutcomeTally } from './outcome-tally.ts';
 export type { NormalisedPath } from './paths.ts';
 export { joinRoot, normaliseArtifactPath, relativeToRoot } from './paths.ts';
 export type {
@@ -163,6 +164,7 @@ export type {
   PipelineResult,
   RunStage,
   RunStageResult,
+  TalliedOutcomes,
 } from './pipeline.ts';
 export {
   checkDocumentBatch,

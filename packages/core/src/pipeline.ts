@@ -29,7 +29,6 @@ import {
   type CheckOptions,
   type DocumentChecker,
   decodeDocument,
-  documentFinding,
   type ResultPort,
   rlmChecker,
   settleFindings,
@@ -41,19 +40,10 @@ import { type HistoryFacts, judgeHistory, stalePins, type VersionSource } from '
 import { okJsonOf } from './interop/verdict-model.ts';
 import type { Suppression } from './markdown/scan.ts';
 import { documentMessages, stagedChangeMessages } from './messages.ts';
-import { admitDocument, hasUtf16Bom, type SkipReason, skippedNote } from './policy.ts';
+import { OutcomeTally } from './outcome-tally.ts';
+import { admitDocument, hasUtf16Bom, type SkipReason } from './policy.ts';
 import type { ArtifactReader, MaybePromise, ReadResult, Sha256 } from './ports.ts';
-import {
-  addOkCounts,
-  buildReport,
-  type Coverage,
-  countOk,
-  type Finding,
-  type OkCounts,
-  type OkJson,
-  okJsonHolds,
-  type Report,
-} from './report.ts';
+import { buildReport, type Coverage, countOk, type Finding, type OkCounts, type OkJson, okJsonHolds, type Report } from './report.ts';
 import { type DocumentResult, type OkMode, RecordingArtifacts } from './result-cache.ts';
 import { judgeStagedChange, type StagedChangeFacts, type StagedChangeSummary } from './staged-change.ts';
 
@@ -218,49 +208,36 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
 
 /**
  * Stages 7–10 of {@link runPipeline} over the outcomes of stages 2–6 for the discovered documents:
- * leaves out the copies, gathers the findings and coverage, then runs the staged-change, corpus
- * and online stages and builds the report. A caller that holds every document's outcome already
- * (the watch answering `check`) runs this alone and gets the report `runPipeline` builds.
+ * leaves out the copies, tallies the findings and coverage ({@link OutcomeTally}), then runs the
+ * staged-change, corpus and online stages and builds the report. A caller that holds every
+ * document's outcome already (the watch answering `check`) runs this alone and gets the report
+ * `runPipeline` builds; one that keeps their tally between runs passes it instead
+ * ({@link TalliedOutcomes}).
  */
 export async function finishPipeline(
   plan: PipelinePlan,
   discovered: readonly string[] | Discovery,
-  outcomes: BatchOutcome,
+  outcomes: BatchOutcome | TalliedOutcomes,
   artifacts: ArtifactCache,
 ): Promise<PipelineResult> {
   const { ports } = plan;
   const options = plan.options ?? {};
-  const coverage: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
+  let tallied: TalliedOutcomes;
+  if (outcomes instanceof Map) {
+    const leftOut = ports.copies?.leaveOut(outcomes.bodies) ?? new Set<string>();
+    tallied = { tally: OutcomeTally.of(outcomes, leftOut), leftOut, notes: outcomes.notes };
+  } else tallied = outcomes;
+  const { tally, leftOut } = tallied;
   const found = isDiscovery(discovered) ? discovered.documents : discovered;
-  const copies = ports.copies?.leaveOut(outcomes.bodies);
-  const documents = copies === undefined || copies.size === 0 ? [...found] : found.filter((file) => !copies.has(file));
-  const findings: Finding[] = [];
-  const ok: OkCounts = new Map();
-  const okJson = new Map<string, OkJson>();
-  const skipped: string[] = [];
-  let checked = 0;
-  for (const [file, outcome] of outcomes) {
-    if (copies?.has(file) === true) continue;
-    if (outcome.kind === 'gone' && outcome.read.kind !== 'file') {
-      // One bad document (a symlink out of the root, a vanished file) is that document's
-      // finding; the others are still checked.
-      findings.push(documentFinding(file, outcome.read));
-      checked += 1;
-      continue;
-    }
-    if (outcome.kind === 'gone') continue;
-    if (outcome.kind === 'skipped') {
-      skipped.push(skippedNote(file, outcome.reason));
-      continue;
-    }
-    checked += 1;
-    coverage.skippedInCode += outcome.skippedInCode;
-    coverage.suppressed += outcome.suppressed;
-    for (const finding of outcome.findings) findings.push(finding);
-    if (outcome.ok !== undefined) addOkCounts(ok, outcome.ok);
-    if (outcome.okJson !== undefined && outcome.okJson.ends.length > 0) okJson.set(file, outcome.okJson);
-  }
-  coverage.notes.push(...(isDiscovery(discovered) ? discovered.notes : []), ...skipped.sort(), ...outcomes.notes);
+  const documents = leftOut.size === 0 ? [...found] : found.filter((file) => !leftOut.has(file));
+  const findings = tally.findings();
+  const ok = tally.ok();
+  const okJson = tally.okJson();
+  const coverage: Coverage = {
+    skippedInCode: tally.skippedInCode,
+    suppressed: tally.suppressed,
+    notes: [...(isDiscovery(discovered) ? discovered.notes : []), ...tally.skippedNotes(), ...tallied.notes],
+  };
 
   // 7. staged-change
   let stagedChange: StagedChangeSummary = { stale: 0, missing: 0 };
@@ -282,7 +259,18 @@ export async function finishPipeline(
   }
 
   // 10. report
-  return { report: buildReport(findings, checked, coverage, options, ok, okJson), documents, stagedChange, ok, okJson };
+  return { report: buildReport(findings, tally.checked, coverage, options, ok, okJson), documents, stagedChange, ok, okJson };
+}
+
+/**
+ * The outcomes of stages 2–6 as a caller that keeps them between runs passes them to
+ * {@link finishPipeline}: their tally without the copies, the copies it left out, and the notes.
+ */
+export interface TalliedOutcomes {
+  readonly tally: OutcomeTally;
+  /** The documents the copies port left out, which the tally does not have. */
+  readonly leftOut: ReadonlySet<string>;
+  readonly notes: readonly string[];
 }
 
 function isDiscovery(value: readonly string[] | Discovery): value is Discovery {

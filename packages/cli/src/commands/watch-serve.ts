@@ -9,7 +9,9 @@ import {
   type DocumentOutcome,
   type Finding,
   finishPipeline,
+  OutcomeTally,
   outcomeForPlan,
+  type TalliedOutcomes,
 } from '@aiwg-cite/core';
 import { CONFIG_FILE, removeOwnFile, resolveWorkspace } from '@aiwg-cite/node';
 import type { WatchDaemon, WatchEngine } from '@aiwg-cite/tui';
@@ -309,6 +311,7 @@ export class CheckServer {
         byFile: new Map(),
         byBody: new Map(),
         shared: new Set(),
+        tallied: null,
       };
       for (const file of selected) this.#take(fresh, file);
       this.#held = fresh;
@@ -318,7 +321,10 @@ export class CheckServer {
     return held;
   }
 
-  /** Takes one document's state from the engine into `held`: its counted outcome and its body. */
+  /**
+   * Takes one document's state from the engine into `held`: its counted outcome, in the tally in
+   * place of the one it had (or the tally is dropped, to be made again), and its body.
+   */
   #take(held: Held, file: string): void {
     const previous = held.byFile.get(file);
     if (previous !== undefined) {
@@ -328,14 +334,21 @@ export class CheckServer {
       if (group?.size === 0) held.byBody.delete(previous);
       if ((group?.size ?? 0) < 2) held.shared.delete(previous);
     }
+    const before = held.outcomes.get(file);
     const outcome = this.#options.engine.outcomeOf(file);
     if (outcome === undefined) {
       held.outcomes.delete(file);
       held.unheld.add(file);
+      held.tallied = null;
       return;
     }
     held.unheld.delete(file);
-    held.outcomes.set(file, outcome.kind === 'checked' ? this.#countedOf(outcome) : outcome);
+    const after = outcome.kind === 'checked' ? this.#countedOf(outcome) : outcome;
+    held.outcomes.set(file, after);
+    const tallied = held.tallied;
+    if (tallied !== null && !tallied.leftOut.has(file) && (before === undefined || !tallied.tally.replace(file, before, after))) {
+      held.tallied = null;
+    }
     // check notes the body of each document it checked (not of a skipped one).
     const body = outcome.kind === 'checked' ? this.#options.bodies.get(file) : undefined;
     if (body === undefined) return;
@@ -372,8 +385,18 @@ export class CheckServer {
     const leftOut = copies.leaveOut(shared);
     for (const file of held.unheld) if (!leftOut.has(file)) return decline(WHY.unheldDocument);
     const countOk = COUNTING_FORMATS.has(asked.format);
-    // A JSON report lists every citation: the outcomes as the engine keeps them, uncounted.
-    const outcomes = countOk ? held.outcomes : this.#uncounted(held);
+    let outcomes: BatchOutcome | TalliedOutcomes;
+    if (countOk) {
+      // The tally of the held outcomes is kept between answers (see #take), made again when the
+      // copies left out change.
+      if (held.tallied === null || !sameSet(held.tallied.leftOut, leftOut)) {
+        held.tallied = { tally: OutcomeTally.of(held.outcomes, leftOut), leftOut, notes: [] };
+      }
+      outcomes = held.tallied;
+    } else {
+      // A JSON report lists every citation: the outcomes as the engine keeps them, uncounted.
+      outcomes = Object.assign(this.#uncounted(held), { notes: [], bodies: shared });
+    }
     const result = await finishPipeline(
       {
         ports: { discover: () => selected, reader, copies, corpus: run.corpusStage },
@@ -382,7 +405,7 @@ export class CheckServer {
         countOk,
       },
       { documents: selected, notes: discovery.notes },
-      Object.assign(outcomes, { notes: [], bodies: shared }) as BatchOutcome,
+      outcomes,
       new ArtifactCache(reader),
     );
     const { report } = result;
@@ -427,6 +450,14 @@ interface Held {
   readonly byBody: Map<string, Set<string>>;
   /** The bodies more than one checked document has. */
   readonly shared: Set<string>;
+  /** The tally of `outcomes` but for the copies left out, for a report that counts; `null` until made. */
+  tallied: TalliedOutcomes | null;
+}
+
+function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const item of a) if (!b.has(item)) return false;
+  return true;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
