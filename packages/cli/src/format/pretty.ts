@@ -41,9 +41,13 @@ export function formatPretty(untrusted: Report, palette: Palette, options: Prett
     options.quiet === true
       ? finding.severity === 'error'
       : finding.severity === 'error' || finding.severity === 'warning' || (verbose && finding.severity === 'info');
-  // One pass over the findings: the listed ones grouped by severity, then by rule in order of appearance.
+  // One pass over the findings: each counted per severity and rule for the summary, and the listed
+  // ones grouped by severity, then by rule in order of appearance.
   const bySeverity = new Map<Severity, Map<string, Finding[]>>(SEVERITY_ORDER.map((severity) => [severity, new Map()]));
+  const counts: RuleCounts = new Map(SEVERITY_ORDER.map((severity) => [severity, new Map()]));
   for (const finding of report.citations) {
+    const byRule = counts.get(finding.severity);
+    byRule?.set(finding.rule, (byRule.get(finding.rule) ?? 0) + 1);
     if (!listed(finding)) continue;
     const groups = bySeverity.get(finding.severity) as Map<string, Finding[]>;
     const group = groups.get(finding.rule);
@@ -55,7 +59,7 @@ export function formatPretty(untrusted: Report, palette: Palette, options: Prett
   if (options.quiet === true) return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   if (lines.length === 0 && report.verdict === 'PASS' && !verbose) return `${formatOneLine(report, palette)}\n`;
   if (lines.length > 0) lines.push('');
-  lines.push(...formatSummary(report, verbose, options.ok));
+  lines.push(...formatSummary(counts, verbose, options.ok));
   lines.push(palette.dim(formatCoverage(report, verbose)));
   lines.push(formatVerdict(report, palette));
   return `${lines.join('\n')}\n`;
@@ -107,18 +111,17 @@ export function formatFinding(untrusted: Finding, palette: Palette): string[] {
   return out;
 }
 
+/** Per severity, each rule's count of findings; the map of every severity is there. */
+type RuleCounts = Map<Severity, Map<string, number>>;
+
 /**
  * The summary, one line per severity with each status counted under it:
- * `errors 2: ref/not-in-corpus 1, mention/missing 1`. Infos are counted here and listed only with `--verbose`.
+ * `errors 2: ref/not-in-corpus 1, mention/missing 1`. Infos are counted here and listed only with
+ * `--verbose`. `counts` are the report's findings counted; the citations that checked out and
+ * were counted instead of kept are in `ok`.
  */
-export function formatSummary(report: Report, verbose = false, ok: ReadonlyMap<string, number> = new Map()): string[] {
+function formatSummary(counts: RuleCounts, verbose: boolean, ok: ReadonlyMap<string, number> = new Map()): string[] {
   const out: string[] = [];
-  // One pass over the findings: per severity, each rule's count.
-  const counts = new Map<Severity, Map<string, number>>(SEVERITY_ORDER.map((severity) => [severity, new Map()]));
-  for (const finding of report.citations) {
-    const byRule = counts.get(finding.severity);
-    byRule?.set(finding.rule, (byRule.get(finding.rule) ?? 0) + 1);
-  }
   for (const severity of SEVERITY_ORDER) {
     const byRule = counts.get(severity) as Map<string, number>;
     if (severity === 'ok') {
