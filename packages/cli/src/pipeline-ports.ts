@@ -29,13 +29,26 @@ export async function worktreeReader(
  * The history stage's port over git. The git history module is loaded on the first lookup, which
  * happens only when some citation is stale, so a clean check pays nothing for it.
  */
-export function historyPort(workspace: Workspace, context: CliContext, workingTree?: ArtifactReader): HistoryFacts | undefined {
+export function historyPort(
+  workspace: Workspace,
+  context: CliContext,
+  workingTree?: ArtifactReader,
+  options: { keep?: boolean } = {},
+): HistoryFacts | undefined {
   if (!workspace.isGit) return undefined;
+  // With `keep` (a long-running watch): the facts of pins looked up before, while git's state stays.
+  let memo: import('@aiwg-cite/git').HistoryFactsMemo | undefined;
   return {
     async lookup(pins) {
       const git = await import('@aiwg-cite/git');
+      if (options.keep === true) memo ??= new git.HistoryFactsMemo();
       return git
-        .createHistoryFacts({ root: workspace.root, env: { ...context.env }, ...(workingTree === undefined ? {} : { workingTree }) })
+        .createHistoryFacts({
+          root: workspace.root,
+          env: { ...context.env },
+          ...(workingTree === undefined ? {} : { workingTree }),
+          ...(memo === undefined ? {} : { memo }),
+        })
         .lookup(pins);
     },
   };

@@ -26,6 +26,31 @@ export interface HistoryFactsOptions {
    */
   readonly workingTree?: ArtifactReader;
   readonly sha256?: Sha256;
+  /**
+   * Facts kept between lookups of a long-running caller (the watch); not used with `workingTree`,
+   * whose facts follow every edit.
+   */
+  readonly memo?: HistoryFactsMemo;
+}
+
+/**
+ * The facts of pins looked up before, kept for as long as git's state stays the same
+ * (`GitHistory.factsState`: every ref's commit and the index file). A watch that checks the same
+ * document again after each save then asks git where its refs stand instead of walking the
+ * history, reading the index and hashing blobs for every batch.
+ */
+export class HistoryFactsMemo {
+  #state: string | null = null;
+  readonly #facts = new Map<string, PinFacts>();
+
+  /** The facts kept in `state`; those kept in another state are dropped. */
+  factsIn(state: string): Map<string, PinFacts> {
+    if (state !== this.#state) {
+      this.#facts.clear();
+      this.#state = state;
+    }
+    return this.#facts;
+  }
 }
 
 /**
@@ -43,6 +68,7 @@ export function createHistoryFacts(options: HistoryFactsOptions): HistoryFacts {
       try {
         if (history.isShallow) return { kind: 'incomplete', reason: 'shallow' };
         if (!history.hasCommits()) return { kind: 'incomplete', reason: 'no-commits' };
+        if (options.memo !== undefined && options.workingTree === undefined) return await keptFacts(history, pins, options, options.memo);
         return await collectFacts(history, pins, options);
       } finally {
         await history.close();
@@ -51,7 +77,42 @@ export function createHistoryFacts(options: HistoryFactsOptions): HistoryFacts {
   };
 }
 
-async function collectFacts(history: GitHistory, pins: readonly Pin[], options: HistoryFactsOptions): Promise<HistoryAnswer> {
+/** {@link collectFacts} for the pins `memo` does not have in git's present state; the others from it. */
+async function keptFacts(
+  history: GitHistory,
+  pins: readonly Pin[],
+  options: HistoryFactsOptions,
+  memo: HistoryFactsMemo,
+): Promise<HistoryAnswer> {
+  const kept = memo.factsIn(history.factsState());
+  // A symbolic link's facts come from the working tree, not git (see collectFacts): each pin is
+  // kept under what its artifact is now.
+  const links = new Map<string, boolean>();
+  const keyOf = (pin: Pin) => {
+    let link = links.get(pin.artifact);
+    if (link === undefined) {
+      link = isSymlink(options.root, pin.artifact);
+      links.set(pin.artifact, link);
+    }
+    return `${link ? 'link' : 'file'}\0${pinKey(pin)}`;
+  };
+  const wanted = pins.filter((pin) => !kept.has(keyOf(pin)));
+  if (wanted.length > 0) {
+    const answer = await collectFacts(history, wanted, options);
+    for (const pin of wanted) {
+      const facts = answer.facts.get(pinKey(pin));
+      if (facts !== undefined) kept.set(keyOf(pin), facts);
+    }
+  }
+  const facts = new Map<string, PinFacts>();
+  for (const pin of pins) {
+    const known = kept.get(keyOf(pin));
+    if (known !== undefined) facts.set(pinKey(pin), known);
+  }
+  return { kind: 'facts', facts, searched: searchedIn(options) };
+}
+
+async function collectFacts(history: GitHistory, pins: readonly Pin[], options: HistoryFactsOptions): Promise<HistoryFactsAnswer> {
   const facts = new Map<string, PinFacts>();
   const artifacts = [...new Set(pins.map((pin) => pin.artifact))];
   // First pass: every blob of every artifact under its current name, from one git log.
@@ -107,8 +168,13 @@ async function collectFacts(history: GitHistory, pins: readonly Pin[], options: 
     }
     facts.set(pinKey(pin), { tracked: true, known: false, workingTree: inWorkingTree, staged: staged.get(artifact) ?? null });
   }
-  const searched: VersionSource[] = ['history', 'index', ...(options.workingTree === undefined ? [] : ['working tree' as const])];
-  return { kind: 'facts', facts, searched };
+  return { kind: 'facts', facts, searched: searchedIn(options) };
+}
+
+type HistoryFactsAnswer = Extract<HistoryAnswer, { kind: 'facts' }>;
+
+function searchedIn(options: HistoryFactsOptions): VersionSource[] {
+  return ['history', 'index', ...(options.workingTree === undefined ? [] : ['working tree' as const])];
 }
 
 async function workingTreeHashes(reader: ArtifactReader, artifact: string, sha256: Sha256 | undefined): Promise<Set<string> | null> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { AiwgCiteError, contentHash, isAiwgCiteError, replacementContentHash, type Sha256 } from '@aiwg-cite/core';
 import { gitSync } from '@aiwg-cite/node';
@@ -358,6 +358,27 @@ export class GitHistory {
     const env = ['GIT_NO_REPLACE_OBJECTS', 'GIT_REPLACE_REF_BASE', 'GIT_GRAFT_FILE'].map((name) => `${name}=${this.#env[name] ?? ''}`);
     return createHash('sha256')
       .update(JSON.stringify([tips, grafts, env]))
+      .digest('hex');
+  }
+
+  /**
+   * What a pin's facts depend on in git, as one digest: where a walk of every ref starts
+   * ({@link #tips}) and the index file as it stands (its inode, size and change times; git
+   * replaces the file on every write). Two lookups in the same state give the same facts for the
+   * same pin, unless the working tree makes the artifact a symbolic link (see `createHistoryFacts`).
+   */
+  factsState(): string {
+    const named = this.#env.GIT_INDEX_FILE;
+    const index = named !== undefined && named !== '' ? resolve(this.topLevel, named) : join(this.gitDir, 'index');
+    let stamp = 'none';
+    try {
+      const stat = statSync(index, { bigint: true });
+      stamp = `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+    } catch {
+      // No index yet: nothing staged.
+    }
+    return createHash('sha256')
+      .update(JSON.stringify([this.#tips(), index, stamp]))
       .digest('hex');
   }
 

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildReport, type Finding, parseLineRange } from '@aiwg-cite/core';
+import { buildReport, type Finding, type Pin, type PinFacts, parseLineRange, pinKey } from '@aiwg-cite/core';
 import { GIT_ENV, type GitRepo, gitRepo, sha16, tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 import { BlobHashCache } from '../src/blob-hash-cache.ts';
 import { GitHistory, parseRawLog } from '../src/history.ts';
 import { type BlameDetail, blameCitation } from '../src/history-blame.ts';
+import { createHistoryFacts, HistoryFactsMemo } from '../src/history-facts.ts';
 import { markUnknownHashes } from '../src/history-unknown.ts';
 
 const ENV = { ...process.env, ...GIT_ENV };
@@ -431,5 +432,52 @@ describe('blob hash cache', () => {
     await history.close();
     const cache = new BlobHashCache(join(repo.dir, '.git'));
     expect(cache.get(repo.git('rev-parse', 'HEAD:latin1.txt'))).toEqual({ raw: '9e4efed0ff1dbcf3', replacement: '7df8989b95a06d73' });
+  });
+});
+
+describe('history facts kept between lookups (HistoryFactsMemo, for the watch)', () => {
+  const facts = async (memo: HistoryFactsMemo, dir: string, pins: Pin[]) => {
+    const answer = await createHistoryFacts({ root: dir, env: ENV, memo }).lookup(pins);
+    if (answer.kind !== 'facts') throw new Error(`no facts: ${answer.kind}`);
+    return pins.map((pin) => answer.facts.get(pinKey(pin)));
+  };
+
+  it('answers as a lookup without it, and looks again when a ref, the index or a symbolic link changes', async () => {
+    const repo = gitRepo({ 'a.ts': 'v1\n', 'b.ts': 'b\n' });
+    commitFile(repo, 'a.ts', 'v2\n', 'v2');
+    const old = { artifact: 'a.ts', hash: sha16('v1\n') };
+    const later = { artifact: 'a.ts', hash: sha16('v3\n') };
+    const elsewhere = { artifact: 'b.ts', hash: sha16('v3\n') };
+    const pins = [old, later, elsewhere];
+    const memo = new HistoryFactsMemo();
+    const fresh = async () => {
+      const answer = await createHistoryFacts({ root: repo.dir, env: ENV }).lookup(pins);
+      if (answer.kind !== 'facts') throw new Error(answer.kind);
+      return pins.map((pin) => answer.facts.get(pinKey(pin)));
+    };
+    const known = (list: (PinFacts | undefined)[]) => list.map((one) => one?.known);
+
+    expect(await facts(memo, repo.dir, pins)).toEqual(await fresh());
+    expect(known(await facts(memo, repo.dir, pins))).toEqual([true, false, false]);
+
+    // A commit on another branch, made without the index (as a fetch brings one): v3 is known now.
+    const piped = (args: string[], input: string) => execFileSync('git', args, { cwd: repo.dir, env: ENV, input }).toString().trim();
+    const blob = piped(['hash-object', '-w', '--stdin'], 'v3\n');
+    const tree = piped(['mktree'], `100644 blob ${blob}\ta.ts\n`);
+    const commit = piped(['commit-tree', tree, '-m', 'elsewhere'], '');
+    repo.git('update-ref', 'refs/heads/fetched', commit);
+    expect(known(await facts(memo, repo.dir, pins))).toEqual([true, true, false]);
+    expect(await facts(memo, repo.dir, pins)).toEqual(await fresh());
+
+    // The index alone: b.ts staged as v3.
+    repo.git('update-index', '--cacheinfo', `100644,${blob},b.ts`);
+    expect(known(await facts(memo, repo.dir, pins))).toEqual([true, true, true]);
+    expect(await facts(memo, repo.dir, pins)).toEqual(await fresh());
+
+    // b.ts made a symbolic link in the working tree: git's facts do not speak for it.
+    rmSync(join(repo.dir, 'b.ts'));
+    symlinkSync('a.ts', join(repo.dir, 'b.ts'));
+    expect(await facts(memo, repo.dir, pins)).toEqual(await fresh());
+    expect((await facts(memo, repo.dir, pins))[2]).toEqual({ tracked: false, known: false, workingTree: null });
   });
 });

@@ -115,7 +115,7 @@ export const watch: Command = {
     const tui = await import('@aiwg-cite/tui');
     // The pipeline's stages 2–6 with the same ports as `check`: the working tree as git would
     // store it, git's history facts, so a fabricated hash is unknown-hash here as there.
-    const history = historyPort(workspace, context);
+    const history = historyPort(workspace, context, undefined, { keep: true });
     const worktree = await worktreeReader(workspace, context);
     // The body digest of each file as the engine last read it: `check` leaves out a document whose
     // body repeats another's, and a watch answering `check` needs the bodies to do the same.
