@@ -12,7 +12,11 @@ export interface WatchDaemonOptions {
   readonly root: string;
   readonly engine: WatchEngine;
   /** Lists the documents in scope again (git ls-files, or a walk outside git); may throw. */
-  readonly discover: () => readonly string[] | Promise<readonly string[]>;
+  /**
+   * The documents to watch. `changed` names, when the daemon knows them, the only paths whose bytes
+   * may differ from what the engine last read (the batch that asks); without it, any may.
+   */
+  readonly discover: (changed?: ReadonlySet<string>) => readonly string[] | Promise<readonly string[]>;
   /** The git index file, watched so a checkout, add or reset re-lists the documents. */
   readonly gitIndexPath?: string;
   /** Called after the first load and after every batch. */
@@ -251,7 +255,7 @@ export class WatchDaemon {
       else if (isMarkdownPath(path) && !this.#engine.hasDocument(path)) rediscover = true;
       else if (this.#engine.hasDocument(path) && !existsSync(joinRoot(this.#root, path))) rediscover = true;
     }
-    const documents = rediscover ? await this.#discoverOr(null) : null;
+    const documents = rediscover ? await this.#discoverOr(null, new Set(paths)) : null;
     const update = await this.#engine.apply({ paths, directories, ...(documents === null ? {} : { documents }) });
     // A symlink that was replaced may point somewhere else now: recompute the targets then too.
     if (update.scopeChanged || directories.length > 0 || paths.some((path) => isSymlink(joinRoot(this.#root, path)))) {
@@ -265,9 +269,9 @@ export class WatchDaemon {
     this.#options.onUpdate(update);
   }
 
-  async #discoverOr<T>(fallback: T): Promise<readonly string[] | T> {
+  async #discoverOr<T>(fallback: T, changed?: ReadonlySet<string>): Promise<readonly string[] | T> {
     try {
-      return await this.#options.discover();
+      return await this.#options.discover(changed);
     } catch (error) {
       this.#problem(watchMessages.discoveryFailed(describe(error)));
       return fallback;

@@ -41,7 +41,15 @@ import { parseChoice } from '../args.ts';
 import { type CliContext, loadRunConfig, runDate } from '../context.ts';
 import { formatMarkdownReport } from '../format/markdown-report.ts';
 import { checkMessages, inputMessages, usageMessages } from '../messages.ts';
-import { BODY_STAMP, bodyDigest, deployedCopies, findGeneratedCopies, type GeneratedCopies, identicalCopies } from './generated-copies.ts';
+import {
+  BODY_STAMP,
+  bodyDigest,
+  deployedCopies,
+  findGeneratedCopies,
+  type GeneratedCopies,
+  identicalCopies,
+  type KnownBodies,
+} from './generated-copies.ts';
 
 /** The `check` flags of the corpus and scholarly checks (issue #3), merged into `check`'s parser. */
 export const SCHOLARLY_FLAGS = {
@@ -90,11 +98,12 @@ export interface ScholarlyRun {
    * Config include/exclude globs, applied only when no paths were given; then generated copies are
    * left out (unless the profile is `all`). With `identity: 'pipeline'` the content-identity rule is
    * left to {@link copiesPort}'s port, which sees each document's bytes as the pipeline reads them.
+   * `stamps` and `known` give body identities without reading (see findGeneratedCopies).
    */
   filterDocuments(
     documents: readonly string[],
     explicit: boolean,
-    options?: { readonly stamps?: FileStamps | null; readonly identity?: 'now' | 'pipeline' },
+    options?: { readonly stamps?: FileStamps | null; readonly known?: KnownBodies; readonly identity?: 'now' | 'pipeline' },
   ): string[];
   /**
    * The pipeline's copies port for a run whose {@link filterDocuments} left content identity to it;
@@ -248,7 +257,7 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
         identityInPipeline = true;
         return deployed.size === 0 ? selected : selected.filter((document) => !deployed.has(document));
       }
-      copies = findGeneratedCopies(workspace.root, selected, options.stamps ?? null);
+      copies = findGeneratedCopies(workspace.root, selected, options.stamps ?? null, options.known);
       const skipped = copies.skipped;
       return skipped.size === 0 ? selected : selected.filter((document) => !skipped.has(document));
     },

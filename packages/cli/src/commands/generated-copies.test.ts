@@ -51,6 +51,18 @@ describe('findGeneratedCopies: content identity', () => {
   });
 });
 
+describe('findGeneratedCopies: bodies known without reading', () => {
+  it('takes the digest a watch knows for a document instead of its bytes, and reads the others', () => {
+    const root = tempDir();
+    writeTree(root, { 'a.md': BODY, 'b.md': `${BODY}more\n`, 'c.md': `${BODY}more\n` });
+    const documents = ['a.md', 'b.md', 'c.md'];
+    expect([...findGeneratedCopies(root, documents).skipped]).toEqual(['c.md']);
+    // What the watch read of b.md last was a.md's body: a.md's copy, then; c.md is read, and alone.
+    const known = (document: string) => (document === 'b.md' ? bodyDigest(new TextEncoder().encode(BODY)) : undefined);
+    expect([...findGeneratedCopies(root, documents, null, known).skipped]).toEqual(['b.md']);
+  });
+});
+
 describe('bodyDigest', () => {
   const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 

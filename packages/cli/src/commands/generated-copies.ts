@@ -45,6 +45,12 @@ export interface GeneratedCopies {
 export const BODY_STAMP = 'body-bytes';
 
 /**
+ * The body digest ({@link bodyDigest}) of a document whose bytes are known to be those last read,
+ * without reading it; `undefined` when it must be read.
+ */
+export type KnownBodies = (document: string) => string | undefined;
+
+/**
  * Generated copies among the documents (issue 14), decided by two general rules:
  *
  * 1. Content identity ({@link identicalCopies}): documents whose body (after a leading YAML front
@@ -57,13 +63,21 @@ export const BODY_STAMP = 'body-bytes';
  * This reads every document for rule 1 (or takes its body digest from `stamps`); `check` leaves
  * rule 1 to the pipeline instead, which has each document's bytes in hand.
  */
-export function findGeneratedCopies(root: string, documents: readonly string[], stamps: FileStamps | null = null): GeneratedCopies {
+export function findGeneratedCopies(
+  root: string,
+  documents: readonly string[],
+  stamps: FileStamps | null = null,
+  known?: KnownBodies,
+): GeneratedCopies {
   const deployed = deployedCopies(root, documents);
   const bodies = new Map<string, string>();
   for (const document of documents) {
     if (deployed.has(document)) continue;
-    // The stamps keep each body's digest, so a warm run does not read every document for it.
-    const key = stamps === null ? bodyDigest(readOrNull(`${root}/${document}`)) : stamps.derived(document, BODY_STAMP, bodyDigest);
+    // The stamps keep each body's digest, so a warm run does not read every document for it; a
+    // watch knows the digest of each document it holds.
+    const key =
+      known?.(document) ??
+      (stamps === null ? bodyDigest(readOrNull(`${root}/${document}`)) : stamps.derived(document, BODY_STAMP, bodyDigest));
     if (key !== null) bodies.set(document, key);
   }
   const identical = identicalCopies(bodies);

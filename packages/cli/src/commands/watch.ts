@@ -93,14 +93,22 @@ export const watch: Command = {
     };
     // The last discovery before the configuration's filters, with its notes: `check`'s starting point.
     let discovered: { documents: readonly string[]; notes: readonly string[] } = { documents: [], notes: [] };
-    const discover = () => {
+    // The body digest of each file as the engine last read it (see `reader` below).
+    const bodies = new Map<string, string>();
+    // The documents the engine holds: it reads each again on every event, so the digest of one
+    // the asking batch did not change is that of its bytes now. Set once the engine exists.
+    let holds: (file: string) => boolean = () => false;
+    const discover = (changed?: ReadonlySet<string>) => {
       const notes: string[] = [];
       const documents = discoverDocuments(workspace, context.cwd, positionals, (line) => {
         notes.push(line);
         note(line);
       });
       discovered = { documents, notes };
-      return run.filterDocuments(documents, positionals.length > 0);
+      // Generated copies are told by their bodies: those the engine read stand for the files, unread.
+      const known =
+        changed === undefined ? undefined : (file: string) => (changed.has(file) || !holds(file) ? undefined : bodies.get(file));
+      return run.filterDocuments(documents, positionals.length > 0, known === undefined ? {} : { known });
     };
     // Validate explicit paths now: a bad path is a usage error before anything starts.
     discover();
@@ -117,9 +125,8 @@ export const watch: Command = {
     // store it, git's history facts, so a fabricated hash is unknown-hash here as there.
     const history = historyPort(workspace, context, undefined, { keep: true });
     const worktree = await worktreeReader(workspace, context);
-    // The body digest of each file as the engine last read it: `check` leaves out a document whose
-    // body repeats another's, and a watch answering `check` needs the bodies to do the same.
-    const bodies = new Map<string, string>();
+    // `check` leaves out a document whose body repeats another's, and a watch answering `check`
+    // needs the bodies of the documents it read to do the same.
     const reader: ArtifactReader = {
       async read(path) {
         const read = await worktree.read(path);
@@ -135,6 +142,7 @@ export const watch: Command = {
       checkers: run.checkers,
       ...(history === undefined ? {} : { history }),
     });
+    holds = (file) => engine.hasDocument(file);
     const gitDir = workspace.isGit ? runGit(workspace.root, ['rev-parse', '--absolute-git-dir'], context.env)?.trim() : undefined;
 
     let finish: (code: number) => void = () => undefined;
