@@ -11,10 +11,10 @@ export interface WatchDaemonOptions {
   /** The canonical absolute root, POSIX separators. */
   readonly root: string;
   readonly engine: WatchEngine;
-  /** Lists the documents in scope again (git ls-files, or a walk outside git); may throw. */
   /**
-   * The documents to watch. `changed` names, when the daemon knows them, the only paths whose bytes
-   * may differ from what the engine last read (the batch that asks); without it, any may.
+   * Lists the documents in scope again (git ls-files, or a walk outside git); may throw. `changed`
+   * names, when the daemon knows them, the only paths whose bytes may differ from what the engine
+   * last read (those of the batch that asks); without it, any may.
    */
   readonly discover: (changed?: ReadonlySet<string>) => readonly string[] | Promise<readonly string[]>;
   /** The git index file, watched so a checkout, add or reset re-lists the documents. */
