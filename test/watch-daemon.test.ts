@@ -159,6 +159,34 @@ describe('WatchDaemon', () => {
     await expectEventualParity(engine, repo.dir);
   });
 
+  it('tells discovery which paths the asking batch changed, and that any may have at start', async () => {
+    const repo = gitRepo({ 'src/a.ts': A1, 'docs/one.md': `A [src/a.ts@${sha16(A1)}, L1].\n` });
+    const workspace = resolveWorkspace(repo.dir, undefined);
+    const engine = new WatchEngine({ reader: createNodeReader(workspace.root), sha256: nodeSha256 });
+    const asked: (string[] | undefined)[] = [];
+    const daemon = new WatchDaemon({
+      root: workspace.root,
+      engine,
+      discover: (changed) => {
+        asked.push(changed === undefined ? undefined : [...changed].sort());
+        return discoverDocuments(workspace, repo.dir, []);
+      },
+      // Saves within half a second make one batch.
+      settleMs: 500,
+      onUpdate: () => undefined,
+    });
+    onTestFinished(() => daemon.close());
+    await daemon.start();
+    expect(asked).toEqual([undefined]);
+    // A new document makes the daemon list the documents again, in the one batch of the two saves.
+    writeFileSync(join(repo.dir, 'docs/two.md'), 'Two.\n');
+    appendFileSync(join(repo.dir, 'docs/one.md'), 'More.\n');
+    await expectEventualParity(engine, repo.dir);
+    expect(asked.length).toBeGreaterThan(1);
+    expect(asked.slice(1).flatMap((paths) => paths ?? ['(any)'])).toEqual(expect.arrayContaining(['docs/one.md', 'docs/two.md']));
+    expect(asked.slice(1)).not.toContain(undefined);
+  });
+
   it('catches saves and deletes made after the first check but before the watcher is ready', async () => {
     const repo = gitRepo({
       'src/a.ts': A1,
