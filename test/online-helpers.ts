@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI_ENTRY, GIT_ENV } from '@aiwg-cite/test-utils';
+import { type CliRun, runCliAsync as runCliProcess } from '@aiwg-cite/test-utils';
 import { afterAll } from 'vitest';
 
 let userCache: string | null = null;
@@ -22,40 +21,16 @@ afterAll(() => {
 });
 
 /** The outcome of a CLI run. */
-export interface AsyncRun {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type AsyncRun = CliRun;
 
 /**
  * Runs the built CLI as a real process without blocking the event loop, so a fake server in this
- * test process can answer it (`runCli` uses spawnSync, which would deadlock against it).
+ * test process can answer it (`runCli` uses spawnSync, which would deadlock against it); with this
+ * file's user cache.
  */
 export function runCliAsync(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<AsyncRun> {
-  const merged: Record<string, string | undefined> = {
-    ...process.env,
-    ...GIT_ENV,
-    NO_COLOR: '1',
-    FORCE_COLOR: undefined,
-    XDG_CACHE_HOME: testUserCache(),
-    ...options.env,
-  };
-  const env = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined));
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI_ENTRY, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+  return runCliProcess(args, { cwd: options.cwd, env: { XDG_CACHE_HOME: testUserCache(), ...options.env } });
 }

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { GIT_ENV, sharedCorpus, tempDir } from '@aiwg-cite/test-utils';
+import { GIT_ENV, sharedCorpus, snapshotRepo } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 import { runCliAsync } from './online-helpers.ts';
 
@@ -30,12 +29,7 @@ describe.skipIf(realworld === undefined)('check --fix on the realworld snapshots
   it.each(names)(
     '%s: removes no word but a replaced citation token, and a second run changes nothing',
     async (archive) => {
-      const dir = join(tempDir(), archive.replace(/\.tar\.xz$/, ''));
-      mkdirSync(dir, { recursive: true });
-      await run('tar', ['-xJf', join(realworld as string, archive), '-C', dir]);
-      await git(dir, 'init', '-q');
-      await git(dir, 'add', '-A', '-f');
-      await git(dir, 'commit', '-qm', 'snapshot', '--no-verify');
+      const dir = await snapshotRepo(realworld as string, archive.replace(/\.tar\.xz$/, ''));
 
       const first = await runCliAsync(['check', '--fix'], { cwd: dir, env: { AIWG_CITE_DATE: '2026-11-25' } });
       expect(first.code === 0 || first.code === 1, first.stderr).toBe(true);

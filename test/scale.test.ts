@@ -558,7 +558,7 @@ const AIWG = sharedCorpus('aiwg-2026.5.1', 'the shard-and-merge tests over the a
 
 describe.skipIf(REALWORLD === undefined || AIWG === undefined)('shards over real-world snapshots', { timeout: 300_000 }, () => {
   it.each(['adr', 'deep-review', 'aflack'])('%s: 3 shards merged give the full run', async (name) => {
-    const dir = snapshotRepo(REALWORLD as string, name);
+    const dir = await snapshotRepo(REALWORLD as string, name);
     const env = { XDG_CACHE_HOME: tempDir() };
     const full = await expectShardsMerge(dir, 3, 'json', [], env);
     await expectShardsMerge(dir, 3, 'sarif', [], env);

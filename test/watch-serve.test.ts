@@ -197,7 +197,7 @@ const REALWORLD = sharedCorpus('realworld', 'the served-check tests over real-wo
 describe.skipIf(REALWORLD === undefined)('check answered by a watch, over real-world snapshots', { timeout: 300_000 }, () => {
   // Agent-written repositories: generated copies under agent folders, many findings of every kind.
   it.each(['aiwg', 'fortemi'])('%s: the same report as the check by itself, before and after an edit', async (name) => {
-    const dir = snapshotRepo(REALWORLD as string, name);
+    const dir = await snapshotRepo(REALWORLD as string, name);
     startWatch(dir, [], { AIWG_CITE_DATE: '2026-11-22' });
     await until(() => existsSync(socketOf(dir)), 'the watch to answer', 240_000);
     const compare = async (label: string) => {

@@ -96,17 +96,22 @@ async function keptFacts(
     }
     return `${link ? 'link' : 'file'}\0${pinKey(pin)}`;
   };
-  const wanted = pins.filter((pin) => !kept.has(keyOf(pin)));
+  const keyed = pins.map((pin) => ({ pin, key: keyOf(pin) }));
+  const wanted = keyed.filter(({ key }) => !kept.has(key));
   if (wanted.length > 0) {
-    const answer = await collectFacts(history, wanted, options);
-    for (const pin of wanted) {
+    const answer = await collectFacts(
+      history,
+      wanted.map(({ pin }) => pin),
+      options,
+    );
+    for (const { pin, key } of wanted) {
       const facts = answer.facts.get(pinKey(pin));
-      if (facts !== undefined) kept.set(keyOf(pin), facts);
+      if (facts !== undefined) kept.set(key, facts);
     }
   }
   const facts = new Map<string, PinFacts>();
-  for (const pin of pins) {
-    const known = kept.get(keyOf(pin));
+  for (const { pin, key } of keyed) {
+    const known = kept.get(key);
     if (known !== undefined) facts.set(pinKey(pin), known);
   }
   return { kind: 'facts', facts, searched: searchedIn(options) };

@@ -119,16 +119,20 @@ export function gitRepo(files?: Tree): GitRepo {
 
 /**
  * A real-world snapshot (`<corpus>/<name>.tar.xz` of ../shared/corpora/realworld) unpacked into a
- * temporary directory and committed, as a user's checkout looks; the archive is only read.
+ * temporary directory and committed, as a user's checkout looks; the archive is only read. Its
+ * processes run asynchronously ({@link runAsync}): the largest snapshots take seconds.
  */
-export function snapshotRepo(corpus: string, name: string): string {
+export async function snapshotRepo(corpus: string, name: string): Promise<string> {
   const dir = tempDir(`aiwg-cite-rw-${name}-`);
   mkdirSync(dir, { recursive: true });
-  execFileSync('tar', ['-xJf', join(corpus, `${name}.tar.xz`), '-C', dir]);
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env: { ...process.env, ...GIT_ENV }, stdio: 'ignore' });
-  git('init', '-q', '-b', 'main');
-  git('add', '-A', '-f');
-  git('commit', '-q', '--no-verify', '-m', 'snapshot');
+  const run = async (command: string, ...args: string[]) => {
+    const done = await runAsync(command, args, { cwd: dir });
+    if (done.code !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${dir}: ${done.stderr.trim()}`);
+  };
+  await run('tar', '-xJf', join(corpus, `${name}.tar.xz`), '-C', dir);
+  await run('git', 'init', '-q', '-b', 'main');
+  await run('git', 'add', '-A', '-f');
+  await run('git', 'commit', '-q', '--no-verify', '-m', 'snapshot');
   return dir;
 }
 
@@ -153,6 +157,7 @@ export function runAsync(
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

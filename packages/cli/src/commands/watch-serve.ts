@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import {
   ArtifactCache,
   type ArtifactReader,
-  type BatchOutcome,
   type CheckOptions,
   type DocumentOutcome,
   type Finding,
@@ -302,7 +301,7 @@ export class CheckServer {
     const changes = engine.takeChanges();
     const held = this.#held;
     this.#rebuilt = held === null || changes === null || !sameList(held.selected, selected);
-    if (held === null || changes === null || !sameList(held.selected, selected)) {
+    if (held === null || changes === null || this.#rebuilt) {
       const fresh: Held = {
         selected,
         members: new Set(selected),
@@ -385,7 +384,7 @@ export class CheckServer {
     const leftOut = copies.leaveOut(shared);
     for (const file of held.unheld) if (!leftOut.has(file)) return decline(WHY.unheldDocument);
     const countOk = COUNTING_FORMATS.has(asked.format);
-    let outcomes: BatchOutcome | TalliedOutcomes;
+    let outcomes: TalliedOutcomes;
     if (countOk) {
       // The tally of the held outcomes is kept between answers (see #take), made again when the
       // copies left out change.
@@ -395,7 +394,7 @@ export class CheckServer {
       outcomes = held.tallied;
     } else {
       // A JSON report lists every citation: the outcomes as the engine keeps them, uncounted.
-      outcomes = Object.assign(this.#uncounted(held), { notes: [], bodies: shared });
+      outcomes = { tally: OutcomeTally.of(this.#uncounted(held), leftOut), leftOut, notes: [] };
     }
     const result = await finishPipeline(
       {
