@@ -71,12 +71,15 @@ export function timeCommand(command, args, { cwd, env = {}, runs = 7, warmup = 1
 /**
  * Times several commands in turns (one run of each, then the next round), so a machine whose load
  * changes during the run weighs on every command alike: paired medians. `commands` maps a name to
- * `[command, args, options]` as {@link timeCommand} takes them; one untimed warm-up round first.
+ * `[command, args, options]` as {@link timeCommand} takes them, where `options.before` is untimed
+ * work done before each of the command's runs; one untimed warm-up round first.
  */
 export function timeInterleaved(commands, runs = 5) {
   const samples = Object.fromEntries(Object.keys(commands).map((name) => [name, []]));
   for (let round = 0; round < 1 + runs; round += 1) {
-    for (const [name, [command, args, options]] of Object.entries(commands)) {
+    for (const [name, [command, args, { before, ...options } = {}]] of Object.entries(commands)) {
+      // Untimed work before each run (an edit the run is to find).
+      before?.();
       const timing = timeCommand(command, args, { ...options, runs: 1, warmup: 0 });
       if (round > 0) samples[name].push(timing.median);
     }

@@ -282,6 +282,16 @@ const statsOf = (run: CliRun) => {
   return { hits: Number(match?.[1]), checked: Number(match?.[2]) };
 };
 
+/**
+ * Removes the answers the last runs kept (see "a kept answer" below), so that the next run looks
+ * its documents up in the cache: for the tests of the entries themselves.
+ */
+function forgetAnswers(repoDir: string): void {
+  const dir = join(repoDir, '.git/aiwg-cite/results');
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) if (name.startsWith('answer-')) rmSync(join(dir, name));
+}
+
 describe('the helper thread (AIWG_CITE_THREADS)', { timeout: 300_000 }, () => {
   it('gives the one-thread bytes and exit code cold, warm and without the cache; the next run knows every document', async () => {
     const repo = generatedRepo(80);
@@ -347,6 +357,7 @@ describe('the result cache', { timeout: 300_000 }, () => {
     expect(uncached.stderr).toBe('');
     const cold = await cli(['check', '--format', 'json'], repo.dir, env);
     expect(statsOf(cold)).toEqual({ hits: 0, checked: 60 });
+    forgetAnswers(repo.dir);
     const warm = await cli(['check', '--format', 'json'], repo.dir, env);
     expect(statsOf(warm)).toEqual({ hits: 60, checked: 0 });
     // Unchanged files are known by their stamps: no document and no cited source was read again.
@@ -371,15 +382,20 @@ describe('the result cache', { timeout: 300_000 }, () => {
     expect(statsOf(cold)).toEqual({ hits: 0, checked: 60 });
     const texts = () => readdirSync(join(repo.dir, '.git/aiwg-cite/results')).filter((name) => /^text-\d\d$/.test(name));
     expect(texts()).toEqual([]);
+    // Each run below looks its documents up: none prints the answer the run before it kept.
+    const forget = () => forgetAnswers(repo.dir);
+    forget();
     expect(statsOf(await cli(['check'], repo.dir, env))).toEqual({ hits: 60, checked: 0 });
     const json = await cli(['check', '--format', 'json'], repo.dir, env);
     expect(statsOf(json)).toEqual({ hits: 0, checked: 60 });
     expect(json.stdout).toBe(uncachedJson.stdout);
     expect(texts().length).toBeGreaterThan(0);
+    forget();
     const warmJson = await cli(['check', '--format', 'json'], repo.dir, env);
     expect(statsOf(warmJson)).toEqual({ hits: 60, checked: 0 });
     expect(warmJson.stdout).toBe(uncachedJson.stdout);
     // Entries with their texts serve a counting run too.
+    forget();
     const pretty = await cli(['check'], repo.dir, env);
     expect(statsOf(pretty)).toEqual({ hits: 60, checked: 0 });
     for (const run of [cold, pretty]) expect(run.stdout).toBe(uncachedPretty.stdout);
@@ -451,9 +467,11 @@ describe('the result cache', { timeout: 300_000 }, () => {
     writeFileSync(truncated.path, truncated.text.slice(0, 70));
     writeFileSync(forged.path, `${clean(forged.text.slice(0, -65))}${'0'.repeat(64)}\n`);
     const tampered = fullest.reduce((sum, segment) => sum + segment.text.split('\n').length - 2, 0);
+    forgetAnswers(repo.dir);
     const after = await cli(['check', '--format', 'json'], repo.dir, mine);
     expect(statsOf(after)).toEqual({ hits: 20 - tampered, checked: tampered });
     expect(after.stdout).toBe(expected);
+    forgetAnswers(repo.dir);
     expect(statsOf(await cli(['check', '--format', 'json'], repo.dir, mine))).toEqual({ hits: 20, checked: 0 });
     // A pack another user's key signed (a copied cache) is foreign: all checked again, then rewritten.
     const theirs = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
@@ -553,6 +571,150 @@ describe('the result cache', { timeout: 300_000 }, () => {
 });
 
 /** The real-world snapshots: unpacked to a temporary git repository, never written in place. */
+describe('a kept answer (the last identical run over every document)', { timeout: 300_000 }, () => {
+  const ANSWERED = /result cache: the last run's answer, its (\d+) documents unchanged/;
+  const answered = (run: CliRun) => Number(ANSWERED.exec(run.stderr)?.[1] ?? -1);
+  const pinnedStatus = (run: CliRun) =>
+    (JSON.parse(run.stdout) as { citations: { file: string; status: string }[] }).citations.find(
+      (citation) => citation.file === 'docs/pinned.md',
+    )?.status;
+
+  /**
+   * Runs `check` twice after a change: the first builds its answer (the change is seen) and keeps
+   * it, the second prints it; both give what a run without the cache gives.
+   */
+  async function expectSeenThenKept(repo: GitRepo, env: Record<string, string>, args: readonly string[] = ['--format', 'json']) {
+    const built = await cli(['check', ...args], repo.dir, env);
+    expect(answered(built), built.stderr).toBe(-1);
+    const again = await cli(['check', ...args], repo.dir, env);
+    const uncached = await cli(['check', ...args, '--no-cache'], repo.dir, env);
+    expect(built.stdout).toBe(uncached.stdout);
+    expect(built.code).toBe(uncached.code);
+    expect(answered(again)).toBeGreaterThan(0);
+    expect(again.stdout).toBe(uncached.stdout);
+    expect(again.code).toBe(uncached.code);
+    return { built, again, uncached };
+  }
+
+  /** A commit on a new ref, made with plumbing (as a fetch brings one): neither the index nor the working tree moves. */
+  function commitOnSideRef(repo: GitRepo, path: string, text: string): void {
+    const gitEnv = { ...process.env, ...GIT_ENV, GIT_INDEX_FILE: join(tempDir(), 'index') };
+    const git = (args: readonly string[], input?: string) =>
+      execFileSync('git', args, { cwd: repo.dir, env: gitEnv, encoding: 'utf8', ...(input === undefined ? {} : { input }) }).trim();
+    const blob = git(['hash-object', '-w', '--stdin'], text);
+    git(['read-tree', 'HEAD']);
+    git(['update-index', '--add', '--cacheinfo', `100644,${blob},${path}`]);
+    const commit = git(['commit-tree', git(['write-tree']), '-p', 'HEAD', '-m', 'side']);
+    git(['update-ref', 'refs/heads/side', commit]);
+  }
+
+  it('answers an identical run with the bytes of the last, and builds its answer again after each change it depends on', async () => {
+    const repo = generatedRepo(30);
+    // A document pins a version of a source that no ref holds yet: an unknown hash, until a ref brings it.
+    const later = 'export const later = 1;\n';
+    repo.write({ 'docs/pinned.md': `# Pinned\n\nSee [src/m1/file1.ts@${sha16(later)}, L1].\n` });
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const uncached = await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env);
+    // A run whose every document has a result in the cache (found there or stored) keeps its answer; the next prints it.
+    const cold = await cli(['check', '--format', 'json'], repo.dir, env);
+    expect(statsOf(cold)).toEqual({ hits: 0, checked: 31 });
+    const kept = await cli(['check', '--format', 'json'], repo.dir, env);
+    expect(answered(kept)).toBe(31);
+    for (const run of [cold, kept]) {
+      expect(run.stdout).toBe(uncached.stdout);
+      expect(run.code).toBe(uncached.code);
+    }
+    expect(pinnedStatus(uncached)).toBe('unknown-hash');
+
+    // A document edited.
+    appendFileSync(join(repo.dir, 'docs/area1/report-5.md'), '\nAlso [src/m0/file0.ts, L1].\n');
+    const edited = await expectSeenThenKept(repo, env);
+    expect(statsOf(edited.built)).toEqual({ hits: 30, checked: 1 });
+    expect(edited.built.stdout).not.toBe(uncached.stdout);
+    // A cited source edited, one that a citation named and that did not exist, a document added.
+    for (const change of [
+      () => writeFileSync(join(repo.dir, 'src/m0/file0.ts'), 'rewritten\n'),
+      () => repo.write({ 'src/removed/gone0.ts': 'here now\n' }),
+      () => repo.write({ 'docs/added.md': '# Added\n\nSee [src/m2/file2.ts, L1].\n' }),
+    ]) {
+      const before = (await cli(['check', '--format', 'json'], repo.dir, env)).stdout;
+      change();
+      const changed = await expectSeenThenKept(repo, env);
+      expect(changed.built.stdout).not.toBe(before);
+    }
+    // A cited source edited, then read by a run over one document citing it, which stamps its new
+    // bytes: the full run knows them unread, and that they are not the bytes the answer was of.
+    const beforeStamped = (await cli(['check', '--format', 'json'], repo.dir, env)).stdout;
+    writeFileSync(join(repo.dir, 'src/m2/file2.ts'), 'rewritten too\n');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await cli(['check', 'docs/area2/report-2.md'], repo.dir, env);
+    const stamped = await expectSeenThenKept(repo, env);
+    expect(stamped.built.stdout).not.toBe(beforeStamped);
+    // A ref that brings the pinned version: no file changed, but git's answer did.
+    const beforeRef = (await cli(['check', '--format', 'json'], repo.dir, env)).stdout;
+    commitOnSideRef(repo, 'src/m1/file1.ts', later);
+    const fetched = await expectSeenThenKept(repo, env);
+    expect(statsOf(fetched.built).checked).toBe(0);
+    expect(fetched.built.stdout).not.toBe(beforeRef);
+    expect(pinnedStatus(fetched.built)).toBe('stale');
+    // The configuration, the format, the colours, the flags: each answer is its own.
+    writeFileSync(join(repo.dir, 'aiwg-cite.config.json'), '{"rules": {"rlm/unversioned": "off"}}\n');
+    await expectSeenThenKept(repo, env);
+    await expectSeenThenKept(repo, env, ['--format', 'sarif']);
+    await expectSeenThenKept(repo, env, []);
+    const coloured = await expectSeenThenKept(repo, { ...env, NO_COLOR: '', FORCE_COLOR: '1' }, []);
+    expect(coloured.again.stdout).toContain('\u001b[');
+    await expectSeenThenKept(repo, env, ['--strict']);
+    expect(answered(await cli(['check', '--format', 'json'], repo.dir, env))).toBe(32);
+  });
+
+  it('follows what the run-level stages read besides the findings: a corpus root that git starts to ignore', async () => {
+    const repo = gitRepo({
+      'docs/d.md': '# D\n\nAs REF-001 shows, and REF-002 too.\n',
+      'research/REF-001-study.md': '---\nref_id: REF-001\ntitle: A study\nauthors: [Smith]\nyear: 2020\n---\n# A study\n',
+      'aiwg-cite.config.json': '{"corpus": ["research", "private"]}\n',
+    });
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const tracked = await expectSeenThenKept(repo, env, []);
+    expect(tracked.built.code).toBe(1);
+    // Nothing the documents cite changed; the absent root is now one this checkout cannot judge.
+    repo.write({ '.gitignore': 'private\n' });
+    const ignored = await expectSeenThenKept(repo, env, []);
+    expect(ignored.built.code).toBe(0);
+    expect(ignored.built.stdout).toContain('corpus/absent');
+  });
+
+  it('is neither kept nor printed for a run over some documents, a shard, --changed or --report, and a corrupt or foreign one is ignored', async () => {
+    const repo = generatedRepo(20);
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const expected = (await cli(['check', '--format', 'json', '--no-cache'], repo.dir, env)).stdout;
+    for (const args of [['docs'], ['--shard', '1/2'], ['--changed'], ['--report', join(tempDir(), 'report.md')]]) {
+      for (let round = 0; round < 3; round += 1) {
+        const run = await cli(['check', '--format', 'json', ...args], repo.dir, env);
+        expect(answered(run), args.join(' ')).toBe(-1);
+      }
+    }
+    const dir = join(repo.dir, '.git/aiwg-cite/results');
+    expect(existsSync(join(dir, 'answer-json'))).toBe(false);
+    await cli(['check', '--format', 'json'], repo.dir, env);
+    const file = join(dir, 'answer-json');
+    expect(existsSync(file)).toBe(true);
+    // One byte of the kept output changed (the signature no longer holds): ignored, and kept anew.
+    const bytes = readFileSync(file);
+    const at = bytes.indexOf('"verdict"');
+    bytes[at + 1] = 'V'.charCodeAt(0);
+    writeFileSync(file, bytes);
+    const corrupt = await cli(['check', '--format', 'json'], repo.dir, env);
+    expect(answered(corrupt)).toBe(-1);
+    expect(corrupt.stdout).toBe(expected);
+    expect(answered(await cli(['check', '--format', 'json'], repo.dir, env))).toBe(20);
+    // Another user's key (a copied cache directory): not theirs to print.
+    const theirs = await cli(['check', '--format', 'json'], repo.dir, { ...env, XDG_CACHE_HOME: tempDir() });
+    expect(answered(theirs)).toBe(-1);
+    expect(theirs.stdout).toBe(expected);
+  });
+});
+
 const REALWORLD = sharedCorpus('realworld', 'the shard-and-merge tests over real-world snapshots');
 const AIWG = sharedCorpus('aiwg-2026.5.1', 'the shard-and-merge tests over the aiwg corpus');
 

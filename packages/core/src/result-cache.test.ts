@@ -81,6 +81,29 @@ describe('ResultCache: entries as stored and read back', () => {
     }
   });
 
+  it('records, once asked, the inputs of the entries that hold or are stored and the digest each document was keyed by', async () => {
+    const fs = createMemoryFileSystem({ '/r/src/a.ts': 'a\n', '/r/src/b.ts': 'b\n' });
+    const artifacts = () => new ArtifactCache(createConfinedReader(fs, '/r'));
+    const cache = new ResultCache(memoryStorage(), 'context');
+    const result = { findings: [finding(1)], skippedInCode: 0, suppressed: 0 };
+    const a = await cache.keyOfDigest('docs/a.md', 'a'.repeat(64));
+    await cache.store(a, 'docs/a.md', result, ['src/a.ts'], artifacts());
+    expect(cache.recorded()).toBeNull();
+    cache.record();
+    const b = await cache.keyOfDigest('docs/b.md', 'b'.repeat(64));
+    await cache.store(b, 'docs/b.md', { ...result, findings: [finding(1, { file: 'docs/b.md' })] }, ['src/b.ts'], artifacts());
+    expect(await cache.lookup(a, 'docs/a.md', artifacts())).not.toBeNull();
+    // A lookup that does not hold records nothing.
+    expect(await cache.lookup(a, 'docs/other.md', artifacts())).toBeNull();
+    const stateOf = async (text: string) => `file:${await contentHash(new TextEncoder().encode(text))}`;
+    const recorded = cache.recorded();
+    expect([...(recorded?.inputs ?? [])]).toEqual([
+      ['src/b.ts', await stateOf('b\n')],
+      ['src/a.ts', await stateOf('a\n')],
+    ]);
+    expect([...(recorded?.digests ?? [])]).toEqual([['docs/b.md', 'b'.repeat(64)]]);
+  });
+
   it('trusts no entry that names another file, or whose rows do not fit their shapes', async () => {
     const storage = memoryStorage();
     const cache = new ResultCache(storage, 'context');

@@ -193,6 +193,12 @@ export class ResultCache {
   readonly #knownStates = new WeakMap<KnownDigest, Map<string, string>>();
   #hits = 0;
   #misses = 0;
+  /**
+   * Once {@link record} asked: the inputs of every entry that held or was stored (each entry's
+   * flat list), and the digest each document was last keyed by.
+   */
+  #held: (readonly string[])[] | null = null;
+  #keyed: Map<string, string> | null = null;
 
   /**
    * `context` must change whenever anything but the document and its artifacts could change a
@@ -216,6 +222,27 @@ export class ResultCache {
     return { hits: this.#hits, misses: this.#misses };
   }
 
+  /**
+   * From now on, keeps what the results this cache answers and stores depend on: the inputs of
+   * every entry that holds or is stored, and the digest of each document's bytes as keyed (a run
+   * that keeps its whole answer for the next one compares these); {@link recorded} gives them.
+   */
+  record(): void {
+    this.#held ??= [];
+    this.#keyed ??= new Map();
+  }
+
+  /**
+   * Since {@link record}: each input of the entries that held or were stored, with its state, and
+   * the digest each document was last keyed by; `null` before.
+   */
+  recorded(): { readonly inputs: ReadonlyMap<string, string>; readonly digests: ReadonlyMap<string, string> } | null {
+    if (this.#held === null || this.#keyed === null) return null;
+    const inputs = new Map<string, string>();
+    for (const list of this.#held) for (let at = 0; at < list.length; at += 2) inputs.set(list[at] as string, list[at + 1] as string);
+    return { inputs, digests: this.#keyed };
+  }
+
   /** The key of a document: the run's context, its path and its bytes. */
   async keyOf(file: string, bytes: Uint8Array): Promise<string> {
     return this.keyOfDigest(file, await this.#sha256(bytes));
@@ -233,6 +260,7 @@ export class ResultCache {
     }
     const context = this.#contextDigest;
     if (typeof context !== 'string') return context.then(() => this.keyOfDigest(file, digest));
+    this.#keyed?.set(file, digest);
     return this.#sha256Text(`aiwg-cite result v${FORMAT}\u0000${context}\u0000${file}\u0000${digest}`);
   }
 
@@ -313,14 +341,20 @@ export class ResultCache {
       okJson: entry.okJson,
     };
     if (waiting === null) {
-      this.#hits += 1;
+      this.#hold(inputs);
       return result;
     }
     return Promise.all(waiting).then((same) => {
       if (same.includes(false)) return null;
-      this.#hits += 1;
+      this.#hold(inputs);
       return result;
     });
+  }
+
+  /** Counts a hit, and keeps its inputs when asked to ({@link record}). */
+  #hold(inputs: readonly string[]): void {
+    this.#hits += 1;
+    this.#held?.push(inputs);
   }
 
   /**
@@ -342,6 +376,7 @@ export class ResultCache {
     const inputs: string[] = [];
     // The checks loaded every path they looked at: no promise per path for those.
     for (const path of [...new Set(looked)].sort()) inputs.push(path, artifactState(artifacts.peek(path) ?? (await artifacts.get(path))));
+    this.#held?.push(inputs);
     const others: Finding[] = [];
     const places: number[] = [];
     result.findings.forEach((finding, at) => {

@@ -77,6 +77,24 @@ export function createHistoryFacts(options: HistoryFactsOptions): HistoryFacts {
   };
 }
 
+/**
+ * What the answers of {@link createHistoryFacts} (without `workingTree`) depend on in git, besides
+ * the pins and whether each pinned artifact is a symbolic link in the working tree, as one string:
+ * the same branches as its lookup (outside git, shallow, no commits), then
+ * `GitHistory.factsState`. Two lookups of the same pins in the same state give the same answer.
+ */
+export async function historyState(root: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  const history = GitHistory.open(root, env);
+  if (history === null) return 'unavailable';
+  try {
+    if (history.isShallow) return 'shallow';
+    if (!history.hasCommits()) return 'no-commits';
+    return `facts ${history.factsState()}`;
+  } finally {
+    await history.close();
+  }
+}
+
 /** {@link collectFacts} for the pins `memo` does not have in git's present state; the others from it. */
 async function keptFacts(
   history: GitHistory,
@@ -196,7 +214,8 @@ async function stagedHash(history: GitHistory, artifact: string, sha256: Sha256 
   return object === null || object.type !== 'blob' ? null : contentHash(object.bytes, sha256);
 }
 
-function isSymlink(root: string, artifact: string): boolean {
+/** Whether an artifact is a symbolic link in the working tree: its facts then come from there, not git. */
+export function isSymlink(root: string, artifact: string): boolean {
   try {
     return lstatSync(join(root, artifact)).isSymbolicLink();
   } catch {

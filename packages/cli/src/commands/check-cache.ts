@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { type CheckInput, type CheckOptions, type DocumentChecker, ResultCache } from '@aiwg-cite/core';
 import {
+  AnswerFile,
   FileStamps,
   loadUserCacheKey,
   nodeSha256,
@@ -22,14 +23,21 @@ const BUILD_ID = typeof __AIWG_CITE_BUILD_ID__ === 'string' ? __AIWG_CITE_BUILD_
 
 /** The result cache of one `check` run, and what to do with it when the run is over. */
 export interface ResultCacheRun {
-  readonly results: NonNullable<CheckInput['results']>;
+  readonly results: NonNullable<CheckInput['results']> & { readonly cache: ResultCache };
+  /** Everything besides a document and its artifacts that the cache's keys cover, as one string. */
+  readonly context: string;
+  /** The kept answer of a whole run in one slot (check-answer.ts), beside the cache. */
+  answers(slot: string): AnswerFile;
   /**
    * What the run knows of working-tree files without reading them; `null` for a run that reads
    * the index (`check --staged`).
    */
   readonly stamps: FileStamps | null;
-  /** Writes the cache and the stamps when the run changed them, and prints the counts when asked. */
-  finish(fullRun: boolean): Promise<void>;
+  /**
+   * Writes the cache and the stamps when the run changed them, and prints the counts when asked;
+   * `answered`: the run printed a kept answer (check-answer.ts) for that many documents.
+   */
+  finish(fullRun: boolean, answered?: number): Promise<void>;
   /** Stores entries a helper thread's run made (see {@link HelperCacheWork}). */
   store(entries: readonly StoredEntry[]): void;
   /** Takes a helper thread's lookups and stamps as this run's own; it answered for `documents` documents. */
@@ -81,8 +89,9 @@ export function openResultCache(
   }
   let storage: PackResultStorage;
   let stamps: FileStamps | null = null;
+  let secret: Uint8Array;
   try {
-    const secret = loadUserCacheKey(context.env);
+    secret = loadUserCacheKey(context.env);
     storage = new PackResultStorage(directory, secret);
     if (source === 'working tree') stamps = new FileStamps(workspace.root, directory, secret);
   } catch {
@@ -113,15 +122,19 @@ export function openResultCache(
   let handed = { hits: 0, misses: 0 };
   return {
     results: { cache, uncacheableKinds: scholarly.uncacheableKinds, ...(stamps === null ? {} : { known: stamps.digestOf }) },
+    context: runContext,
+    answers: (slot) => new AnswerFile(directory, slot, secret),
     stamps,
-    async finish(fullRun) {
+    async finish(fullRun, answered) {
       // A cache that cannot be written costs the next run time, nothing else.
       try {
         storage.flush(fullRun);
         stamps?.save(fullRun);
       } catch {}
       if (context.env.AIWG_CITE_RESULT_CACHE_STATS === '1') {
-        context.stderr.write(`${runMessages.cacheStats(cache.stats.hits + helped.hits, cache.stats.misses + helped.misses)}\n`);
+        context.stderr.write(
+          `${answered === undefined ? runMessages.cacheStats(cache.stats.hits + helped.hits, cache.stats.misses + helped.misses) : runMessages.answerStats(answered)}\n`,
+        );
         if (stamps !== null) context.stderr.write(`${runMessages.stampStats(stamps.known)}\n`);
         if (helped.documents > 0) context.stderr.write(`${runMessages.helperStats(helped.documents)}\n`);
       }

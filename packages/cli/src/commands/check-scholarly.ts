@@ -120,6 +120,13 @@ export interface ScholarlyRun {
    * reads their counts, and `afterReport` needs them (`--fix`, `--report`) only when asked.
    */
   readonly countsOk: boolean;
+  /**
+   * What the run-level stage reads besides the findings and the cache's context, as one string,
+   * after {@link filterDocuments}: the copies discovery left out, what reading the corpus noted and
+   * found, and which absent corpus roots git ignores. Two runs whose documents, findings and state
+   * are the same add the same findings and notes (`check` keeps a whole answer on it).
+   */
+  runState(): string;
   /** After the one report is built: applies `--fix` and writes `--report`. */
   afterReport(report: Report, documents: readonly string[]): void;
   /**
@@ -198,8 +205,28 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
   // Whether the last filterDocuments left the content-identity rule to the pipeline's copies port.
   let identityInPipeline = false;
   const read = new Map<string, Uint8Array>();
+  // Asked of git once per run, by the corpus stage or the run's state, whichever comes first.
+  let unjudged: string[] | undefined;
+  const unjudgedOnce = (index: CorpusIndex): string[] =>
+    (unjudged ??= values['require-corpus'] === true ? [] : unjudgedRoots(workspace, index));
   return {
     checkers,
+    runState: () =>
+      JSON.stringify({
+        identityInPipeline,
+        copies: copies === null ? null : { skipped: [...copies.skipped].sort(), identical: copies.identical, deployed: copies.deployed },
+        corpusNotes,
+        corpus:
+          corpus === null
+            ? null
+            : {
+                exists: corpus.exists,
+                roots: corpus.roots.map((root) => [root.path, root.exists]),
+                sources: corpus.sources.length,
+                hasAuthors: corpus.hasAuthors,
+                unjudged: unjudgedOnce(corpus),
+              },
+      }),
     cacheContext: () =>
       JSON.stringify({
         flags: {
@@ -284,7 +311,7 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
         if (corpus !== null) {
           // In report order, so the run-level findings sit at the first citation they stand for.
           let current = [...findings].sort(compareFindings);
-          const ignored = values['require-corpus'] === true ? [] : unjudgedRoots(workspace, corpus);
+          const ignored = unjudgedOnce(corpus);
           const folded = foldUnjudgedRefs(current, corpus, ignored);
           if (folded !== null) {
             revised = current = folded.findings;

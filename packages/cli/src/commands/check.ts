@@ -1,5 +1,7 @@
+import { isAscii } from 'node:buffer';
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { AiwgCiteError, ArtifactCache, type CheckOptions, parseShard, type Report, runPipeline, selectShard } from '@aiwg-cite/core';
 import {
   createNodeReader,
@@ -14,8 +16,8 @@ import {
 } from '@aiwg-cite/node';
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
-import { paletteFor } from '../color.ts';
-import { type CliContext, type Command, runNow } from '../context.ts';
+import { paletteFor, shouldColor } from '../color.ts';
+import { type CliContext, type Command, type Output, runNow } from '../context.ts';
 import { formatGithub } from '../format/github.ts';
 import { writeCheckJson } from '../format/json.ts';
 import { formatJunit } from '../format/junit.ts';
@@ -24,6 +26,7 @@ import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
 import { usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
+import { openRunAnswer } from './check-answer.ts';
 import { openResultCache, type StoredEntry } from './check-cache.ts';
 import { changedScope, readChanges } from './check-changed.ts';
 import { helpCheck, helperContext, helperMinimum, startHelper } from './check-helper.ts';
@@ -195,32 +198,61 @@ export const check: Command = {
       minimum === null || context.helperEntry === undefined || values.fix === true || online.stage !== undefined
         ? undefined
         : startHelper(context.helperEntry, ['check', ...args], context, { minimum, now, cache, thread: scholarly.thread });
+    // Stage 1, discover. --changed names its documents (and takes no paths). The stamps stat every
+    // document anyway: their stat also says which are gone, so git stats none.
+    const discover = () => {
+      const notes: string[] = changed === undefined ? [] : [changed.note];
+      const found =
+        changed?.documents ??
+        discoverDocuments(
+          workspace,
+          context.cwd,
+          positionals,
+          (note) => notes.push(note),
+          stamps === null ? {} : { isGone: stamps.isGone },
+        );
+      // A shard must leave out the copies of the whole run, so it reads every document for
+      // their identity here; a full run leaves that to the pipeline, which reads each once.
+      const identity = shard === undefined ? 'pipeline' : 'now';
+      const selected = scholarly.filterDocuments(found, positionals.length > 0, { stamps, identity });
+      return { documents: shard === undefined ? selected : selectShard(selected, shard), notes };
+    };
+    const read = scholarly.wrapReader(reader);
+    const artifacts = new ArtifactCache(read, sha256);
+    // A run over every document that reads nothing it has not seen may print the last identical
+    // run's answer whole (check-answer.ts); --fix, --report and online runs read more than that.
+    // One that a helper thread may share keeps none (the helper's results are the helper's own).
+    const whole = cache !== null && positionals.length === 0 && shard === undefined && changed === undefined && unread;
+    const discovery = whole ? discover() : null;
+    const answer =
+      cache === null || discovery === null || (helper !== undefined && discovery.documents.length >= helper.minimum)
+        ? null
+        : openRunAnswer({
+            workspace,
+            env: context.env,
+            cache,
+            format,
+            invocation: [args, context.cwd, context.configFile ?? null, format === 'pretty' && shouldColor(context.stdout, context.env)],
+            artifacts,
+            runState: scholarly.runState,
+          });
+    const reused = discovery === null ? null : await answer?.reuse(discovery);
+    if (discovery !== null && reused != null) {
+      await cache?.finish(false, discovery.documents.length);
+      printBytes(context.stdout, reused.output);
+      return reused.exit;
+    }
     const result = await runPipeline({
       ports: {
-        discover: () => {
-          const notes: string[] = changed === undefined ? [] : [changed.note];
-          // --changed names its documents (and takes no paths). The stamps stat every document
-          // anyway: their stat also says which are gone, so git stats none.
-          const found =
-            changed?.documents ??
-            discoverDocuments(
-              workspace,
-              context.cwd,
-              positionals,
-              (note) => notes.push(note),
-              stamps === null ? {} : { isGone: stamps.isGone },
-            );
-          // A shard must leave out the copies of the whole run, so it reads every document for
-          // their identity here; a full run leaves that to the pipeline, which reads each once.
-          const identity = shard === undefined ? 'pipeline' : 'now';
-          const selected = scholarly.filterDocuments(found, positionals.length > 0, { stamps, identity });
-          return { documents: shard === undefined ? selected : selectShard(selected, shard), notes };
-        },
-        reader: scholarly.wrapReader(reader),
+        discover: discovery === null ? discover : () => discovery,
+        reader: read,
         sha256,
+        artifacts,
         current: 'working tree',
         ...optional('helper', helper),
-        ...(values['no-history'] === true ? {} : optional('history', historyPort(workspace, context))),
+        ...(values['no-history'] === true
+          ? {}
+          : optional('history', answer === null ? historyPort(workspace, context) : answer.watchHistory(historyPort(workspace, context)))),
         ...optional('results', results),
         copies: scholarly.copiesPort(stamps),
         corpus: scholarly.corpusStage,
@@ -235,11 +267,26 @@ export const check: Command = {
     await cache?.finish(positionals.length === 0 && shard === undefined && changed?.documents == null);
     scholarly.afterReport(report, documents);
 
-    if (format === 'json') writeCheckJson(report, (piece) => context.stdout.write(piece), result.okJson);
-    else context.stdout.write(render(report, format, context, { ...prettyOptions(values), ok }));
-    return report.verdict === 'PASS' ? 0 : 1;
+    const print = (piece: string) => {
+      context.stdout.write(piece);
+      answer?.print(piece);
+    };
+    if (format === 'json') writeCheckJson(report, print, result.okJson);
+    else print(render(report, format, context, { ...prettyOptions(values), ok }));
+    const exit = report.verdict === 'PASS' ? 0 : 1;
+    if (discovery !== null) await answer?.keep(discovery, exit);
+    return exit;
   },
 };
+
+/**
+ * Prints a kept answer's bytes: as they are to a Node stream (the process's stdout), else as the
+ * text they encode (ASCII, most of a report, copied a byte a character).
+ */
+function printBytes(out: Output, bytes: Buffer): void {
+  if (out instanceof Writable) out.write(bytes);
+  else out.write(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'));
+}
 
 /** `{ [key]: value }`, or nothing when the value is undefined (exactOptionalPropertyTypes). */
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

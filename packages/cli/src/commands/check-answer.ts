@@ -1,0 +1,231 @@
+import { hash } from 'node:crypto';
+import { type ArtifactCache, artifactState, CONTENT_HASH_LENGTH, type Discovery, type HistoryFacts } from '@aiwg-cite/core';
+import type { Workspace } from '@aiwg-cite/node';
+import type { ResultCacheRun } from './check-cache.ts';
+
+/**
+ * A `check` over every document whose answer is kept whole (issue 13): the bytes it printed and
+ * its exit code, with everything they depend on. The next identical run prints them again when
+ * none of that changed, without looking up 2,000 stored results one by one, parsing their
+ * findings and writing the report anew.
+ *
+ * What the answer depends on: the run's key (this build, its options and flags, configuration,
+ * corpus and month, the format and whether it colours, the working directory, the git and
+ * aiwg-cite environment); the documents discovered, with the discovery's notes, and the bytes of
+ * each (its stamp's digest); the state of every artifact the documents' stored results depend on;
+ * what the run-level stages read besides findings (`runState`: the copies discovery left out, the
+ * corpus's notes, the ignored corpus roots); and, when the history stage asked git, git's state
+ * (every ref, the index, shallowness) and which pinned artifacts are symbolic links.
+ *
+ * An answer is kept only by a run on one thread in which every document has a result in the
+ * cache, answered from it or stored in it (its inputs are then known; a document skipped, gone, or
+ * with findings that are never cached keeps the run's answer from being kept).
+ */
+
+/** The layout of {@link AnswerHead}; a new layout never reads an old file. */
+const HEAD_FORMAT = 1;
+/** A larger answer is not kept: it would cost more to write and read than to build. */
+const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+
+interface AnswerHead {
+  readonly format: typeof HEAD_FORMAT;
+  readonly key: string;
+  readonly documents: readonly string[];
+  readonly notes: readonly string[];
+  /** Each document's digest, in the order of `documents`. */
+  readonly digests: readonly string[];
+  /** Path, state, path, state, ...: every input of the documents' stored results. */
+  readonly inputs: readonly string[];
+  readonly run: string;
+  /** Git's state when the history stage asked it (`historyState`), else null. */
+  readonly history: string | null;
+  /** The artifacts the history stage asked about, and whether each was a symbolic link. */
+  readonly links: readonly (readonly [string, boolean])[];
+  readonly exit: number;
+}
+
+/** What a kept answer gives back. */
+export interface ReusedAnswer {
+  readonly output: Buffer;
+  readonly exit: number;
+}
+
+/** The parts of a run a kept answer is checked against. */
+export interface RunAnswerInput {
+  readonly workspace: Workspace;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cache: ResultCacheRun;
+  /** The format, which names the answer's slot (one kept answer per format). */
+  readonly format: string;
+  /** Everything about the invocation that can change its output and is not in the cache's context. */
+  readonly invocation: unknown;
+  /** The run's artifacts (shared with its pipeline), for the inputs the stamps do not know. */
+  readonly artifacts: ArtifactCache;
+  /** What the run-level stages read besides the findings (see `ScholarlyRun.runState`), after discovery. */
+  readonly runState: () => string;
+}
+
+/** A run's kept answer: reuse it, or keep this run's. */
+export interface RunAnswer {
+  /** The history port, watched: whether the run asked git, and about which artifacts. */
+  watchHistory(port: HistoryFacts | undefined): HistoryFacts | undefined;
+  /** The kept answer, when nothing it depends on changed since. */
+  reuse(discovery: Discovery): Promise<ReusedAnswer | null>;
+  /** Called with every piece the run prints, in order. */
+  print(piece: string): void;
+  /** Keeps this run's answer when it qualifies (see above); a failure to write costs only time. */
+  keep(discovery: Discovery, exit: number): Promise<void>;
+}
+
+/** The kept answer of a `check` run over every document. */
+export function openRunAnswer(input: RunAnswerInput): RunAnswer {
+  const { workspace, cache } = input;
+  const file = cache.answers(input.format);
+  const key = hash('sha256', JSON.stringify([HEAD_FORMAT, cache.context, input.invocation, environment(input.env)]), 'hex');
+  const results = cache.results.cache;
+  results.record();
+  // The documents of the run, once discovered: the answer can be kept only if each has a result.
+  // A run over none keeps nothing (it costs nothing to build, and writes nothing where it cannot).
+  let documents = 0;
+  const everyDocumentHasAResult = () => {
+    const { hits, misses } = results.stats;
+    return documents > 0 && hits + misses === documents;
+  };
+  const printed: string[] = [];
+  let printedBytes = 0;
+  let asked: { readonly state: string; readonly links: [string, boolean][] } | null = null;
+  let unkept = false;
+  let runState: string | null = null;
+  const stateOf = () => (runState ??= input.runState());
+  const historyNow = async () => (await import('@aiwg-cite/git')).historyState(workspace.root, { ...input.env });
+
+  return {
+    watchHistory(port) {
+      if (port === undefined) return undefined;
+      return {
+        async lookup(pins) {
+          // Git's state is taken only when this run can still keep its answer (stages 2-4 are over).
+          if (everyDocumentHasAResult() && !unkept) {
+            const { isSymlink } = await import('@aiwg-cite/git');
+            const artifacts = [...new Set(pins.map((pin) => pin.artifact))].sort();
+            asked = { state: await historyNow(), links: artifacts.map((path) => [path, isSymlink(workspace.root, path)]) };
+          } else unkept = true;
+          return port.lookup(pins);
+        },
+      };
+    },
+    async reuse(discovery) {
+      // Taken now, after discovery and before the pipeline changes what the stages hold: a run
+      // that keeps its answer compares the state it started from.
+      const run = stateOf();
+      documents = discovery.documents.length;
+      const kept = file.read();
+      if (kept === null || !isHead(kept.head)) return null;
+      const head = kept.head;
+      if (head.key !== key || !same(head.documents, discovery.documents) || !same(head.notes, discovery.notes)) return null;
+      const known = cache.stamps?.digestOf;
+      if (known === undefined) return null;
+      for (let at = 0; at < head.documents.length; at += 1) {
+        if (known(head.documents[at] as string) !== head.digests[at]) return null;
+      }
+      if (head.run !== run) return null;
+      // Those the stamps know first; the others are read (missing files, links), as a lookup would.
+      const unknown: number[] = [];
+      for (let at = 0; at < head.inputs.length; at += 2) {
+        const digest = known(head.inputs[at] as string);
+        if (digest === null) unknown.push(at);
+        else if (`file:${digest.slice(0, CONTENT_HASH_LENGTH)}` !== head.inputs[at + 1]) return null;
+      }
+      for (const at of unknown) {
+        if (artifactState(await input.artifacts.get(head.inputs[at] as string)) !== head.inputs[at + 1]) return null;
+      }
+      if (head.history !== null) {
+        const { isSymlink } = await import('@aiwg-cite/git');
+        if (head.links.some(([path, link]) => isSymlink(workspace.root, path) !== link)) return null;
+        if ((await historyNow()) !== head.history) return null;
+      }
+      return { output: kept.output, exit: head.exit };
+    },
+    print(piece) {
+      if (unkept || !everyDocumentHasAResult()) return;
+      printedBytes += Buffer.byteLength(piece);
+      if (printedBytes > MAX_OUTPUT_BYTES) {
+        unkept = true;
+        printed.length = 0;
+        return;
+      }
+      printed.push(piece);
+    },
+    async keep(discovery, exit) {
+      const recorded = results.recorded();
+      if (unkept || recorded === null || !everyDocumentHasAResult()) return;
+      const digests: string[] = [];
+      for (const document of discovery.documents) {
+        const digest = recorded.digests.get(document);
+        if (digest === undefined) return;
+        digests.push(digest);
+      }
+      // Git's state as the history stage found it, taken just before it asked: a ref or the index
+      // that moved since makes the next run compare another state, and build its answer again.
+      const history = asked as { readonly state: string; readonly links: [string, boolean][] } | null;
+      const head: AnswerHead = {
+        format: HEAD_FORMAT,
+        key,
+        documents: discovery.documents,
+        notes: discovery.notes,
+        digests,
+        inputs: [...recorded.inputs].flat(),
+        run: stateOf(),
+        history: history?.state ?? null,
+        links: history?.links ?? [],
+        exit,
+      };
+      try {
+        file.write(head, printed);
+      } catch {
+        // Not kept: the next run builds its answer again.
+      }
+    },
+  };
+}
+
+/** The environment that can change a run's answer: git's (`GIT_*`: what it lists and answers) and aiwg-cite's own. */
+function environment(env: Readonly<Record<string, string | undefined>>): [string, string][] {
+  return Object.entries(env)
+    .filter(
+      (entry): entry is [string, string] => (entry[0].startsWith('GIT_') || entry[0].startsWith('AIWG_CITE_')) && entry[1] !== undefined,
+    )
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function same(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let at = 0; at < a.length; at += 1) if (a[at] !== b[at]) return false;
+  return true;
+}
+
+function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/** Whether a kept head is one of this layout (the signature vouches for the bytes; this refuses other layouts). */
+function isHead(value: unknown): value is AnswerHead {
+  const head = value as Partial<AnswerHead> | null;
+  return (
+    typeof head === 'object' &&
+    head !== null &&
+    head.format === HEAD_FORMAT &&
+    typeof head.key === 'string' &&
+    isStrings(head.documents) &&
+    isStrings(head.notes) &&
+    isStrings(head.digests) &&
+    head.digests.length === head.documents.length &&
+    isStrings(head.inputs) &&
+    head.inputs.length % 2 === 0 &&
+    typeof head.run === 'string' &&
+    (head.history === null || typeof head.history === 'string') &&
+    Array.isArray(head.links) &&
+    head.links.every((link) => Array.isArray(link) && typeof link[0] === 'string' && typeof link[1] === 'boolean') &&
+    (head.exit === 0 || head.exit === 1)
+  );
+}
