@@ -194,8 +194,8 @@ export class ResultCache {
   #hits = 0;
   #misses = 0;
   /**
-   * Once {@link record} asked: the inputs of every entry that held or was stored (each entry's
-   * flat list), and the digest each document was last keyed by.
+   * Once {@link record} asked: the inputs of every entry that held (each entry's flat list), and
+   * the digest each document was last keyed by.
    */
   #held: (readonly string[])[] | null = null;
   #keyed: Map<string, string> | null = null;
@@ -223,9 +223,9 @@ export class ResultCache {
   }
 
   /**
-   * From now on, keeps what the results this cache answers and stores depend on: the inputs of
-   * every entry that holds or is stored, and the digest of each document's bytes as keyed (a run
-   * that keeps its whole answer for the next one compares these); {@link recorded} gives them.
+   * From now on, keeps what the results this cache answers depend on: the inputs of every entry
+   * that holds, and the digest of each document's bytes as keyed (a run that keeps its whole
+   * answer for the next one compares these); {@link recorded} gives them.
    */
   record(): void {
     this.#held ??= [];
@@ -233,8 +233,8 @@ export class ResultCache {
   }
 
   /**
-   * Since {@link record}: each input of the entries that held or were stored, with its state, and
-   * the digest each document was last keyed by; `null` before.
+   * Since {@link record}: each input of the entries that held, with its state, and the digest each
+   * document was last keyed by; `null` before.
    */
   recorded(): { readonly inputs: ReadonlyMap<string, string>; readonly digests: ReadonlyMap<string, string> } | null {
     if (this.#held === null || this.#keyed === null) return null;
@@ -376,7 +376,6 @@ export class ResultCache {
     const inputs: string[] = [];
     // The checks loaded every path they looked at: no promise per path for those.
     for (const path of [...new Set(looked)].sort()) inputs.push(path, artifactState(artifacts.peek(path) ?? (await artifacts.get(path))));
-    this.#held?.push(inputs);
     const others: Finding[] = [];
     const places: number[] = [];
     result.findings.forEach((finding, at) => {

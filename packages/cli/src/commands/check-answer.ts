@@ -17,9 +17,11 @@ import type { ResultCacheRun } from './check-cache.ts';
  * corpus's notes, the ignored corpus roots); and, when the history stage asked git, git's state
  * (every ref, the index, shallowness) and which pinned artifacts are symbolic links.
  *
- * An answer is kept only by a run on one thread in which every document has a result in the
- * cache, answered from it or stored in it (its inputs are then known; a document skipped, gone, or
- * with findings that are never cached keeps the run's answer from being kept).
+ * An answer is kept only by a run on one thread that answered every document from the result
+ * cache (the inputs of each are then known; a document read, skipped, gone, or with findings that
+ * are never cached keeps the run's answer from being kept). A run that checks an edited document
+ * so spends nothing on keeping an answer; the next, if nothing changed, keeps it, and the one
+ * after prints it.
  */
 
 /** The layout of {@link AnswerHead}; a new layout never reads an old file. */
@@ -84,12 +86,12 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
   const key = hash('sha256', JSON.stringify([HEAD_FORMAT, cache.context, input.invocation, environment(input.env)]), 'hex');
   const results = cache.results.cache;
   results.record();
-  // The documents of the run, once discovered: the answer can be kept only if each has a result.
+  // The documents of the run, once discovered: the answer is kept only if the cache answered each.
   // A run over none keeps nothing (it costs nothing to build, and writes nothing where it cannot).
   let documents = 0;
-  const everyDocumentHasAResult = () => {
+  const everyDocumentAnswered = () => {
     const { hits, misses } = results.stats;
-    return documents > 0 && hits + misses === documents;
+    return documents > 0 && misses === 0 && hits === documents;
   };
   const printed: string[] = [];
   let printedBytes = 0;
@@ -105,7 +107,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       return {
         async lookup(pins) {
           // Git's state is taken only when this run can still keep its answer (stages 2-4 are over).
-          if (everyDocumentHasAResult() && !unkept) {
+          if (everyDocumentAnswered() && !unkept) {
             const { isSymlink } = await import('@aiwg-cite/git');
             const artifacts = [...new Set(pins.map((pin) => pin.artifact))].sort();
             asked = { state: await historyNow(), links: artifacts.map((path) => [path, isSymlink(workspace.root, path)]) };
@@ -119,6 +121,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       // that keeps its answer compares the state it started from.
       const run = stateOf();
       documents = discovery.documents.length;
+      // The head first (small): the output is read only when everything it depends on holds.
       const kept = file.read();
       if (kept === null || !isHead(kept.head)) return null;
       const head = kept.head;
@@ -144,10 +147,11 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         if (head.links.some(([path, link]) => isSymlink(workspace.root, path) !== link)) return null;
         if ((await historyNow()) !== head.history) return null;
       }
-      return { output: kept.output, exit: head.exit };
+      const output = kept.output();
+      return output === null ? null : { output, exit: head.exit };
     },
     print(piece) {
-      if (unkept || !everyDocumentHasAResult()) return;
+      if (unkept || !everyDocumentAnswered()) return;
       printedBytes += Buffer.byteLength(piece);
       if (printedBytes > MAX_OUTPUT_BYTES) {
         unkept = true;
@@ -158,7 +162,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
     },
     async keep(discovery, exit) {
       const recorded = results.recorded();
-      if (unkept || recorded === null || !everyDocumentHasAResult()) return;
+      if (unkept || recorded === null || !everyDocumentAnswered()) return;
       const digests: string[] = [];
       for (const document of discovery.documents) {
         const digest = recorded.digests.get(document);
