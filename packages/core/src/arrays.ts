@@ -24,3 +24,10 @@ export function holdsBetween(offsets: readonly number[], start: number, end: num
   const at = countBelow(offsets, start);
   return at < offsets.length && (offsets[at] as number) < end;
 }
+
+/** Whether two lists hold the same items in the same order (compared with `===`). */
+export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let at = 0; at < a.length; at += 1) if (a[at] !== b[at]) return false;
+  return true;
+}

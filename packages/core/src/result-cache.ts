@@ -1,3 +1,4 @@
+import { sameItems } from './arrays.ts';
 import { type Artifact, ArtifactCache } from './artifacts.ts';
 import { CONTENT_HASH_LENGTH, webCryptoSha256 } from './hash.ts';
 import { okOwnJson, okReportJson } from './interop/verdict-model.ts';
@@ -137,7 +138,7 @@ function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes
       if (name !== 'file') row.push(value);
     }
     // An entry has a few shapes: compared name by name, with no key string built per finding.
-    let shape = shapes.findIndex((known) => sameNames(known, names));
+    let shape = shapes.findIndex((known) => sameItems(known, names));
     if (shape === -1) {
       shape = shapes.length;
       shapes.push(names);
@@ -146,12 +147,6 @@ function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes
     rows.push(row);
   }
   return { shapes, findings: rows };
-}
-
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let at = 0; at < a.length; at += 1) if (a[at] !== b[at]) return false;
-  return true;
 }
 
 function decodeFindings(shapes: unknown, rows: unknown, file: string): Finding[] | null {

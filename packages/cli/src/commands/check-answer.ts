@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { type ArtifactCache, artifactState, CONTENT_HASH_LENGTH, type Discovery, type HistoryFacts } from '@aiwg-cite/core';
+import { type ArtifactCache, artifactState, CONTENT_HASH_LENGTH, type Discovery, type HistoryFacts, sameItems } from '@aiwg-cite/core';
 import type { Workspace } from '@aiwg-cite/node';
 import type { ResultCacheRun } from './check-cache.ts';
 
@@ -125,7 +125,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       const kept = file.read();
       if (kept === null || !isHead(kept.head)) return null;
       const head = kept.head;
-      if (head.key !== key || !same(head.documents, discovery.documents) || !same(head.notes, discovery.notes)) return null;
+      if (head.key !== key || !sameItems(head.documents, discovery.documents) || !sameItems(head.notes, discovery.notes)) return null;
       const known = cache.stamps?.digestOf;
       if (known === undefined) return null;
       for (let at = 0; at < head.documents.length; at += 1) {
@@ -200,12 +200,6 @@ function environment(env: Readonly<Record<string, string | undefined>>): [string
       (entry): entry is [string, string] => (entry[0].startsWith('GIT_') || entry[0].startsWith('AIWG_CITE_')) && entry[1] !== undefined,
     )
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-function same(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let at = 0; at < a.length; at += 1) if (a[at] !== b[at]) return false;
-  return true;
 }
 
 function isStrings(value: unknown): value is string[] {

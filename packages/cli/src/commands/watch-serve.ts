@@ -10,6 +10,7 @@ import {
   finishPipeline,
   OutcomeTally,
   outcomeForPlan,
+  sameItems,
   type TalliedOutcomes,
 } from '@aiwg-cite/core';
 import { CONFIG_FILE, removeOwnFile, resolveWorkspace } from '@aiwg-cite/node';
@@ -300,7 +301,7 @@ export class CheckServer {
     const { engine } = this.#options;
     const changes = engine.takeChanges();
     const held = this.#held;
-    this.#rebuilt = held === null || changes === null || !sameList(held.selected, selected);
+    this.#rebuilt = held === null || changes === null || !sameItems(held.selected, selected);
     if (held === null || changes === null || this.#rebuilt) {
       const fresh: Held = {
         selected,
@@ -456,12 +457,6 @@ interface Held {
 function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   if (a.size !== b.size) return false;
   for (const item of a) if (!b.has(item)) return false;
-  return true;
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let at = 0; at < a.length; at += 1) if (a[at] !== b[at]) return false;
   return true;
 }
 
