@@ -272,3 +272,29 @@ describe('the demo project', () => {
     );
   });
 });
+
+describe('aiwg-cite check: a kept answer in process', () => {
+  it('prints the same text to an output that takes strings (the programmatic API), a non-ASCII report included', async () => {
+    const { main } = await import('../src/main.ts');
+    const repo = gitRepo({ 'src/a.ts': 'a\n', 'docs/é.md': '# Café\n\nSee [src/a.ts, L1] and [src/b.ts, L1].\n' });
+    const env = { ...process.env, XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1', NO_COLOR: '1' };
+    const run = async () => {
+      let stdout = '';
+      let stderr = '';
+      const code = await main(['check', '--format', 'json'], {
+        cwd: repo.dir,
+        env,
+        stdout: { write: (text: string) => (stdout += text) },
+        stderr: { write: (text: string) => (stderr += text) },
+      });
+      return { code, stdout, stderr };
+    };
+    const runs = [await run(), await run(), await run()];
+    expect(runs[2]?.stderr).toContain("result cache: the last run's answer, its 1 documents unchanged");
+    expect(runs[0]?.stdout).toContain('docs/é.md');
+    for (const each of runs) {
+      expect(each.stdout).toBe(runs[0]?.stdout);
+      expect(each.code).toBe(1);
+    }
+  });
+});
