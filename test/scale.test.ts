@@ -693,6 +693,34 @@ describe('a kept answer (the last identical run over every document)', { timeout
     expect(ignored.built.stdout).toContain('corpus/absent');
   });
 
+  it('covers documents whose results are never stored: held back, with @-mentions (what they resolve to), reached through a link', async () => {
+    const repo = gitRepo({
+      'docs/guide.md': '# Guide\n\nRun @scripts/run.sh first, then see [src/a.ts, L1].\n',
+      'docs/link.md': { symlink: '../data/notes.txt' },
+      'data/notes.txt': '# Notes\n\nSee [src/a.ts, L1].\n',
+      'notes/plan.md': '# Plan\n\nAdoption rose by 70% last year.\n',
+      'src/a.ts': 'a\n',
+    });
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const first = await expectSeenThenKept(repo, env, []);
+    expect(first.built.stdout).toContain('mention/missing');
+    expect(first.built.stdout).toContain('1 heuristic finding in 1 document that are not research writing not shown');
+    expect(answered(first.again)).toBe(3);
+    expect(first.built.stdout).not.toContain('identical copies');
+    // The mention's target created: no document and no cited file changed, what the mention resolves to did.
+    repo.write({ 'scripts/run.sh': 'echo\n' });
+    const created = await expectSeenThenKept(repo, env, []);
+    expect(created.built.stdout).not.toContain('mention/missing');
+    // The document whose finding is held back, edited: the run's note counts two.
+    repo.write({ 'notes/plan.md': '# Plan\n\nAdoption rose by 70% last year.\n\nChurn fell by 20% this year.\n' });
+    const held = await expectSeenThenKept(repo, env, []);
+    expect(held.built.stdout).toContain('2 heuristic findings in 1 document');
+    // The file a linked document leads to, edited (a link is never stamped: it is read and compared).
+    writeFileSync(join(repo.dir, 'data/notes.txt'), '# Notes\n\nSee [src/a.ts, L1] and [src/b.ts, L1].\n');
+    const linked = await expectSeenThenKept(repo, env, []);
+    expect(linked.built.code).toBe(1);
+  });
+
   it('is neither kept nor printed for a run over some documents, a shard, --changed or --report, and a corrupt or foreign one is ignored', async () => {
     const repo = generatedRepo(20);
     const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };

@@ -558,12 +558,14 @@ async function checkOne(
   // Stored as soon as it is verified, so a large run holds no document's entry until its end.
   // What is stored is the document's own result, before git's history: the next run asks git again.
   const own = settleFindings(document.findings, document.suppressions, options.severityOverrides);
+  // Findings of these kinds depend on files no citation names (the whole tree): never stored.
   const uncacheable = ports.results.uncacheableKinds ?? [];
-  if (!document.uncacheable && !own.findings.some((finding) => uncacheable.includes(finding.kind))) {
+  const onTree = own.findings.some((finding) => uncacheable.includes(finding.kind));
+  if (!document.uncacheable && !onTree) {
     const stored = { findings: own.findings, skippedInCode: document.skippedInCode, suppressed: own.suppressed };
     // A counting run stores no texts of the citations that checked out: it never reads them.
     await ports.results.cache.store(key, file, stored, recording.looked, artifacts, mode !== 'count');
-  }
+  } else await ports.results.cache.recordUnstored(recording.looked, artifacts, onTree);
 }
 
 /** Keeps a document's body identity ({@link CopiesPort.bodyOf}) when the run asks for them. */

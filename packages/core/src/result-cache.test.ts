@@ -81,7 +81,7 @@ describe('ResultCache: entries as stored and read back', () => {
     }
   });
 
-  it('records, once asked, the inputs of the entries that hold and the digest each document was keyed by', async () => {
+  it('records, once asked, the inputs of the entries that hold and of documents not stored, and the digest each document was keyed by', async () => {
     const fs = createMemoryFileSystem({ '/r/src/a.ts': 'a\n', '/r/src/b.ts': 'b\n' });
     const artifacts = () => new ArtifactCache(createConfinedReader(fs, '/r'));
     const cache = new ResultCache(memoryStorage(), 'context');
@@ -96,8 +96,16 @@ describe('ResultCache: entries as stored and read back', () => {
     expect(await cache.lookup(a, 'docs/a.md', artifacts())).not.toBeNull();
     // A lookup that does not hold records nothing.
     expect(await cache.lookup(a, 'docs/other.md', artifacts())).toBeNull();
+    // Documents checked and not stored are counted apart, their inputs recorded like a hit's.
+    await cache.recordUnstored(['src/b.ts'], artifacts(), false);
+    await cache.recordUnstored([], artifacts(), true);
+    expect(cache.stats).toEqual({ hits: 1, misses: 2, unstored: 1, onTree: 1 });
+    const stateOf = async (text: string) => `file:${await contentHash(new TextEncoder().encode(text))}`;
     const recorded = cache.recorded();
-    expect([...(recorded?.inputs ?? [])]).toEqual([['src/a.ts', `file:${await contentHash(new TextEncoder().encode('a\n'))}`]]);
+    expect([...(recorded?.inputs ?? [])]).toEqual([
+      ['src/a.ts', await stateOf('a\n')],
+      ['src/b.ts', await stateOf('b\n')],
+    ]);
     expect([...(recorded?.digests ?? [])]).toEqual([['docs/b.md', 'b'.repeat(64)]]);
   });
 

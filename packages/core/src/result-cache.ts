@@ -188,6 +188,8 @@ export class ResultCache {
   readonly #knownStates = new WeakMap<KnownDigest, Map<string, string>>();
   #hits = 0;
   #misses = 0;
+  #unstored = 0;
+  #onTree = 0;
   /**
    * Once {@link record} asked: the inputs of every entry that held (each entry's flat list), and
    * the digest each document was last keyed by.
@@ -212,9 +214,13 @@ export class ResultCache {
     this.#sha256Text = sha256Text ?? ((text) => sha256(encoder.encode(text)));
   }
 
-  /** Documents answered from the cache, and documents checked, so far. */
-  get stats(): { readonly hits: number; readonly misses: number } {
-    return { hits: this.#hits, misses: this.#misses };
+  /**
+   * So far: documents answered from the cache (`hits`), checked and stored (`misses`), and checked
+   * but not stored ({@link recordUnstored}): for a run-level note alone (`unstored`), or because
+   * their findings depend on the whole tree (`onTree`).
+   */
+  get stats(): { readonly hits: number; readonly misses: number; readonly unstored: number; readonly onTree: number } {
+    return { hits: this.#hits, misses: this.#misses, unstored: this.#unstored, onTree: this.#onTree };
   }
 
   /**
@@ -353,6 +359,19 @@ export class ResultCache {
   }
 
   /**
+   * Counts a document checked whose result is not stored: its findings depend on the whole tree
+   * (`onTree`: what they read of it is the host's to know), or, like a stored result, only on its
+   * bytes, the context and the artifacts it looked at, but a run-level note counts what its checks
+   * held back. When recording ({@link record}), keeps the states of those artifacts.
+   */
+  async recordUnstored(looked: Iterable<string>, artifacts: ArtifactCache, onTree: boolean): Promise<void> {
+    if (onTree) this.#onTree += 1;
+    else this.#unstored += 1;
+    if (this.#held === null) return;
+    this.#held.push(await inputsOf(looked, artifacts));
+  }
+
+  /**
    * Stores a document's result with the states of the artifacts it looked at. With `texts` false
    * (a run that only counts the citations that checked out) the entry is stored without their
    * texts, which a counting run never reads: a cold counting run spends no time writing them, and
@@ -368,9 +387,7 @@ export class ResultCache {
     texts = true,
   ): Promise<void> {
     this.#misses += 1;
-    const inputs: string[] = [];
-    // The checks loaded every path they looked at: no promise per path for those.
-    for (const path of [...new Set(looked)].sort()) inputs.push(path, artifactState(artifacts.peek(path) ?? (await artifacts.get(path))));
+    const inputs = await inputsOf(looked, artifacts);
     const others: Finding[] = [];
     const places: number[] = [];
     result.findings.forEach((finding, at) => {
@@ -432,6 +449,14 @@ export class ResultCache {
       return null;
     }
   }
+}
+
+/** The paths a check looked at, each then its state, in path order (an entry's `inputs`). */
+async function inputsOf(looked: Iterable<string>, artifacts: ArtifactCache): Promise<string[]> {
+  const inputs: string[] = [];
+  // The checks loaded every path they looked at: no promise per path for those.
+  for (const path of [...new Set(looked)].sort()) inputs.push(path, artifactState(artifacts.peek(path) ?? (await artifacts.get(path))));
+  return inputs;
 }
 
 /** What a lookup takes of an entry. */

@@ -1,5 +1,14 @@
 import { hash } from 'node:crypto';
-import { type ArtifactCache, artifactState, CONTENT_HASH_LENGTH, type Discovery, type HistoryFacts, sameItems } from '@aiwg-cite/core';
+import {
+  type ArtifactCache,
+  type ArtifactReader,
+  artifactState,
+  CONTENT_HASH_LENGTH,
+  type Discovery,
+  type HistoryFacts,
+  type Sha256,
+  sameItems,
+} from '@aiwg-cite/core';
 import type { Workspace } from '@aiwg-cite/node';
 import type { ResultCacheRun } from './check-cache.ts';
 
@@ -12,16 +21,17 @@ import type { ResultCacheRun } from './check-cache.ts';
  * What the answer depends on: the run's key (this build, its options and flags, configuration,
  * corpus and month, the format and whether it colours, the working directory, the git and
  * aiwg-cite environment); the documents discovered, with the discovery's notes, and the bytes of
- * each (its stamp's digest); the state of every artifact the documents' stored results depend on;
- * what the run-level stages read besides findings (`runState`: the copies discovery left out, the
- * corpus's notes, the ignored corpus roots); and, when the history stage asked git, git's state
- * (every ref, the index, shallowness) and which pinned artifacts are symbolic links.
+ * each (its stamp's digest, or the digest of the bytes read for one never stamped, as a link); the
+ * state of every artifact the documents' results depend on; what the run-level stages read
+ * besides findings (`runState`: the copies discovery left out, the corpus's notes, the ignored
+ * corpus roots); what each `@`-mention target resolved to; and, when the history stage asked git,
+ * git's state (every ref, the index, shallowness) and which pinned artifacts are symbolic links.
  *
- * An answer is kept only by a run on one thread that answered every document from the result
- * cache (the inputs of each are then known; a document read, skipped, gone, or with findings that
- * are never cached keeps the run's answer from being kept). A run that checks an edited document
- * so spends nothing on keeping an answer; the next, if nothing changed, keeps it, and the one
- * after prints it.
+ * An answer is kept only by a run on one thread in which every document was answered from the
+ * result cache or checked without being stored (what the profile held back, `@`-mentions: their
+ * inputs are recorded as they are checked). A document checked and stored, skipped or gone keeps
+ * the run's answer from being kept: a run that checks an edited document spends nothing on
+ * keeping one; the next, if nothing changed, keeps it, and the one after prints it.
  */
 
 /** The layout of {@link AnswerHead}; a new layout never reads an old file. */
@@ -39,6 +49,8 @@ interface AnswerHead {
   /** Path, state, path, state, ...: every input of the documents' stored results. */
   readonly inputs: readonly string[];
   readonly run: string;
+  /** Each `@`-mention target the checks resolved, with its resolution (`ScholarlyRun.mentionsResolved`). */
+  readonly mentions: readonly string[];
   /** Git's state when the history stage asked it (`historyState`), else null. */
   readonly history: string | null;
   /** The artifacts the history stage asked about, and whether each was a symbolic link. */
@@ -61,10 +73,17 @@ export interface RunAnswerInput {
   readonly format: string;
   /** Everything about the invocation that can change its output and is not in the cache's context. */
   readonly invocation: unknown;
-  /** The run's artifacts (shared with its pipeline), for the inputs the stamps do not know. */
+  /** The run's reader, hash and artifacts (shared with its pipeline), for what the stamps do not know. */
+  readonly reader: ArtifactReader;
+  readonly sha256: Sha256;
   readonly artifacts: ArtifactCache;
   /** What the run-level stages read besides the findings (see `ScholarlyRun.runState`), after discovery. */
   readonly runState: () => string;
+  /** The `@`-mention targets the checks resolved against the tree, and whether they still resolve so (`ScholarlyRun`). */
+  readonly mentions: {
+    resolved(): string[];
+    resolveAsBefore(resolved: readonly string[]): Promise<boolean>;
+  };
 }
 
 /** A run's kept answer: reuse it, or keep this run's. */
@@ -90,8 +109,8 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
   // A run over none keeps nothing (it costs nothing to build, and writes nothing where it cannot).
   let documents = 0;
   const everyDocumentAnswered = () => {
-    const { hits, misses } = results.stats;
-    return documents > 0 && misses === 0 && hits === documents;
+    const { hits, misses, unstored, onTree } = results.stats;
+    return documents > 0 && misses === 0 && hits + unstored + onTree === documents;
   };
   const printed: string[] = [];
   let printedBytes = 0;
@@ -127,21 +146,29 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       const head = kept.head;
       if (head.key !== key || !sameItems(head.documents, discovery.documents) || !sameItems(head.notes, discovery.notes)) return null;
       const known = cache.stamps?.digestOf;
-      if (known === undefined) return null;
+      if (known === undefined || head.run !== run) return null;
+      // What the stamps know first; the rest is read (links, files never stamped, missing files),
+      // as the pipeline would read it.
+      const unknownDocuments: number[] = [];
       for (let at = 0; at < head.documents.length; at += 1) {
-        if (known(head.documents[at] as string) !== head.digests[at]) return null;
+        const digest = known(head.documents[at] as string);
+        if (digest === null) unknownDocuments.push(at);
+        else if (digest !== head.digests[at]) return null;
       }
-      if (head.run !== run) return null;
-      // Those the stamps know first; the others are read (missing files, links), as a lookup would.
-      const unknown: number[] = [];
+      const unknownInputs: number[] = [];
       for (let at = 0; at < head.inputs.length; at += 2) {
         const digest = known(head.inputs[at] as string);
-        if (digest === null) unknown.push(at);
+        if (digest === null) unknownInputs.push(at);
         else if (`file:${digest.slice(0, CONTENT_HASH_LENGTH)}` !== head.inputs[at + 1]) return null;
       }
-      for (const at of unknown) {
+      for (const at of unknownDocuments) {
+        const read = await input.reader.read(head.documents[at] as string);
+        if (read.kind !== 'file' || (await input.sha256(read.bytes)) !== head.digests[at]) return null;
+      }
+      for (const at of unknownInputs) {
         if (artifactState(await input.artifacts.get(head.inputs[at] as string)) !== head.inputs[at + 1]) return null;
       }
+      if (!(await input.mentions.resolveAsBefore(head.mentions))) return null;
       if (head.history !== null) {
         const { isSymlink } = await import('@aiwg-cite/git');
         if (head.links.some(([path, link]) => isSymlink(workspace.root, path) !== link)) return null;
@@ -180,6 +207,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         digests,
         inputs: [...recorded.inputs].flat(),
         run: stateOf(),
+        mentions: input.mentions.resolved(),
         history: history?.state ?? null,
         links: history?.links ?? [],
         exit,
@@ -221,6 +249,7 @@ function isHead(value: unknown): value is AnswerHead {
     isStrings(head.inputs) &&
     head.inputs.length % 2 === 0 &&
     typeof head.run === 'string' &&
+    isStrings(head.mentions) &&
     (head.history === null || typeof head.history === 'string') &&
     Array.isArray(head.links) &&
     head.links.every((link) => Array.isArray(link) && typeof link[0] === 'string' && typeof link[1] === 'boolean') &&

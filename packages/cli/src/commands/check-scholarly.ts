@@ -12,6 +12,7 @@ import {
   type Finding,
   fromOkKey,
   isFixableFinding,
+  type MentionResolution,
   type MentionResolver,
   PROFILES,
   planFixes,
@@ -127,6 +128,13 @@ export interface ScholarlyRun {
    * are the same add the same findings and notes (`check` keeps a whole answer on it).
    */
   runState(): string;
+  /**
+   * Every `@`-mention target this run's checks resolved against the tree, with what it resolved to,
+   * one string each (a mention's finding depends on nothing else of the tree).
+   */
+  mentionsResolved(): string[];
+  /** Whether each of {@link mentionsResolved}'s targets, resolved now, resolves as it did. */
+  resolveAsBefore(resolved: readonly string[]): Promise<boolean>;
   /** After the one report is built: applies `--fix` and writes `--report`. */
   afterReport(report: Report, documents: readonly string[]): void;
   /**
@@ -185,14 +193,23 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
   const checkers: DocumentChecker[] = [];
   if (values['corpus-only'] !== true) checkers.push(rlmChecker);
   let scholarly: ScholarlyChecker | null = null;
+  // Every @-mention target the checks resolved, by `base` and path: what their findings read of the tree.
+  const mentions = new Map<string, MentionResolution>();
+  let resolveMention: MentionResolver | null = null;
   if (corpus !== null) {
+    const resolve = withIgnoredPaths(
+      createMentionResolver(workspace.root, context.env, new Set(corpus.sources.map((source) => source.path))),
+      workspace,
+    );
+    resolveMention = async (target) => {
+      const resolution = await resolve(target);
+      mentions.set(`${target.base}\u0000${target.path}`, resolution);
+      return resolution;
+    };
     scholarly = createScholarlyChecker({
       corpus,
       now: { year: now.year, month: now.month },
-      resolveMention: withIgnoredPaths(
-        createMentionResolver(workspace.root, context.env, new Set(corpus.sources.map((source) => source.path))),
-        workspace,
-      ),
+      resolveMention,
       doiPlaceholders: config.doi?.placeholders ?? [],
       requireCorpus: values['require-corpus'] === true,
       profile,
@@ -211,6 +228,15 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
     (unjudged ??= values['require-corpus'] === true ? [] : unjudgedRoots(workspace, index));
   return {
     checkers,
+    mentionsResolved: () => [...mentions].map(([target, resolution]) => `${target}\u0000${resolution}`),
+    async resolveAsBefore(resolved) {
+      for (const line of resolved) {
+        const [base, path, resolution] = line.split('\u0000');
+        if ((base !== 'root' && base !== 'aiwg-root') || path === undefined || resolveMention === null) return false;
+        if ((await resolveMention({ base, path })) !== resolution) return false;
+      }
+      return true;
+    },
     runState: () =>
       JSON.stringify({
         identityInPipeline,

@@ -233,8 +233,11 @@ export const check: Command = {
             cache,
             format,
             invocation: [args, context.cwd, context.configFile ?? null, format === 'pretty' && shouldColor(context.stdout, context.env)],
+            reader: read,
+            sha256,
             artifacts,
             runState: scholarly.runState,
+            mentions: { resolved: scholarly.mentionsResolved, resolveAsBefore: scholarly.resolveAsBefore },
           });
     const reused = discovery === null ? null : await answer?.reuse(discovery);
     if (discovery !== null && reused != null) {
