@@ -201,9 +201,14 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
       createMentionResolver(workspace.root, context.env, new Set(corpus.sources.map((source) => source.path))),
       workspace,
     );
+    // Each target resolved once per run (a kept answer's check asks first; git's check-ignore is a process).
     resolveMention = async (target) => {
-      const resolution = await resolve(target);
-      mentions.set(`${target.base}\u0000${target.path}`, resolution);
+      const key = `${target.base}\u0000${target.path}`;
+      let resolution = mentions.get(key);
+      if (resolution === undefined) {
+        resolution = await resolve(target);
+        mentions.set(key, resolution);
+      }
       return resolution;
     };
     scholarly = createScholarlyChecker({
