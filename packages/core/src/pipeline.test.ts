@@ -104,7 +104,7 @@ describe('runPipeline with countOk: citations that check out are counted, not ke
       );
       expect([...counted.ok]).toEqual([['rlm\u0000fresh\u0000rlm/fresh', fromCache ? 4 : 3]]);
     }
-    expect(results.cache.stats).toEqual({ hits: 3, misses: 3 });
+    expect(results.cache.stats).toEqual({ hits: 3, misses: 3, unstored: 0, onTree: 0 });
     expect((await run(false)).ok.size).toBe(0);
   });
 });
@@ -211,7 +211,7 @@ describe('runPipeline with okJson: citations that check out kept as their report
         pass === 'cached' ? ['tie.md'] : ['quiet.md', 'tie.md'],
       );
     }
-    expect(results.cache.stats).toEqual({ hits: 5, misses: 5 });
+    expect(results.cache.stats).toEqual({ hits: 5, misses: 5, unstored: 0, onTree: 0 });
   });
 });
 
