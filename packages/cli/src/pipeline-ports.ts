@@ -33,10 +33,11 @@ export function historyPort(
   workspace: Workspace,
   context: CliContext,
   workingTree?: ArtifactReader,
-  options: { keep?: boolean } = {},
+  options: { keep?: boolean; tellState?: import('@aiwg-cite/git').HistoryFactsOptions['tellState'] } = {},
 ): HistoryFacts | undefined {
   if (!workspace.isGit) return undefined;
   // With `keep` (a long-running watch): the facts of pins looked up before, while git's state stays.
+  // With `tellState` (a check that may keep its answer): what each lookup's answer depends on.
   let memo: import('@aiwg-cite/git').HistoryFactsMemo | undefined;
   return {
     async lookup(pins) {
@@ -48,6 +49,7 @@ export function historyPort(
           env: { ...context.env },
           ...(workingTree === undefined ? {} : { workingTree }),
           ...(memo === undefined ? {} : { memo }),
+          ...(options.tellState === undefined ? {} : { tellState: options.tellState }),
         })
         .lookup(pins);
     },

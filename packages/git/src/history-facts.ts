@@ -31,6 +31,12 @@ export interface HistoryFactsOptions {
    * whose facts follow every edit.
    */
   readonly memo?: HistoryFactsMemo;
+  /**
+   * Asked at the start of each lookup, with the artifacts its pins name (sorted, once each): where
+   * to tell what the lookup's answer depends on ({@link historyState} for those artifacts, taken
+   * from the repository this lookup opened), or `null` to tell nothing and ask git nothing more.
+   */
+  readonly tellState?: (artifacts: readonly string[]) => ((state: string) => void) | null;
 }
 
 /**
@@ -63,11 +69,15 @@ export function createHistoryFacts(options: HistoryFactsOptions): HistoryFacts {
   return {
     async lookup(pins) {
       const history = GitHistory.open(options.root, options.env);
+      if (options.tellState !== undefined) {
+        const artifacts = [...new Set(pins.map((pin) => pin.artifact))].sort();
+        options.tellState(artifacts)?.(stateOf(history, options.root, artifacts));
+      }
       // Outside git there is no history to consult, and none is expected.
       if (history === null) return { kind: 'unavailable' };
       try {
-        if (history.isShallow) return { kind: 'incomplete', reason: 'shallow' };
-        if (!history.hasCommits()) return { kind: 'incomplete', reason: 'no-commits' };
+        const none = noHistory(history);
+        if (none !== null) return { kind: 'incomplete', reason: none };
         if (options.memo !== undefined && options.workingTree === undefined) return await keptFacts(history, pins, options, options.memo);
         return await collectFacts(history, pins, options);
       } finally {
@@ -78,21 +88,31 @@ export function createHistoryFacts(options: HistoryFactsOptions): HistoryFacts {
 }
 
 /**
- * What the answers of {@link createHistoryFacts} (without `workingTree`) depend on in git, besides
- * the pins and whether each pinned artifact is a symbolic link in the working tree, as one string:
- * the same branches as its lookup (outside git, shallow, no commits), then
- * `GitHistory.factsState`. Two lookups of the same pins in the same state give the same answer.
+ * What the answers of {@link createHistoryFacts} (without `workingTree`) for pins of `artifacts`
+ * depend on besides the pins, as one string: whether there is a history to consult (the same
+ * branches as its lookup), `GitHistory.factsState`, and which of the artifacts are symbolic links
+ * in the working tree (their facts come from there). Two lookups of the same pins in the same
+ * state give the same answer.
  */
-export async function historyState(root: string, env?: NodeJS.ProcessEnv): Promise<string> {
+export async function historyState(root: string, env: NodeJS.ProcessEnv | undefined, artifacts: readonly string[]): Promise<string> {
   const history = GitHistory.open(root, env);
-  if (history === null) return 'unavailable';
   try {
-    if (history.isShallow) return 'shallow';
-    if (!history.hasCommits()) return 'no-commits';
-    return `facts ${history.factsState()}`;
+    return stateOf(history, root, artifacts);
   } finally {
-    await history.close();
+    await history?.close();
   }
+}
+
+/** {@link historyState} of an opened repository (`null`: outside git). */
+function stateOf(history: GitHistory | null, root: string, artifacts: readonly string[]): string {
+  const git = history === null ? 'unavailable' : (noHistory(history) ?? `facts ${history.factsState()}`);
+  return JSON.stringify([git, artifacts, artifacts.map((artifact) => isSymlink(root, artifact))]);
+}
+
+/** Why a repository's history proves nothing about a pin (a shallow clone, no commits yet), or `null`. */
+function noHistory(history: GitHistory): 'shallow' | 'no-commits' | null {
+  if (history.isShallow) return 'shallow';
+  return history.hasCommits() ? null : 'no-commits';
 }
 
 /** {@link collectFacts} for the pins `memo` does not have in git's present state; the others from it. */
@@ -215,7 +235,7 @@ async function stagedHash(history: GitHistory, artifact: string, sha256: Sha256 
 }
 
 /** Whether an artifact is a symbolic link in the working tree: its facts then come from there, not git. */
-export function isSymlink(root: string, artifact: string): boolean {
+function isSymlink(root: string, artifact: string): boolean {
   try {
     return lstatSync(join(root, artifact)).isSymbolicLink();
   } catch {

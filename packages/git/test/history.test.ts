@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { BlobHashCache } from '../src/blob-hash-cache.ts';
 import { GitHistory, parseRawLog } from '../src/history.ts';
 import { type BlameDetail, blameCitation } from '../src/history-blame.ts';
-import { createHistoryFacts, HistoryFactsMemo } from '../src/history-facts.ts';
+import { createHistoryFacts, HistoryFactsMemo, historyState } from '../src/history-facts.ts';
 import { markUnknownHashes } from '../src/history-unknown.ts';
 
 const ENV = { ...process.env, ...GIT_ENV };
@@ -479,5 +479,53 @@ describe('history facts kept between lookups (HistoryFactsMemo, for the watch)',
     symlinkSync('a.ts', join(repo.dir, 'b.ts'));
     expect(await facts(memo, repo.dir, pins)).toEqual(await fresh());
     expect((await facts(memo, repo.dir, pins))[2]).toEqual({ tracked: false, known: false, workingTree: null });
+  });
+});
+
+describe('what a lookup depends on (historyState, tellState: a check that keeps its answer)', () => {
+  it('a lookup tells the state historyState gives, which changes with a ref, the index and a symbolic link', async () => {
+    const repo = gitRepo({ 'a.ts': 'v1\n', 'b.ts': 'b\n' });
+    const pins = [
+      { artifact: 'b.ts', hash: sha16('v3\n') },
+      { artifact: 'a.ts', hash: sha16('v3\n') },
+      { artifact: 'a.ts', hash: sha16('v0\n') },
+    ];
+    const told = async () => {
+      const states: string[] = [];
+      const asked: (readonly string[])[] = [];
+      await createHistoryFacts({
+        root: repo.dir,
+        env: ENV,
+        tellState: (artifacts) => {
+          asked.push(artifacts);
+          return (state) => states.push(state);
+        },
+      }).lookup(pins);
+      expect(asked).toEqual([['a.ts', 'b.ts']]);
+      expect(states).toHaveLength(1);
+      expect(states[0]).toBe(await historyState(repo.dir, ENV, ['a.ts', 'b.ts']));
+      return states[0];
+    };
+    const seen = [await told()];
+    expect(await told()).toBe(seen[0]);
+    // A commit on a new ref without the index, the index alone, a symbolic link in the working tree.
+    const piped = (args: string[], input: string) => execFileSync('git', args, { cwd: repo.dir, env: ENV, input }).toString().trim();
+    const blob = piped(['hash-object', '-w', '--stdin'], 'v3\n');
+    repo.git('update-ref', 'refs/heads/fetched', piped(['commit-tree', piped(['mktree'], `100644 blob ${blob}\ta.ts\n`), '-m', 'x'], ''));
+    seen.push(await told());
+    repo.git('update-index', '--cacheinfo', `100644,${blob},b.ts`);
+    seen.push(await told());
+    rmSync(join(repo.dir, 'b.ts'));
+    symlinkSync('a.ts', join(repo.dir, 'b.ts'));
+    seen.push(await told());
+    expect(new Set(seen).size).toBe(4);
+    // A caller that wants nothing is told nothing.
+    let asked = 0;
+    const tellNothing = () => {
+      asked += 1;
+      return null;
+    };
+    await createHistoryFacts({ root: repo.dir, env: ENV, tellState: tellNothing }).lookup(pins);
+    expect(asked).toBe(1);
   });
 });

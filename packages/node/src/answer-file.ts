@@ -53,15 +53,7 @@ export class AnswerFile {
   /** Keeps an answer in place of the last: `head` (JSON), and the output's pieces as UTF-8. */
   write(head: unknown, output: readonly (string | Uint8Array)[]): void {
     const id = randomBytes(16).toString('hex');
-    const writer = this.#output.writer();
-    try {
-      writer.append(`${id}\n`);
-      for (const piece of output) writer.append(piece);
-      writer.commit();
-    } catch (error) {
-      writer.abort();
-      throw error;
-    }
+    this.#output.write([`${id}\n`, ...output]);
     this.#head.write(JSON.stringify({ id, head }));
   }
 }

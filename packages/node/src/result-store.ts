@@ -101,11 +101,15 @@ export class SignedFile {
     return timingSafeEqual(mac.getAuthTag(), given) ? body : null;
   }
 
-  /** Replaces the file atomically; a failure leaves the old file and no temporary file behind. */
-  write(body: string): void {
+  /**
+   * Replaces the file atomically with the body (or its pieces, one after the other); a failure
+   * leaves the old file and no temporary file behind.
+   */
+  write(body: string | readonly (string | Uint8Array)[]): void {
     const writer = this.writer();
     try {
-      writer.append(body);
+      if (typeof body === 'string') writer.append(body);
+      else for (const piece of body) writer.append(piece);
       writer.commit();
     } catch (error) {
       writer.abort();

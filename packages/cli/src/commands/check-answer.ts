@@ -5,7 +5,6 @@ import {
   artifactState,
   CONTENT_HASH_LENGTH,
   type Discovery,
-  type HistoryFacts,
   type Sha256,
   sameItems,
 } from '@aiwg-cite/core';
@@ -35,7 +34,7 @@ import type { ResultCacheRun } from './check-cache.ts';
  */
 
 /** The layout of {@link AnswerHead}; a new layout never reads an old file. */
-const HEAD_FORMAT = 1;
+const HEAD_FORMAT = 2;
 /** A larger answer is not kept: it would cost more to write and read than to build. */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
@@ -51,10 +50,10 @@ interface AnswerHead {
   readonly run: string;
   /** Each `@`-mention target the checks resolved, with its resolution (`ScholarlyRun.mentionsResolved`). */
   readonly mentions: readonly string[];
-  /** Git's state when the history stage asked it (`historyState`), else null. */
+  /** What the history stage's answer depended on (`historyState` of the artifacts it asked about), else null. */
   readonly history: string | null;
-  /** The artifacts the history stage asked about, and whether each was a symbolic link. */
-  readonly links: readonly (readonly [string, boolean])[];
+  /** The artifacts the history stage asked about. */
+  readonly historyArtifacts: readonly string[];
   readonly exit: number;
 }
 
@@ -88,8 +87,11 @@ export interface RunAnswerInput {
 
 /** A run's kept answer: reuse it, or keep this run's. */
 export interface RunAnswer {
-  /** The history port, watched: whether the run asked git, and about which artifacts. */
-  watchHistory(port: HistoryFacts | undefined): HistoryFacts | undefined;
+  /**
+   * For the history port (`HistoryFactsOptions.tellState`): where a lookup tells what its answer
+   * depends on, while this run can still keep its answer.
+   */
+  readonly tellHistoryState: (artifacts: readonly string[]) => ((state: string) => void) | null;
   /** The kept answer, when nothing it depends on changed since. */
   reuse(discovery: Discovery): Promise<ReusedAnswer | null>;
   /** Called with every piece the run prints, in order. */
@@ -114,25 +116,20 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
   };
   const printed: string[] = [];
   let printedBytes = 0;
-  let asked: { readonly state: string; readonly links: [string, boolean][] } | null = null;
+  let asked: { readonly state: string; readonly artifacts: readonly string[] } | null = null;
   let unkept = false;
   let runState: string | null = null;
   const stateOf = () => (runState ??= input.runState());
-  const historyNow = async () => (await import('@aiwg-cite/git')).historyState(workspace.root, { ...input.env });
 
   return {
-    watchHistory(port) {
-      if (port === undefined) return undefined;
-      return {
-        async lookup(pins) {
-          // Git's state is taken only when this run can still keep its answer (stages 2-4 are over).
-          if (everyDocumentAnswered() && !unkept) {
-            const { isSymlink } = await import('@aiwg-cite/git');
-            const artifacts = [...new Set(pins.map((pin) => pin.artifact))].sort();
-            asked = { state: await historyNow(), links: artifacts.map((path) => [path, isSymlink(workspace.root, path)]) };
-          } else unkept = true;
-          return port.lookup(pins);
-        },
+    tellHistoryState(artifacts) {
+      // Only when this run can still keep its answer (stages 2-4 are over): nothing else asks git.
+      if (unkept || !everyDocumentAnswered()) {
+        unkept = true;
+        return null;
+      }
+      return (state) => {
+        asked = { state, artifacts };
       };
     },
     async reuse(discovery) {
@@ -170,9 +167,8 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       }
       if (!(await input.mentions.resolveAsBefore(head.mentions))) return null;
       if (head.history !== null) {
-        const { isSymlink } = await import('@aiwg-cite/git');
-        if (head.links.some(([path, link]) => isSymlink(workspace.root, path) !== link)) return null;
-        if ((await historyNow()) !== head.history) return null;
+        const { historyState } = await import('@aiwg-cite/git');
+        if ((await historyState(workspace.root, { ...input.env }, head.historyArtifacts)) !== head.history) return null;
       }
       const output = kept.output();
       return output === null ? null : { output, exit: head.exit };
@@ -196,9 +192,9 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         if (digest === undefined) return;
         digests.push(digest);
       }
-      // Git's state as the history stage found it, taken just before it asked: a ref or the index
-      // that moved since makes the next run compare another state, and build its answer again.
-      const history = asked as { readonly state: string; readonly links: [string, boolean][] } | null;
+      // Git's state as the history lookup found it when it opened the repository: a ref or the
+      // index that moved since makes the next run compare another state, and build its answer again.
+      const history = asked as { readonly state: string; readonly artifacts: readonly string[] } | null;
       const head: AnswerHead = {
         format: HEAD_FORMAT,
         key,
@@ -209,7 +205,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         run: stateOf(),
         mentions: input.mentions.resolved(),
         history: history?.state ?? null,
-        links: history?.links ?? [],
+        historyArtifacts: history?.artifacts ?? [],
         exit,
       };
       try {
@@ -251,8 +247,7 @@ function isHead(value: unknown): value is AnswerHead {
     typeof head.run === 'string' &&
     isStrings(head.mentions) &&
     (head.history === null || typeof head.history === 'string') &&
-    Array.isArray(head.links) &&
-    head.links.every((link) => Array.isArray(link) && typeof link[0] === 'string' && typeof link[1] === 'boolean') &&
+    isStrings(head.historyArtifacts) &&
     (head.exit === 0 || head.exit === 1)
   );
 }

@@ -23,7 +23,7 @@ const BUILD_ID = typeof __AIWG_CITE_BUILD_ID__ === 'string' ? __AIWG_CITE_BUILD_
 
 /** The result cache of one `check` run, and what to do with it when the run is over. */
 export interface ResultCacheRun {
-  readonly results: NonNullable<CheckInput['results']> & { readonly cache: ResultCache };
+  readonly results: NonNullable<CheckInput['results']>;
   /** Everything besides a document and its artifacts that the cache's keys cover, as one string. */
   readonly context: string;
   /** The kept answer of a whole run in one slot (check-answer.ts), beside the cache. */

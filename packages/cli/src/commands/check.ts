@@ -255,7 +255,7 @@ export const check: Command = {
         ...optional('helper', helper),
         ...(values['no-history'] === true
           ? {}
-          : optional('history', answer === null ? historyPort(workspace, context) : answer.watchHistory(historyPort(workspace, context)))),
+          : optional('history', historyPort(workspace, context, undefined, answer === null ? {} : { tellState: answer.tellHistoryState }))),
         ...optional('results', results),
         copies: scholarly.copiesPort(stamps),
         corpus: scholarly.corpusStage,
