@@ -721,6 +721,46 @@ describe('a kept answer (the last identical run over every document)', { timeout
     expect(linked.built.code).toBe(1);
   });
 
+  it('with a helper thread: kept by a run the cache answered whole, never by one the helper shared', async () => {
+    const repo = generatedRepo(30);
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1', AIWG_CITE_THREADS: '2' };
+    const helped = (run: CliRun) => Number(/helper thread: (\d+) documents/.exec(run.stderr)?.[1] ?? 0);
+    const head = join(repo.dir, '.git/aiwg-cite/results/answer-json');
+    const expectUncached = async (runs: readonly CliRun[]) => {
+      const uncached = await cli(['check', '--format', 'json', '--no-cache'], repo.dir, { ...env, AIWG_CITE_THREADS: '1' });
+      for (const run of runs) {
+        expect(run.stdout).toBe(uncached.stdout);
+        expect(run.code).toBe(uncached.code);
+      }
+    };
+    const cold = await cli(['check', '--format', 'json'], repo.dir, env);
+    expect(helped(cold)).toBeGreaterThan(0);
+    expect(existsSync(head)).toBe(false);
+    // Every document answered by the cache: no helper starts, and the run keeps its answer.
+    const warm = await cli(['check', '--format', 'json'], repo.dir, env);
+    expect(helped(warm)).toBe(0);
+    expect(answered(warm)).toBe(-1);
+    const kept = readFileSync(head);
+    const printed = await cli(['check', '--format', 'json'], repo.dir, env);
+    expect(answered(printed)).toBe(30);
+    await expectUncached([cold, warm, printed]);
+    // An edited document: the helper (forced to take the first batch) checks it, and the run,
+    // which its thread's cache did not answer whole, keeps nothing: the old answer stays, unused.
+    appendFileSync(join(repo.dir, 'docs/area2/report-6.md'), '\nAlso [src/m0/file0.ts, L1].\n');
+    const edited = await cli(['check', '--format', 'json'], repo.dir, env);
+    expect(helped(edited)).toBe(1);
+    expect(answered(edited)).toBe(-1);
+    expect(readFileSync(head).equals(kept)).toBe(true);
+    const again = await cli(['check', '--format', 'json'], repo.dir, env);
+    expect(helped(again)).toBe(0);
+    expect(answered(again)).toBe(-1);
+    expect(readFileSync(head).equals(kept)).toBe(false);
+    const printedAgain = await cli(['check', '--format', 'json'], repo.dir, env);
+    expect(answered(printedAgain)).toBe(30);
+    await expectUncached([edited, again, printedAgain]);
+    expect(printedAgain.stdout).not.toBe(printed.stdout);
+  });
+
   it('is neither kept nor printed for a run over some documents, a shard, --changed or --report, and a corrupt or foreign one is ignored', async () => {
     const repo = generatedRepo(20);
     const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };

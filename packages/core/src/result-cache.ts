@@ -191,10 +191,11 @@ export class ResultCache {
   #unstored = 0;
   #onTree = 0;
   /**
-   * Once {@link record} asked: the inputs of every entry that held (each entry's flat list), and
-   * the digest each document was last keyed by.
+   * Once {@link record} asked: each input of the entries that held, with its state (one per path:
+   * an artifact has one state in a run, and most are cited by many documents), and the digest each
+   * document was last keyed by.
    */
-  #held: (readonly string[])[] | null = null;
+  #held: Map<string, string> | null = null;
   #keyed: Map<string, string> | null = null;
 
   /**
@@ -229,7 +230,7 @@ export class ResultCache {
    * answer for the next one compares these); {@link recorded} gives them.
    */
   record(): void {
-    this.#held ??= [];
+    this.#held ??= new Map();
     this.#keyed ??= new Map();
   }
 
@@ -239,9 +240,7 @@ export class ResultCache {
    */
   recorded(): { readonly inputs: ReadonlyMap<string, string>; readonly digests: ReadonlyMap<string, string> } | null {
     if (this.#held === null || this.#keyed === null) return null;
-    const inputs = new Map<string, string>();
-    for (const list of this.#held) for (let at = 0; at < list.length; at += 2) inputs.set(list[at] as string, list[at + 1] as string);
-    return { inputs, digests: this.#keyed };
+    return { inputs: this.#held, digests: this.#keyed };
   }
 
   /** The key of a document: the run's context, its path and its bytes. */
@@ -355,7 +354,7 @@ export class ResultCache {
   /** Counts a hit, and keeps its inputs when asked to ({@link record}). */
   #hold(inputs: readonly string[]): void {
     this.#hits += 1;
-    this.#held?.push(inputs);
+    if (this.#held !== null) keepInputs(this.#held, inputs);
   }
 
   /**
@@ -368,7 +367,7 @@ export class ResultCache {
     if (onTree) this.#onTree += 1;
     else this.#unstored += 1;
     if (this.#held === null) return;
-    this.#held.push(await inputsOf(looked, artifacts));
+    keepInputs(this.#held, await inputsOf(looked, artifacts));
   }
 
   /**
@@ -449,6 +448,11 @@ export class ResultCache {
       return null;
     }
   }
+}
+
+/** Adds an entry's inputs (path, state, path, ...) to the states kept by path. */
+function keepInputs(states: Map<string, string>, inputs: readonly string[]): void {
+  for (let at = 0; at < inputs.length; at += 2) states.set(inputs[at] as string, inputs[at + 1] as string);
 }
 
 /** The paths a check looked at, each then its state, in path order (an entry's `inputs`). */

@@ -26,11 +26,13 @@ import type { ResultCacheRun } from './check-cache.ts';
  * corpus roots); what each `@`-mention target resolved to; and, when the history stage asked git,
  * git's state (every ref, the index, shallowness) and which pinned artifacts are symbolic links.
  *
- * An answer is kept only by a run on one thread in which every document was answered from the
- * result cache or checked without being stored (what the profile held back, `@`-mentions: their
- * inputs are recorded as they are checked). A document checked and stored, skipped or gone keeps
- * the run's answer from being kept: a run that checks an edited document spends nothing on
- * keeping one; the next, if nothing changed, keeps it, and the one after prints it.
+ * An answer is kept only by a run in which this thread answered every document from the result
+ * cache or checked it without storing it (what the profile held back, `@`-mentions: their inputs
+ * are recorded as they are checked). A document checked and stored, skipped or gone keeps the
+ * run's answer from being kept, and so does one a helper thread took (counted in that thread's
+ * cache, not this one's; a helper starts only for documents the cache did not answer): a run that
+ * checks an edited document spends nothing on keeping one; the next, if nothing changed, keeps
+ * it, and the one after prints it.
  */
 
 /** The layout of {@link AnswerHead}; a new layout never reads an old file. */

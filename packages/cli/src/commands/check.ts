@@ -221,11 +221,10 @@ export const check: Command = {
     const artifacts = new ArtifactCache(read, sha256);
     // A run over every document that reads nothing it has not seen may print the last identical
     // run's answer whole (check-answer.ts); --fix, --report and online runs read more than that.
-    // One that a helper thread may share keeps none (the helper's results are the helper's own).
     const whole = cache !== null && positionals.length === 0 && shard === undefined && changed === undefined && unread;
     const discovery = whole ? discover() : null;
     const answer =
-      cache === null || discovery === null || (helper !== undefined && discovery.documents.length >= helper.minimum)
+      cache === null || discovery === null
         ? null
         : openRunAnswer({
             workspace,
