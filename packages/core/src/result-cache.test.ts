@@ -82,30 +82,38 @@ describe('ResultCache: entries as stored and read back', () => {
   });
 
   it('records, once asked, the inputs of the entries that hold and of documents not stored, and the digest each document was keyed by', async () => {
-    const fs = createMemoryFileSystem({ '/r/src/a.ts': 'a\n', '/r/src/b.ts': 'b\n' });
+    const fs = createMemoryFileSystem({ '/r/src/a.ts': 'a\n', '/r/src/b.ts': 'b\n', '/r/src/c.ts': 'c\n' });
     const artifacts = () => new ArtifactCache(createConfinedReader(fs, '/r'));
     const cache = new ResultCache(memoryStorage(), 'context');
     const result = { findings: [finding(1)], skippedInCode: 0, suppressed: 0 };
     const a = await cache.keyOfDigest('docs/a.md', 'a'.repeat(64));
     await cache.store(a, 'docs/a.md', result, ['src/a.ts'], artifacts());
+    const c = await cache.keyOfDigest('docs/c.md', 'c'.repeat(64));
+    await cache.store(c, 'docs/c.md', { ...result, findings: [finding(1, { file: 'docs/c.md' })] }, ['src/c.ts'], artifacts());
     expect(cache.recorded()).toBeNull();
     cache.record();
     // A stored entry is not an answer from the cache: it records its key's digest, not its inputs.
     const b = await cache.keyOfDigest('docs/b.md', 'b'.repeat(64));
     await cache.store(b, 'docs/b.md', { ...result, findings: [finding(1, { file: 'docs/b.md' })] }, ['src/b.ts'], artifacts());
     expect(await cache.lookup(a, 'docs/a.md', artifacts())).not.toBeNull();
+    // An input known unread (its digest from a stamp) is recorded with the state its digest gives.
+    const cDigest = await contentDigest(new TextEncoder().encode('c\n'));
+    expect(await cache.lookup(c, 'docs/c.md', artifacts(), (path) => (path === 'src/c.ts' ? cDigest : null))).not.toBeNull();
     // A lookup that does not hold records nothing.
     expect(await cache.lookup(a, 'docs/other.md', artifacts())).toBeNull();
     // Documents checked and not stored are counted apart, their inputs recorded like a hit's.
     await cache.recordUnstored(['src/b.ts'], artifacts(), false);
     await cache.recordUnstored([], artifacts(), true);
-    expect(cache.stats).toEqual({ hits: 1, misses: 2, unstored: 1, onTree: 1 });
+    expect(cache.stats).toEqual({ hits: 2, misses: 3, unstored: 1, onTree: 1 });
     const stateOf = async (text: string) => `file:${await contentHash(new TextEncoder().encode(text))}`;
     const recorded = cache.recorded();
-    expect([...(recorded?.inputs ?? [])]).toEqual([
-      ['src/a.ts', await stateOf('a\n')],
-      ['src/b.ts', await stateOf('b\n')],
-    ]);
+    expect(new Map(recorded?.inputs)).toEqual(
+      new Map([
+        ['src/a.ts', await stateOf('a\n')],
+        ['src/b.ts', await stateOf('b\n')],
+        ['src/c.ts', await stateOf('c\n')],
+      ]),
+    );
     expect([...(recorded?.digests ?? [])]).toEqual([['docs/b.md', 'b'.repeat(64)]]);
   });
 

@@ -191,11 +191,13 @@ export class ResultCache {
   #unstored = 0;
   #onTree = 0;
   /**
-   * Once {@link record} asked: each input of the entries that held, with its state (one per path:
-   * an artifact has one state in a run, and most are cited by many documents), and the digest each
-   * document was last keyed by.
+   * Once {@link record} asked: the inputs of the entries that held, with their states (one per
+   * path: an artifact has one state in a run), and the digest each document was last keyed by.
+   * The inputs an entry's lookup compared with a known state are not copied here: the maps of
+   * known states the lookups used (`#knownUsed`) hold them, 10,000 paths for a million inputs.
    */
   #held: Map<string, string> | null = null;
+  #knownUsed: Set<Map<string, string>> | null = null;
   #keyed: Map<string, string> | null = null;
 
   /**
@@ -231,6 +233,7 @@ export class ResultCache {
    */
   record(): void {
     this.#held ??= new Map();
+    this.#knownUsed ??= new Set();
     this.#keyed ??= new Map();
   }
 
@@ -239,8 +242,14 @@ export class ResultCache {
    * document was last keyed by; `null` before.
    */
   recorded(): { readonly inputs: ReadonlyMap<string, string>; readonly digests: ReadonlyMap<string, string> } | null {
-    if (this.#held === null || this.#keyed === null) return null;
-    return { inputs: this.#held, digests: this.#keyed };
+    if (this.#held === null || this.#knownUsed === null || this.#keyed === null) return null;
+    // A known state is the artifact's state in this run (from its stamp, never from an entry), so
+    // a path an entry that did not hold put there still names its true state: the next run's
+    // answer is at worst built again for it, never printed wrongly.
+    const inputs = new Map<string, string>();
+    for (const states of this.#knownUsed) for (const [path, state] of states) inputs.set(path, state);
+    for (const [path, state] of this.#held) inputs.set(path, state);
+    return { inputs, digests: this.#keyed };
   }
 
   /** The key of a document: the run's context, its path and its bytes. */
@@ -304,7 +313,10 @@ export class ResultCache {
         states = new Map();
         this.#knownStates.set(known, states);
       }
+      this.#knownUsed?.add(states);
     }
+    // Whether every input was compared with a state of `states` (see `#held`).
+    let allKnown = states !== undefined;
     // Most artifacts are answered at once (known, loaded already, or stamped): no promise per input.
     let waiting: Promise<boolean>[] | null = null;
     const inputs = entry.inputs;
@@ -321,6 +333,7 @@ export class ResultCache {
       const loaded = artifacts.peek(path);
       if (loaded !== undefined) {
         if (artifactState(loaded) !== state) return null;
+        allKnown = false;
         continue;
       }
       const digest = known?.(path);
@@ -330,6 +343,7 @@ export class ResultCache {
         if (fileState !== state) return null;
         continue;
       }
+      allKnown = false;
       waiting ??= [];
       waiting.push(artifacts.get(path).then((artifact) => artifactState(artifact) === state));
     }
@@ -341,20 +355,20 @@ export class ResultCache {
       okJson: entry.okJson,
     };
     if (waiting === null) {
-      this.#hold(inputs);
+      this.#hold(inputs, allKnown);
       return result;
     }
     return Promise.all(waiting).then((same) => {
       if (same.includes(false)) return null;
-      this.#hold(inputs);
+      this.#hold(inputs, false);
       return result;
     });
   }
 
-  /** Counts a hit, and keeps its inputs when asked to ({@link record}). */
-  #hold(inputs: readonly string[]): void {
+  /** Counts a hit, and keeps its inputs when asked to ({@link record}) unless the known states hold them (`allKnown`). */
+  #hold(inputs: readonly string[], allKnown: boolean): void {
     this.#hits += 1;
-    if (this.#held !== null) keepInputs(this.#held, inputs);
+    if (this.#held !== null && !allKnown) keepInputs(this.#held, inputs);
   }
 
   /**
