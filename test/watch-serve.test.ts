@@ -123,6 +123,49 @@ describe('check answered by a running watch', () => {
     step('a burst of edits');
   });
 
+  it('follows git: a ref made by plumbing, a commit and a deleted branch change its answer, though no file did', async () => {
+    const later = 'export const later = 1;\n';
+    const repo = gitRepo({
+      'src/a.ts': A1,
+      // A pin of a version of src/a.ts that no ref holds yet: an unknown hash, until a ref brings it.
+      'docs/pinned.md': `# Pinned\n\nSee [src/a.ts@${sha16(later)}, L1].\n`,
+      'docs/plain.md': `# Plain\n\nSee [src/a.ts@${sha16(A1)}, L1].\n`,
+    });
+    const git = (args: readonly string[], input?: string, env: Record<string, string> = {}) =>
+      execFileSync('git', args, { cwd: repo.dir, env: { ...process.env, ...GIT_ENV, ...env }, encoding: 'utf8', input }).trim();
+    startWatch(repo.dir);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    const statusOf = () => {
+      const own = runCli(['check', '--no-watch', '--rlm', '--format', 'json'], { cwd: repo.dir });
+      const report = JSON.parse(own.stdout) as { citations: { file: string; status: string }[] };
+      return report.citations.find((citation) => citation.file === 'docs/pinned.md')?.status;
+    };
+    const step = (label: string) => {
+      for (const format of [[], ['--format', 'json']]) expectServed(repo.dir, ['--rlm', ...format], `${label} ${format.join(' ')}`);
+    };
+    step('at start');
+    expect(statusOf()).toBe('unknown-hash');
+    // A commit on a new ref, made with plumbing (as a fetch brings one): neither the index nor the working tree moves.
+    const index = { GIT_INDEX_FILE: join(repo.dir, '.git/side-index') };
+    const blob = git(['hash-object', '-w', '--stdin'], later);
+    git(['read-tree', 'HEAD'], undefined, index);
+    git(['update-index', '--add', '--cacheinfo', `100644,${blob},src/a.ts`], undefined, index);
+    const commit = git(['commit-tree', git(['write-tree'], undefined, index), '-p', 'HEAD', '-m', 'side'], undefined, index);
+    git(['update-ref', 'refs/heads/side', commit]);
+    step('a ref that brings the pinned version');
+    expect(statusOf()).toBe('stale');
+    git(['update-ref', '-d', 'refs/heads/side']);
+    step('the ref deleted');
+    expect(statusOf()).toBe('unknown-hash');
+    // Staged: the index holds the pinned version (git's facts count it), the working tree does not.
+    git(['update-index', '--cacheinfo', `100644,${blob},src/a.ts`]);
+    step('the pinned version staged');
+    expect(statusOf()).toBe('stale');
+    git(['commit', '-q', '-m', 'pinned version']);
+    git(['checkout', '-q', 'HEAD', '--', 'src/a.ts']);
+    step('committed and checked out');
+  });
+
   it('declines what it could answer differently, and the check runs by itself', async () => {
     const repo = project();
     startWatch(repo.dir);

@@ -36,7 +36,7 @@ import {
   verifyDocument,
 } from './check.ts';
 import { forEachLimited } from './concurrency.ts';
-import { type HistoryFacts, judgeHistory, stalePins, type VersionSource } from './history-verdict.ts';
+import { type HistoryFacts, hasStalePin, judgeHistory, stalePins, type VersionSource } from './history-verdict.ts';
 import { okJsonOf } from './interop/verdict-model.ts';
 import type { Suppression } from './markdown/scan.ts';
 import { documentMessages, stagedChangeMessages } from './messages.ts';
@@ -350,11 +350,14 @@ export interface BatchShare {
 }
 
 /**
- * Per document, its outcome; plus the run's history notes (shallow clone, untracked files) and,
- * when `bodyOf` was given, the body identity of each checked document.
+ * Per document, its outcome; plus the run's history notes (shallow clone, untracked files), the
+ * documents whose stale pins the history stage asked about (`pinned`: their verdicts change with
+ * git's refs and index, not only with files) and, when `bodyOf` was given, the body identity of
+ * each checked document.
  */
 export type BatchOutcome = Map<string, DocumentOutcome> & {
   readonly notes: readonly string[];
+  readonly pinned: ReadonlySet<string>;
   readonly bodies: ReadonlyMap<string, string>;
 };
 
@@ -443,8 +446,12 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     for (const part of theirs) takeShare(share, part);
   }
   // Stored results are settled findings before history: history runs on them like on the rest.
+  const pinned = new Set<string>();
+  if (ports.history !== undefined) {
+    for (const [file, document] of [...verified, ...cached]) if (hasStalePin(document.findings)) pinned.add(file);
+  }
   const notes = await historyStage([...verified.values(), ...cached.values()], ports.history, ports.current);
-  const out = Object.assign(new Map<string, DocumentOutcome>(), { notes: [...admitNotes.sort(), ...notes], bodies });
+  const out = Object.assign(new Map<string, DocumentOutcome>(), { notes: [...admitNotes.sort(), ...notes], pinned, bodies });
   for (const file of files) {
     const outcome = early.get(file);
     if (outcome !== undefined) {

@@ -4,6 +4,7 @@ export type { GitObject } from './cat-file.ts';
 export { CatFileBatch } from './cat-file.ts';
 export type { CitationIndexOptions, CitingEntry, IndexedBlob } from './citation-index.ts';
 export { extractBlob, findCitingEntries, indexPartPath, isMarkdownName, summaryPath } from './citation-index.ts';
+export { GitStateStamp } from './git-state-stamp.ts';
 export type { ArtifactVersion, ChangeStatus, CommitInfo, HistoryScope } from './history.ts';
 export { GitHistory, hashBytes, parseRawLog } from './history.ts';
 export type { BlameDetail, BlameDrift, BlameEntry, BlameInput, CurrentArtifact, PinSource } from './history-blame.ts';

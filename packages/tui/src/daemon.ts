@@ -19,6 +19,13 @@ export interface WatchDaemonOptions {
   readonly discover: (changed?: ReadonlySet<string>) => readonly string[] | Promise<readonly string[]>;
   /** The git index file, watched so a checkout, add or reset re-lists the documents. */
   readonly gitIndexPath?: string;
+  /**
+   * Git's refs and index as they stand (git `GitStateStamp.take`), `null` when too fresh to be
+   * sure of: looked at with the root's check and before every {@link WatchDaemon.settle}. When
+   * it changes (a fetch, a commit, a deleted branch: no file event says so), the documents whose
+   * stale pins git's history judged are checked again.
+   */
+  readonly gitState?: () => string | null;
   /** Called after the first load and after every batch. */
   readonly onUpdate: (update: EngineUpdate) => void;
   /** Called for problems that do not stop the daemon (watcher errors, failed re-discovery). */
@@ -41,6 +48,9 @@ export interface WatchDaemonOptions {
 type EventKind = 'file' | 'directory';
 
 const SKIPPED_SEGMENTS = new Set(['node_modules', '.git']);
+
+/** The scheduler's key for a change of git's state (no path is empty). */
+const GIT_STATE = '';
 
 function isMarkdownPath(path: string): boolean {
   return /\.(md|markdown)$/i.test(path);
@@ -75,6 +85,8 @@ export class WatchDaemon {
   /** The root's device and inode when the daemon started; `null` before {@link start}. */
   #rootIdentity: string | null = null;
   #rootTimer: ReturnType<typeof setInterval> | null = null;
+  /** {@link WatchDaemonOptions.gitState} when last looked at. */
+  #gitState: string | null = null;
 
   constructor(options: WatchDaemonOptions) {
     this.#options = options;
@@ -99,7 +111,11 @@ export class WatchDaemon {
     this.#rootIdentity = identityOf(this.#root);
     // The timer also keeps the process alive: when the root goes, chokidar's watches end, and a
     // process with nothing left to wait for would end on its own (Node's exit code 13).
-    this.#rootTimer = setInterval(() => this.#checkRoot(), this.#options.rootCheckMs ?? 500);
+    this.#rootTimer = setInterval(() => {
+      if (this.#checkRoot()) this.#checkGitState();
+    }, this.#options.rootCheckMs ?? 500);
+    // Before the first load: git's state that its history lookups see, or a later one.
+    this.#gitState = this.#options.gitState?.() ?? null;
     const documents = await this.#options.discover();
     const update = await this.#engine.load(documents);
     if (this.#closed) return update;
@@ -152,6 +168,7 @@ export class WatchDaemon {
    * among them: a caller that needs those waits for an event of its own first.
    */
   settle(): Promise<void> {
+    this.#checkGitState();
     return this.#scheduler.drain();
   }
 
@@ -174,6 +191,16 @@ export class WatchDaemon {
     await this.#scheduler.close();
     await this.#watcher?.close();
     this.#watcher = null;
+  }
+
+  /** Queues a check of the pinned documents when git's state is not the one last looked at (or cannot be vouched for). */
+  #checkGitState(): void {
+    const probe = this.#options.gitState;
+    if (probe === undefined || !this.#ready || this.#closed) return;
+    const state = probe();
+    if (state !== null && state === this.#gitState) return;
+    this.#gitState = state;
+    this.#scheduler.push(GIT_STATE, 'file');
   }
 
   #onEvent(event: string, path: string): void {
@@ -240,7 +267,12 @@ export class WatchDaemon {
     const paths: string[] = [];
     const directories: string[] = [];
     let rediscover = false;
+    let history = false;
     for (const [path, kind] of batch) {
+      if (path === GIT_STATE) {
+        history = true;
+        continue;
+      }
       if (path === this.#options.gitIndexPath) {
         rediscover = true;
         continue;
@@ -256,7 +288,7 @@ export class WatchDaemon {
       else if (this.#engine.hasDocument(path) && !existsSync(joinRoot(this.#root, path))) rediscover = true;
     }
     const documents = rediscover ? await this.#discoverOr(null, new Set(paths)) : null;
-    const update = await this.#engine.apply({ paths, directories, ...(documents === null ? {} : { documents }) });
+    const update = await this.#engine.apply({ paths, directories, history, ...(documents === null ? {} : { documents }) });
     // A symlink that was replaced may point somewhere else now: recompute the targets then too.
     if (update.scopeChanged || directories.length > 0 || paths.some((path) => isSymlink(joinRoot(this.#root, path)))) {
       // A directory that starts being watched now may have gained files before its watch was

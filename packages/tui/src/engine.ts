@@ -82,6 +82,11 @@ export interface ChangeBatch {
   readonly directories?: Iterable<string>;
   /** The complete new set of documents in scope, when the caller re-discovered it. */
   readonly documents?: readonly string[];
+  /**
+   * Git's refs or index changed (a fetch, a commit, a branch deleted): the documents whose stale
+   * pins git's history judged are checked again, as no file event would say.
+   */
+  readonly history?: boolean;
 }
 
 /** Sizes of the engine's retained state, for the soak test: they track the data, never the history. */
@@ -138,6 +143,8 @@ export class WatchEngine {
   /** Documents in scope that could not be checked, with why. */
   readonly #skipped = new Map<string, SkipReason>();
   readonly #citedBy = new Map<string, Set<string>>();
+  /** Documents whose verdicts git's history stage decided (`BatchOutcome.pinned`). */
+  readonly #pinned = new Set<string>();
   #order: string[] | null = null;
   /** Documents whose state changed since the last {@link takeChanges}; `null`: all of them (a load). */
   #changed: Set<string> | null = null;
@@ -169,6 +176,7 @@ export class WatchEngine {
       this.#documents.clear();
       this.#skipped.clear();
       this.#citedBy.clear();
+      this.#pinned.clear();
       this.#order = null;
       const unique = [...new Set(documents)];
       this.#historyNotes = [];
@@ -209,6 +217,7 @@ export class WatchEngine {
         }
         for (const document of this.#allDocuments()) if (document.startsWith(prefix)) affected.add(document);
       }
+      if (batch.history === true) for (const document of this.#pinned) affected.add(document);
       let scopeChanged = false;
       const removed: string[] = [];
       if (batch.documents !== undefined) {
@@ -392,6 +401,8 @@ export class WatchEngine {
     for (const note of outcomes.notes) if (!this.#historyNotes.includes(note)) this.#historyNotes.push(note);
     let changed = false;
     for (const file of files) {
+      if (outcomes.pinned.has(file)) this.#pinned.add(file);
+      else this.#pinned.delete(file);
       const outcome = outcomes.get(file);
       if (outcome === undefined) continue;
       changed = this.#record(file, outcome, seen.get(file) ?? new Set()) || changed;
@@ -427,6 +438,7 @@ export class WatchEngine {
   /** Drops a document and its index edges; returns whether anything was known about it. */
   #forget(file: string): boolean {
     this.#changed?.add(file);
+    this.#pinned.delete(file);
     const previous = this.#documents.get(file);
     const wasSkipped = this.#skipped.delete(file);
     if (previous === undefined) return wasSkipped;

@@ -144,6 +144,8 @@ export const watch: Command = {
     });
     holds = (file) => engine.hasDocument(file);
     const gitDir = workspace.isGit ? runGit(workspace.root, ['rev-parse', '--absolute-git-dir'], context.env)?.trim() : undefined;
+    // Git's refs and index, from stats: a fetch or a commit can change what its history says of a pin.
+    const gitState = history === undefined ? null : (await import('@aiwg-cite/git')).GitStateStamp.open(workspace.root, { ...context.env });
 
     let finish: (code: number) => void = () => undefined;
     const finished = new Promise<number>((resolve) => {
@@ -157,6 +159,7 @@ export const watch: Command = {
       engine,
       discover,
       ...(gitDir === undefined || gitDir === '' ? {} : { gitIndexPath: `${gitDir}/index` }),
+      ...(gitState === null ? {} : { gitState: () => gitState.take() }),
       debounceMs,
       onBusy: () => store?.dispatch({ type: 'busy' }),
       // Its root deleted or renamed, the watch has nothing left to watch: one line, exit 2.
