@@ -177,6 +177,8 @@ execFileSync(join(ROOT, 'node_modules/.bin/esbuild'), [
   '--format=esm',
   `--outfile=${join(heapDir, 'heap.mjs')}`,
   '--conditions=aiwg-source',
+  // CommonJS dependencies (yaml) bundled into ESM ask for Node's built-ins through `require`.
+  "--banner:js=import { createRequire as __aiwgCreateRequire } from 'node:module'; const require = __aiwgCreateRequire(import.meta.url);",
   // The dashboard is loaded lazily and never here: leave ink and React out of the bundle.
   '--external:ink',
   '--external:react',
