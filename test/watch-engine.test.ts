@@ -6,6 +6,7 @@
  */
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type HistoryFacts, pinKey } from '@aiwg-cite/core';
 import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace } from '@aiwg-cite/node';
 import { type GitRepo, gitRepo, sha16 } from '@aiwg-cite/test-utils';
 import { type EngineUpdate, formatVerdictChange, WatchEngine } from '@aiwg-cite/tui';
@@ -221,5 +222,48 @@ describe('WatchEngine', () => {
     await engine.apply({ paths: ['docs/two.md'] });
     expect(engine.stats()).toEqual(baseline);
     expectParity(engine, repo.dir);
+  });
+
+  it('after git moved, checks again only the documents whose pins git answers otherwise', async () => {
+    const old = 'export const old = 0;\n';
+    const repo = gitRepo({
+      'src/a.ts': A1,
+      'docs/moves.md': `# Moves\n\nOld [src/a.ts@${sha16(old)}, L1].\n`,
+      'docs/stays.md': `# Stays\n\nMade up [src/a.ts@0123456789abcdef, L1].\n`,
+      'docs/fresh.md': `# Fresh\n\nNow [src/a.ts@${sha16(A1)}, L1].\n`,
+    });
+    // Git's facts as a port the test controls (the real one is tested with real refs in
+    // watch-serve.test.ts): which pinned versions some ref or the index holds, and each lookup's pins.
+    const known = new Set<string>();
+    const asked: number[] = [];
+    const history: HistoryFacts = {
+      lookup: async (pins) => {
+        asked.push(pins.length);
+        const facts = new Map(pins.map((pin) => [pinKey(pin), { tracked: true, known: known.has(pin.hash), workingTree: null }]));
+        return { kind: 'facts', facts, searched: ['history', 'index'] };
+      },
+    };
+    const engine = new WatchEngine({ reader: createNodeReader(repo.dir), sha256: nodeSha256, history });
+    await engine.load(discover(repo.dir));
+    const statusOf = (file: string) => engine.outcomeOf(file)?.findings.find((finding) => finding.kind === 'rlm')?.status;
+    expect([statusOf('docs/moves.md'), statusOf('docs/stays.md')]).toEqual(['unknown-hash', 'unknown-hash']);
+    // Git moved without changing its answer for these pins: one lookup, nothing checked again.
+    asked.length = 0;
+    const still = await engine.apply({ paths: [], history: true });
+    expect(asked).toEqual([2]);
+    expect(still.rechecked).toBe(0);
+    // A ref brings the old version: only the document pinning it is checked again, and goes stale.
+    known.add(sha16(old));
+    const moved = await engine.apply({ paths: [], history: true });
+    expect(moved.rechecked).toBe(1);
+    expect(lines(moved).join('\n')).toContain('docs/moves.md');
+    expect([statusOf('docs/moves.md'), statusOf('docs/stays.md'), statusOf('docs/fresh.md')]).toEqual(['stale', 'unknown-hash', 'fresh']);
+    // Edited to pin nothing stale any more: no longer asked about.
+    writeFileSync(join(repo.dir, 'docs/moves.md'), `# Moves\n\nNow [src/a.ts@${sha16(A1)}, L1].\n`);
+    await engine.apply({ paths: ['docs/moves.md'] });
+    asked.length = 0;
+    known.delete(sha16(old));
+    expect((await engine.apply({ paths: [], history: true })).rechecked).toBe(0);
+    expect(asked).toEqual([1]);
   });
 });

@@ -59,11 +59,6 @@ export function stalePins(findings: readonly Finding[]): Pin[] {
   return [...seen.values()];
 }
 
-/** Whether any of the findings is a stale pin the history stage asks git about (its verdict depends on git's refs and index). */
-export function hasStalePin(findings: readonly Finding[]): boolean {
-  return findings.some(isStaleVersioned);
-}
-
 /** The outcome of {@link judgeHistory}. */
 export interface HistoryJudgement {
   readonly findings: Finding[];
@@ -83,7 +78,7 @@ export function judgeHistory(
   current: VersionSource = 'working tree',
 ): HistoryJudgement {
   if (answer.kind === 'unavailable') return { findings: [...findings], notes: [] };
-  if (!hasStalePin(findings)) return { findings: [...findings], notes: [] };
+  if (!findings.some(isStaleVersioned)) return { findings: [...findings], notes: [] };
   if (answer.kind === 'incomplete') {
     return { findings: [...findings], notes: [answer.reason === 'shallow' ? historyMessages.shallow() : historyMessages.noCommits()] };
   }

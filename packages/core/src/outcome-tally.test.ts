@@ -58,7 +58,7 @@ describe('OutcomeTally: a tally kept by replacing outcomes is the tally of the o
     expect([...tally.ok()]).toEqual([...expected.ok()]);
     expect([tally.checked, tally.skippedInCode, tally.suppressed]).toEqual([expected.checked, expected.skippedInCode, expected.suppressed]);
     const kept = await reportOf({ tally, leftOut: new Set(), notes: [] });
-    expect(kept).toEqual(await reportOf(Object.assign(partly, { notes: [], pinned: new Set<string>(), bodies: new Map() })));
+    expect(kept).toEqual(await reportOf(Object.assign(partly, { notes: [], pinned: new Map(), bodies: new Map() })));
     // The replacement counted: the report has the second citation that checked out, not the missing one.
     expect(kept.summary.citations).toBe((await reportOf(before)).summary.citations);
     expect(kept.summary.errors).toBe((await reportOf(before)).summary.errors - 1);

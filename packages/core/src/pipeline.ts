@@ -36,7 +36,7 @@ import {
   verifyDocument,
 } from './check.ts';
 import { forEachLimited } from './concurrency.ts';
-import { type HistoryFacts, hasStalePin, judgeHistory, stalePins, type VersionSource } from './history-verdict.ts';
+import { type HistoryFacts, judgeHistory, type Pin, stalePins, type VersionSource } from './history-verdict.ts';
 import { okJsonOf } from './interop/verdict-model.ts';
 import type { Suppression } from './markdown/scan.ts';
 import { documentMessages, stagedChangeMessages } from './messages.ts';
@@ -283,6 +283,11 @@ export interface BatchPorts {
   /** The artifact cache a document's checks use (the watch engine records what each document asks for). */
   readonly artifactsFor: (file: string) => ArtifactCache;
   readonly history?: HistoryFacts;
+  /**
+   * With `history`: the outcome names each document's stale pins (`BatchOutcome.pinned`), for a
+   * caller that follows git's state between batches (the watch).
+   */
+  readonly tellPins?: boolean;
   readonly current?: VersionSource;
   /** Results of earlier runs: a hit skips extract+verify and settle for that document. */
   readonly results?: ResultPort;
@@ -350,14 +355,14 @@ export interface BatchShare {
 }
 
 /**
- * Per document, its outcome; plus the run's history notes (shallow clone, untracked files), the
- * documents whose stale pins the history stage asked about (`pinned`: their verdicts change with
- * git's refs and index, not only with files) and, when `bodyOf` was given, the body identity of
- * each checked document.
+ * Per document, its outcome; plus the run's history notes (shallow clone, untracked files), with
+ * `tellPins` the stale pins the history stage asked about per document (`pinned`: those documents'
+ * verdicts change with git's refs and index, not only with files) and, when `bodyOf` was given,
+ * the body identity of each checked document.
  */
 export type BatchOutcome = Map<string, DocumentOutcome> & {
   readonly notes: readonly string[];
-  readonly pinned: ReadonlySet<string>;
+  readonly pinned: ReadonlyMap<string, readonly Pin[]>;
   readonly bodies: ReadonlyMap<string, string>;
 };
 
@@ -446,9 +451,12 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     for (const part of theirs) takeShare(share, part);
   }
   // Stored results are settled findings before history: history runs on them like on the rest.
-  const pinned = new Set<string>();
-  if (ports.history !== undefined) {
-    for (const [file, document] of [...verified, ...cached]) if (hasStalePin(document.findings)) pinned.add(file);
+  const pinned = new Map<string, readonly Pin[]>();
+  if (ports.history !== undefined && ports.tellPins === true) {
+    for (const [file, document] of [...verified, ...cached]) {
+      const pins = stalePins(document.findings);
+      if (pins.length > 0) pinned.set(file, pins);
+    }
   }
   const notes = await historyStage([...verified.values(), ...cached.values()], ports.history, ports.current);
   const out = Object.assign(new Map<string, DocumentOutcome>(), { notes: [...admitNotes.sort(), ...notes], pinned, bodies });

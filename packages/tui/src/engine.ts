@@ -10,7 +10,10 @@ import {
   type DocumentOutcome,
   describeSkip,
   type Finding,
+  type HistoryAnswer,
   type HistoryFacts,
+  type Pin,
+  pinKey,
   type Report,
   rlmChecker,
   type Sha256,
@@ -143,8 +146,11 @@ export class WatchEngine {
   /** Documents in scope that could not be checked, with why. */
   readonly #skipped = new Map<string, SkipReason>();
   readonly #citedBy = new Map<string, Set<string>>();
-  /** Documents whose verdicts git's history stage decided (`BatchOutcome.pinned`). */
-  readonly #pinned = new Set<string>();
+  /**
+   * Documents whose verdicts git's history stage decided: their stale pins (`BatchOutcome.pinned`)
+   * and what git answered for them when they were last checked ({@link factsOf}).
+   */
+  readonly #pinned = new Map<string, { readonly pins: readonly Pin[]; readonly facts: string }>();
   #order: string[] | null = null;
   /** Documents whose state changed since the last {@link takeChanges}; `null`: all of them (a load). */
   #changed: Set<string> | null = null;
@@ -217,7 +223,7 @@ export class WatchEngine {
         }
         for (const document of this.#allDocuments()) if (document.startsWith(prefix)) affected.add(document);
       }
-      if (batch.history === true) for (const document of this.#pinned) affected.add(document);
+      if (batch.history === true) for (const document of await this.#pinsMoved()) affected.add(document);
       let scopeChanged = false;
       const removed: string[] = [];
       if (batch.documents !== undefined) {
@@ -387,6 +393,18 @@ export class WatchEngine {
   async #recheck(files: readonly string[]): Promise<boolean> {
     if (files.length === 0) return false;
     const seen = new Map<string, Set<string>>();
+    // What git answered for this batch's pins (one lookup per batch), kept with each pinned document.
+    let answered: HistoryAnswer | null = null;
+    const inner = this.#history;
+    const history: HistoryFacts | undefined =
+      inner === undefined
+        ? undefined
+        : {
+            lookup: async (pins) => {
+              answered = await inner.lookup(pins);
+              return answered;
+            },
+          };
     const outcomes = await checkDocumentBatch(files, {
       reader: this.#reader,
       artifactsFor: (file) => {
@@ -394,15 +412,16 @@ export class WatchEngine {
         seen.set(file, paths);
         return recordingArtifacts(this.#cache, paths);
       },
-      ...(this.#history === undefined ? {} : { history: this.#history }),
+      ...(history === undefined ? {} : { history, tellPins: true }),
       options: { ...this.#options, concurrency: this.#concurrency },
       checkers: this.#checkers,
     });
     for (const note of outcomes.notes) if (!this.#historyNotes.includes(note)) this.#historyNotes.push(note);
     let changed = false;
     for (const file of files) {
-      if (outcomes.pinned.has(file)) this.#pinned.add(file);
-      else this.#pinned.delete(file);
+      const pins = outcomes.pinned.get(file);
+      if (pins === undefined) this.#pinned.delete(file);
+      else this.#pinned.set(file, { pins, facts: factsOf(answered, pins) });
       const outcome = outcomes.get(file);
       if (outcome === undefined) continue;
       changed = this.#record(file, outcome, seen.get(file) ?? new Set()) || changed;
@@ -472,6 +491,22 @@ export class WatchEngine {
       citing.add(file);
     }
     return changed;
+  }
+
+  /**
+   * After git's refs or index moved: asks git once for every pin the pinned documents hold, and
+   * names the documents for which it answers otherwise than when they were last checked (only
+   * those can get another verdict).
+   */
+  async #pinsMoved(): Promise<string[]> {
+    const history = this.#history;
+    if (history === undefined || this.#pinned.size === 0) return [];
+    const pins = new Map<string, Pin>();
+    for (const { pins: held } of this.#pinned.values()) for (const pin of held) pins.set(pinKey(pin), pin);
+    const answer = await history.lookup([...pins.values()]);
+    const moved: string[] = [];
+    for (const [file, held] of this.#pinned) if (factsOf(answer, held.pins) !== held.facts) moved.push(file);
+    return moved;
   }
 
   #capture(file: string): readonly Finding[] {
@@ -576,4 +611,15 @@ function addSummary(total: Summary, part: Summary): void {
     for (const [status, count] of Object.entries(statuses)) into[status] = (into[status] ?? 0) + count;
     total.kinds[kind] = into;
   }
+}
+
+/**
+ * What git's answer says of some pins, as one comparable string: the kind of answer, the sources
+ * searched (they are in the message) and each pin's facts; `null` answer (none asked) never
+ * compares equal to a real one.
+ */
+function factsOf(answer: HistoryAnswer | null, pins: readonly Pin[]): string {
+  if (answer === null) return '\u0000none';
+  if (answer.kind !== 'facts') return JSON.stringify([answer.kind, answer.kind === 'incomplete' ? answer.reason : null]);
+  return JSON.stringify(['facts', answer.searched, pins.map((pin) => answer.facts.get(pinKey(pin)) ?? null)]);
 }
