@@ -22,8 +22,8 @@ export interface WatchDaemonOptions {
   /**
    * Git's refs and index as they stand (git `GitStateStamp.take`), `null` when too fresh to be
    * sure of: looked at with the root's check and before every {@link WatchDaemon.settle}. When
-   * it changes (a fetch, a commit, a deleted branch: no file event says so), the documents whose
-   * stale pins git's history judged are checked again.
+   * it changes (a fetch, a commit, a deleted branch: no file event says so), the engine asks git
+   * again about the documents' stale pins (`ChangeBatch.history`).
    */
   readonly gitState?: () => string | null;
   /** Called after the first load and after every batch. */
@@ -193,7 +193,7 @@ export class WatchDaemon {
     this.#watcher = null;
   }
 
-  /** Queues a check of the pinned documents when git's state is not the one last looked at (or cannot be vouched for). */
+  /** Queues a batch that asks git again about the stale pins when its state is not the one last looked at (or cannot be vouched for). */
   #checkGitState(): void {
     const probe = this.#options.gitState;
     if (probe === undefined || !this.#ready || this.#closed) return;

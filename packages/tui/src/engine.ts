@@ -86,8 +86,9 @@ export interface ChangeBatch {
   /** The complete new set of documents in scope, when the caller re-discovered it. */
   readonly documents?: readonly string[];
   /**
-   * Git's refs or index changed (a fetch, a commit, a branch deleted): the documents whose stale
-   * pins git's history judged are checked again, as no file event would say.
+   * Git's refs or index changed (a fetch, a commit, a branch deleted), which no file event says:
+   * git is asked again about the stale pins the documents hold, and the documents it now answers
+   * otherwise for are checked again.
    */
   readonly history?: boolean;
 }
