@@ -136,10 +136,19 @@ function servedChecks() {
       hotEdits.push(ask());
     }
     writeFileSync(hotPath, hotOriginal);
+    // A ref moved (a new branch, as a fetch brings refs): no file changed, and the watch asks git
+    // again about every stale pin it holds before it answers.
+    const refMoves = [];
+    const probe = (at) => `refs/heads/aiwg-cite-bench-probe-${at}`;
+    for (let at = 0; at < warmRuns; at += 1) {
+      execFileSync('git', ['update-ref', probe(at), 'HEAD'], { cwd: repo.dir, env });
+      refMoves.push(ask());
+    }
+    for (let at = 0; at < warmRuns; at += 1) execFileSync('git', ['update-ref', '-d', probe(at)], { cwd: repo.dir, env });
     // The watch's own peak RSS, from the kernel, before it stops.
     const status = readFileSync(`/proc/${watcher.pid}/status`, 'utf8');
     const rss = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN) * 1024;
-    return { load, rss, edited, alone, hot: hotEdits };
+    return { load, rss, edited, alone, hot: hotEdits, refs: refMoves };
   } finally {
     watcher.kill('SIGTERM');
     while (!stopped()) sleep(50);
@@ -393,6 +402,13 @@ ${table(
       ms(floorTime),
       '≤ 500 ms',
       verdict(median(served.hot.map((one) => one.wall)), 500),
+    ],
+    [
+      '`check --rlm` answered by the running watch right after a ref moved (`git update-ref` of a new branch; no file changed)',
+      ms(median(served.refs.map((one) => one.wall))),
+      ms(floorTime),
+      '—',
+      '',
     ],
     ['commit hook (`check --staged`), first run: builds the citation index', ms(hookBuild.wall), '—', '—', ''],
     ['peak RSS of that first hook run', mib(hookBuild.rss), '—', '≤ 1 GiB', verdict(hookBuild.rss, 2 ** 30)],
