@@ -164,14 +164,21 @@ export async function verifyDocument(
   return { file, findings, suppressions: document.suppressions, skippedInCode, uncacheable };
 }
 
-/** The settle stage: a document's suppression comments, then the configured severities. */
+/**
+ * The settle stage: a document's suppression comments, then the configured severities. Findings
+ * `unsettled` names are left as they are (neither suppressed nor overridden), for a later settle.
+ */
 export function settleFindings(
   findings: readonly Finding[],
   suppressions: readonly Suppression[],
   overrides: Readonly<Record<string, SeverityOverride>> | undefined,
+  unsettled?: (finding: Finding) => boolean,
 ): { findings: Finding[]; suppressed: number } {
-  const visible = suppressions.length === 0 ? findings : findings.filter((finding) => !isSuppressed(finding, suppressions));
-  return { findings: applyOverrides(visible, overrides), suppressed: findings.length - visible.length };
+  const visible =
+    suppressions.length === 0
+      ? findings
+      : findings.filter((finding) => unsettled?.(finding) === true || !isSuppressed(finding, suppressions));
+  return { findings: applyOverrides(visible, overrides, unsettled), suppressed: findings.length - visible.length };
 }
 
 /**
@@ -190,12 +197,19 @@ export async function checkDocument(
   return { findings: settled.findings, skippedInCode: verified.skippedInCode, suppressed: settled.suppressed };
 }
 
-/** Applies configured severities; `off` removes the finding. Fresh (`ok`) findings are left alone. */
-export function applyOverrides(findings: readonly Finding[], overrides: Readonly<Record<string, SeverityOverride>> | undefined): Finding[] {
+/**
+ * Applies configured severities; `off` removes the finding. Fresh (`ok`) findings are left alone,
+ * and those `unsettled` names.
+ */
+export function applyOverrides(
+  findings: readonly Finding[],
+  overrides: Readonly<Record<string, SeverityOverride>> | undefined,
+  unsettled?: (finding: Finding) => boolean,
+): Finding[] {
   if (overrides === undefined || Object.keys(overrides).length === 0) return [...findings];
   const out: Finding[] = [];
   for (const finding of findings) {
-    const override = finding.severity === 'ok' ? undefined : overrides[finding.rule];
+    const override = finding.severity === 'ok' || unsettled?.(finding) === true ? undefined : overrides[finding.rule];
     if (override === 'off') continue;
     out.push(override === undefined ? finding : { ...finding, severity: override });
   }

@@ -132,6 +132,7 @@ function orderSources(sources: readonly VersionSource[]): VersionSource[] {
   return SOURCE_ORDER.filter((source) => sources.includes(source));
 }
 
-function isStaleVersioned(finding: Finding): boolean {
+/** Whether the history stage asks git about this finding's pin: a stale, versioned RLM citation. */
+export function isStaleVersioned(finding: Finding): boolean {
   return finding.kind === 'rlm' && finding.status === 'stale' && typeof finding.hash === 'string' && typeof finding.artifact === 'string';
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ArtifactCache } from './artifacts.ts';
 import { type DocumentChecker, type ResultPort, rlmChecker } from './check.ts';
 import { contentHash } from './hash.ts';
+import { type HistoryFacts, pinKey } from './history-verdict.ts';
 import { verdictJsonWriter, writeOkJson } from './interop/verdict-model.ts';
 import { createMemoryFileSystem } from './memory-fs.ts';
 import { type BatchHelper, type BatchShare, checkDocumentShare, type RunStage, runPipeline } from './pipeline.ts';
@@ -306,5 +307,49 @@ describe('checkDocumentBatch with a helper thread: its share taken as the run’
         expect([...helped.okJson]).toEqual([...alone.okJson]);
       }
     }
+  });
+});
+
+describe('runPipeline with stored results: git judges a stale pin before the settle stage does (issue 18)', () => {
+  const source = 'one\ntwo\n';
+  const files = {
+    '/repo/src/a.ts': source,
+    '/repo/made-up.md': 'Made up [src/a.ts@0123456789abcdef, L1].\n',
+    // A suppression naming `rlm/stale` hides the pin while it is stale, not once git calls it unknown.
+    '/repo/named.md': '<!-- aiwg-cite-disable-next-line rlm/stale -->\nMade up [src/a.ts@0123456789abcdef, L2].\n',
+    // The same comment over a pin git knows: it stays stale, and the comment hides it.
+    '/repo/older.md': '<!-- aiwg-cite-disable-next-line rlm/stale -->\nOlder [src/a.ts@ffffffffffffffff, L2].\n',
+  };
+  /** Git as a port: it knows one version of `src/a.ts` besides the current one, `ffffffffffffffff`. */
+  const history: HistoryFacts = {
+    lookup: async (pins) => ({
+      kind: 'facts',
+      facts: new Map(pins.map((pin) => [pinKey(pin), { tracked: true, known: pin.hash === 'ffffffffffffffff', workingTree: false }])),
+      searched: ['history'],
+    }),
+  };
+
+  it('turns `rlm/stale` off and still reports the unknown hash when the result comes from the cache', async () => {
+    const results: ResultPort = { cache: new ResultCache(memoryResultStorage(), 'test') };
+    const run = (withResults: boolean) =>
+      runPipeline({
+        ports: {
+          discover: () => ['made-up.md', 'named.md', 'older.md'],
+          reader: createConfinedReader(createMemoryFileSystem(files), '/repo'),
+          history,
+          ...(withResults ? { results } : {}),
+        },
+        options: { severityOverrides: { 'rlm/stale': 'off' } },
+        countOk: true,
+      });
+    const uncached = await run(false);
+    expect(uncached.report.citations.map((finding) => `${finding.file} ${finding.rule}`)).toEqual([
+      'made-up.md rlm/unknown-hash',
+      'named.md rlm/unknown-hash',
+    ]);
+    expect(uncached.report.coverage.suppressed).toBe(1);
+    for (const pass of ['checked', 'cached']) expect((await run(true)).report, pass).toEqual(uncached.report);
+    // The documents with a suppression on a stale pin's line are checked each time, never stored.
+    expect(results.cache.stats).toEqual({ hits: 1, misses: 1, unstored: 4, onTree: 0 });
   });
 });

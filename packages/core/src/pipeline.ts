@@ -36,7 +36,7 @@ import {
   verifyDocument,
 } from './check.ts';
 import { forEachLimited } from './concurrency.ts';
-import { type HistoryFacts, judgeHistory, type Pin, stalePins, type VersionSource } from './history-verdict.ts';
+import { type HistoryFacts, isStaleVersioned, judgeHistory, type Pin, stalePins, type VersionSource } from './history-verdict.ts';
 import { okJsonOf } from './interop/verdict-model.ts';
 import type { Suppression } from './markdown/scan.ts';
 import { documentMessages, stagedChangeMessages } from './messages.ts';
@@ -450,7 +450,8 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     }
     for (const part of theirs) takeShare(share, part);
   }
-  // Stored results are settled findings before history: history runs on them like on the rest.
+  // Stored results are findings before history, settled but for their stale pins: history runs on
+  // them like on the rest, and the pins it leaves or judges are settled after it, below.
   const pinned = new Map<string, readonly Pin[]>();
   if (ports.history !== undefined && ports.tellPins === true) {
     for (const [file, document] of [...verified, ...cached]) {
@@ -468,6 +469,8 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     }
     const hit = cached.get(file);
     if (hit !== undefined) {
+      // Its suppression comments touched none of its stale pins (else it was not stored); the
+      // configured severities are applied again, as they were to its other findings.
       const findings = settleFindings(hit.findings, [], options.severityOverrides).findings;
       out.set(file, {
         kind: 'checked',
@@ -571,12 +574,19 @@ async function checkOne(
   const document = await verifyDocument(file, decodeDocument(admission.bytes), recording, options, checkers);
   share.verified.set(file, forHistory(document, mode));
   // Stored as soon as it is verified, so a large run holds no document's entry until its end.
-  // What is stored is the document's own result, before git's history: the next run asks git again.
-  const own = settleFindings(document.findings, document.suppressions, options.severityOverrides);
+  // What is stored is the document's own result, before git's history: the next run asks git
+  // again. Git judges a stale pin (stage 5) before the settle stage does (6), so a stored one
+  // is left unsettled and settled after git's answer on each hit: a configuration that turns
+  // `rlm/stale` off must not hide the `unknown-hash` git makes of a pin no version ever had.
+  const own = settleFindings(document.findings, document.suppressions, options.severityOverrides, isStaleVersioned);
   // Findings of these kinds depend on files no citation names (the whole tree): never stored.
   const uncacheable = ports.results.uncacheableKinds ?? [];
   const onTree = own.findings.some((finding) => uncacheable.includes(finding.kind));
-  if (!document.uncacheable && !onTree) {
+  // What a suppression comment on a stale pin's line hides depends on git's answer (it may name
+  // `rlm/stale` and not `rlm/unknown-hash`): such a document is checked on every run, not stored.
+  const pinLines = new Set(document.findings.filter(isStaleVersioned).map((finding) => finding.line));
+  const suppressedPin = document.suppressions.some((suppression) => pinLines.has(suppression.line));
+  if (!document.uncacheable && !onTree && !suppressedPin) {
     const stored = { findings: own.findings, skippedInCode: document.skippedInCode, suppressed: own.suppressed };
     // A counting run stores no texts of the citations that checked out: it never reads them.
     await ports.results.cache.store(key, file, stored, recording.looked, artifacts, mode !== 'count');
