@@ -269,4 +269,39 @@ describe('WatchEngine', () => {
     expect((await engine.apply({ paths: [], history: true })).rechecked).toBe(0);
     expect(asked).toEqual([1]);
   });
+  it('keeps a history note only while a document that left one is not checked again without it', async () => {
+    const repo = gitRepo({
+      'src/a.ts': A1,
+      'docs/pinned.md': `# Pinned\n\nMade up [src/a.ts@0123456789abcdef, L1].\n`,
+      'docs/other.md': `# Other\n\nNow [src/a.ts@${sha16(A1)}, L1].\n`,
+    });
+    // Git says the pinned file is untracked: the history stage notes it, over the whole run.
+    let tracked = false;
+    const history: HistoryFacts = {
+      lookup: async (pins) => ({
+        kind: 'facts',
+        facts: new Map(pins.map((pin) => [pinKey(pin), { tracked, known: false, workingTree: null }])),
+        searched: ['history'],
+      }),
+    };
+    const engine = new WatchEngine({ reader: createNodeReader(repo.dir), sha256: nodeSha256, history });
+    await engine.load(discover(repo.dir));
+    expect(engine.hasHistoryNotes).toBe(true);
+    // Another document checked again: the note still stands (its document was not).
+    writeFileSync(join(repo.dir, 'docs/other.md'), `# Other\n\nStill [src/a.ts@${sha16(A1)}, L1].\n`);
+    await engine.apply({ paths: ['docs/other.md'] });
+    expect(engine.hasHistoryNotes).toBe(true);
+    // Git now tracks it: the pinned document is checked again, without a note, and the note goes.
+    tracked = true;
+    await engine.apply({ paths: [], history: true });
+    expect(engine.hasHistoryNotes).toBe(false);
+    expect(engine.report().coverage.notes).toEqual([]);
+    // Untracked again, then the document is deleted: the note goes with it.
+    tracked = false;
+    await engine.apply({ paths: [], history: true });
+    expect(engine.hasHistoryNotes).toBe(true);
+    rmSync(join(repo.dir, 'docs/pinned.md'));
+    await engine.apply({ paths: ['docs/pinned.md'], documents: discover(repo.dir) });
+    expect(engine.hasHistoryNotes).toBe(false);
+  });
 });

@@ -123,6 +123,28 @@ describe('check answered by a running watch', () => {
     step('a burst of edits');
   });
 
+  it('sees a document written into a directory that held none: untracked and empty, tracked with other files, just unignored', async () => {
+    const repo = gitRepo({
+      'src/a.ts': A1,
+      'src/lib/util.ts': B1,
+      'docs/guide.md': `# Guide\n\nSee [src/a.ts@${sha16(A1)}, L1].\n`,
+      'build/out.txt': 'generated\n',
+      '.gitignore': 'build/\n',
+    });
+    mkdirSync(join(repo.dir, 'notes/empty'), { recursive: true });
+    startWatch(repo.dir);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    expectServed(repo.dir, ['--rlm'], 'at start');
+    writeFileSync(join(repo.dir, 'notes/empty/n.md'), '# N\n\nSee [src/gone.ts, L1].\n');
+    expectServed(repo.dir, ['--rlm'], 'a document in an empty untracked directory');
+    writeFileSync(join(repo.dir, 'src/lib/README.md'), '# Lib\n\nSee [src/lib/util.ts@0123456789abcdef, L1].\n');
+    expectServed(repo.dir, ['--rlm', '--format', 'json'], 'a document beside a file no document cites');
+    writeFileSync(join(repo.dir, '.gitignore'), '');
+    expectServed(repo.dir, ['--rlm'], 'a directory git stopped ignoring');
+    writeFileSync(join(repo.dir, 'build/notes.md'), '# Build\n\nSee [src/missing.ts, L1].\n');
+    expectServed(repo.dir, ['--rlm'], 'a document in it');
+  });
+
   it('follows git: a ref made by plumbing, a commit and a deleted branch change its answer, though no file did', async () => {
     const later = 'export const later = 1;\n';
     const repo = gitRepo({

@@ -2,7 +2,7 @@ import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { isGone } from './fs.ts';
-import { gitListFiles, gitTopLevel } from './git-files.ts';
+import { gitListFiles, gitTopLevel, runGit } from './git-files.ts';
 import { fileMessages, listReasons, noteMessages } from './messages.ts';
 
 /** Where a check runs. */
@@ -67,6 +67,56 @@ export function discoverDocuments(
   unreadable.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (unreadable.length > 0) onNote?.(unreadableNote(unreadable));
   return documents;
+}
+
+/**
+ * Every directory under the root that a document could be written into, root-relative (`''` for
+ * the root), sorted: in git, the directories of every file git tracks or would track and every
+ * directory below an untracked one it lists whole (empty ones included), none it ignores;
+ * outside git, every directory but `node_modules` and `.git`. A watch watches them all, so that a
+ * document saved into a directory that holds none yet is seen. Directories that cannot be read
+ * are left out; `null` when git cannot list them.
+ */
+export function listDirectories(workspace: Workspace, env?: NodeJS.ProcessEnv): string[] | null {
+  const found = new Set<string>(['']);
+  const addWithParents = (directory: string) => {
+    for (let at = directory; at !== '' && !found.has(at); at = at.slice(0, Math.max(0, at.lastIndexOf('/')))) found.add(at);
+  };
+  const walkBelow = (start: string) => {
+    const pending = [start];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      addWithParents(next);
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(next === '' ? workspace.root : join(workspace.root, next), { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        if (entry.isDirectory() && !SKIPPED_DIRECTORIES.has(entry.name)) pending.push(next === '' ? entry.name : `${next}/${entry.name}`);
+      }
+    }
+  };
+  if (!workspace.isGit) walkBelow('');
+  else {
+    // `--directory` names an untracked directory once (with a slash), empty or not, instead of its files.
+    const out = runGit(workspace.root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--directory'], env);
+    if (out === null) return null;
+    for (const path of out.split('\0')) {
+      if (path === '' || path.split('/').some((segment) => SKIPPED_DIRECTORIES.has(segment))) continue;
+      if (path.endsWith('/')) walkBelow(path.slice(0, -1));
+      else addWithParents(path.slice(0, Math.max(0, path.lastIndexOf('/'))));
+    }
+  }
+  return [...found].filter((directory) => directory === '' || isDirectory(join(workspace.root, directory))).sort();
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** How {@link discoverDocuments} may learn what it needs without asking the file system itself. */

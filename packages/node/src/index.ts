@@ -13,7 +13,7 @@ export {
   resolveAiwgDir,
 } from './corpus.ts';
 export type { DiscoveryNote, DiscoveryOptions, Workspace } from './discover.ts';
-export { discoverDocuments, isMarkdownPath, resolveWorkspace, toPosix, unreadableNote } from './discover.ts';
+export { discoverDocuments, isMarkdownPath, listDirectories, resolveWorkspace, toPosix, unreadableNote } from './discover.ts';
 export { FileStamps, type StampChanges } from './file-stamps.ts';
 export { createRunFileSystem, describeFileType, nodeFileSystem, nodeSha256, notRegularFile, readRegularFile } from './fs.ts';
 export { gitListFiles, gitTopLevel, knownGitDirectory, runGit } from './git-files.ts';

@@ -20,6 +20,14 @@ export interface WatchDaemonOptions {
   /** The git index file, watched so a checkout, add or reset re-lists the documents. */
   readonly gitIndexPath?: string;
   /**
+   * Every directory a document could be written into (root-relative, `''` for the root; node
+   * `listDirectories`), watched besides those of the documents and the files they cite, so that a
+   * document saved into a directory that holds none yet is seen; `null` when they cannot be listed
+   * now (the last list is kept). Listed again when directories come or go or a `.gitignore` changes.
+   * Without it only the directories of the documents and of the files they cite are watched.
+   */
+  readonly directories?: () => readonly string[] | null;
+  /**
    * Git's refs and index as they stand (git `GitStateStamp.take`), `null` when too fresh to be
    * sure of: looked at with the root's check and before every {@link WatchDaemon.settle}. When
    * it changes (a fetch, a commit, a deleted branch: no file event says so), the engine asks git
@@ -87,6 +95,8 @@ export class WatchDaemon {
   #rootTimer: ReturnType<typeof setInterval> | null = null;
   /** {@link WatchDaemonOptions.gitState} when last looked at. */
   #gitState: string | null = null;
+  /** {@link WatchDaemonOptions.directories} when last listed. */
+  #directories: readonly string[] = [];
 
   constructor(options: WatchDaemonOptions) {
     this.#options = options;
@@ -127,6 +137,7 @@ export class WatchDaemon {
       persistent: true,
       ignored: (path, stats) => this.#isIgnored(toPosix(path), stats),
     };
+    this.#listDirectories();
     const targets = this.#targets();
     this.#watcher = watch([...targets], chokidarOptions);
     this.#watched = targets;
@@ -152,6 +163,7 @@ export class WatchDaemon {
     this.#options.onBusy?.();
     const documents = await this.#discoverOr(this.#engine.documents());
     const update = await this.#engine.load(documents);
+    this.#listDirectories();
     this.#refreshWatches();
     this.#options.onUpdate(update);
     return update;
@@ -289,8 +301,11 @@ export class WatchDaemon {
     }
     const documents = rediscover ? await this.#discoverOr(null, new Set(paths)) : null;
     const update = await this.#engine.apply({ paths, directories, history, ...(documents === null ? {} : { documents }) });
+    // Directories came or went, or git ignores others now: every directory a document could be written into, again.
+    const relist = directories.length > 0 || paths.some(isGitignore);
+    if (relist) this.#listDirectories();
     // A symlink that was replaced may point somewhere else now: recompute the targets then too.
-    if (update.scopeChanged || directories.length > 0 || paths.some((path) => isSymlink(joinRoot(this.#root, path)))) {
+    if (relist || update.scopeChanged || paths.some((path) => isSymlink(joinRoot(this.#root, path)))) {
       // A directory that starts being watched now may have gained files before its watch was
       // in place: look at it once more in the next batch.
       for (const added of this.#refreshWatches()) {
@@ -323,9 +338,20 @@ export class WatchDaemon {
     return added;
   }
 
+  /** Lists {@link WatchDaemonOptions.directories} again; a failure keeps the last list and is said. */
+  #listDirectories(): void {
+    const list = this.#options.directories;
+    if (list === undefined) return;
+    try {
+      this.#directories = list() ?? this.#directories;
+    } catch (error) {
+      this.#problem(watchMessages.discoveryFailed(describe(error)));
+    }
+  }
+
   /** The directories to watch one level deep, and the git index. */
   #targets(): Set<string> {
-    const directories = new Set<string>(['']);
+    const directories = new Set<string>(['', ...this.#directories]);
     for (const document of this.#engine.documents()) directories.add(parentOf(document));
     const checked = new Set<string>();
     const aliases = new Map<string, string[]>();

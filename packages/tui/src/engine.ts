@@ -139,7 +139,14 @@ export class WatchEngine {
   readonly #options: CheckOptions;
   readonly #checkers: readonly DocumentChecker[];
   readonly #history: HistoryFacts | undefined;
+  /** The run notes of the batches that left some (history: a shallow clone, untracked cited files; a UTF-16 document). */
   #historyNotes: string[] = [];
+  /**
+   * The documents last checked in a batch that left run notes. Such a note counts over the whole
+   * run, which the engine's batches do not add up to, so it stands until each of these documents
+   * was checked again in a batch that left none (or is gone); then the notes go.
+   */
+  readonly #noted = new Set<string>();
   readonly #clock: () => number;
   readonly #concurrency: number;
   #cache: ArtifactCache;
@@ -187,6 +194,7 @@ export class WatchEngine {
       this.#order = null;
       const unique = [...new Set(documents)];
       this.#historyNotes = [];
+      this.#noted.clear();
       this.#changed = null;
       await this.#recheck(unique);
       const changes = diffAll(before, this.#captureAll());
@@ -316,7 +324,9 @@ export class WatchEngine {
 
   /**
    * Whether the history stage left a coverage note (shallow clone, no commits, untracked cited
-   * files): its count is over the whole run, which the engine's batches do not add up to.
+   * files) that still stands: its count is over the whole run, which the engine's batches do not
+   * add up to. It stands until every document checked in a batch that left one was checked again
+   * in a batch that left none, or is gone.
    */
   get hasHistoryNotes(): boolean {
     return this.#historyNotes.length > 0;
@@ -418,6 +428,11 @@ export class WatchEngine {
       checkers: this.#checkers,
     });
     for (const note of outcomes.notes) if (!this.#historyNotes.includes(note)) this.#historyNotes.push(note);
+    for (const file of files) {
+      if (outcomes.notes.length > 0) this.#noted.add(file);
+      else this.#noted.delete(file);
+    }
+    if (this.#noted.size === 0) this.#historyNotes = [];
     let changed = false;
     for (const file of files) {
       const pins = outcomes.pinned.get(file);
@@ -459,6 +474,8 @@ export class WatchEngine {
   #forget(file: string): boolean {
     this.#changed?.add(file);
     this.#pinned.delete(file);
+    this.#noted.delete(file);
+    if (this.#noted.size === 0) this.#historyNotes = [];
     const previous = this.#documents.get(file);
     const wasSkipped = this.#skipped.delete(file);
     if (previous === undefined) return wasSkipped;

@@ -7,7 +7,7 @@ import {
   type Finding,
   parseLineRange,
 } from '@aiwg-cite/core';
-import { discoverDocuments, nodeSha256, resolveWorkspace, runGit } from '@aiwg-cite/node';
+import { discoverDocuments, listDirectories, nodeSha256, resolveWorkspace, runGit } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { shouldColor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
@@ -159,6 +159,8 @@ export const watch: Command = {
       engine,
       discover,
       ...(gitDir === undefined || gitDir === '' ? {} : { gitIndexPath: `${gitDir}/index` }),
+      // Every directory git does not ignore: a document saved where none is yet is seen too.
+      directories: () => listDirectories(workspace, context.env),
       ...(gitState === null ? {} : { gitState: () => gitState.take() }),
       debounceMs,
       onBusy: () => store?.dispatch({ type: 'busy' }),
