@@ -145,6 +145,15 @@ describe('check answered by a running watch', () => {
     expectServed(repo.dir, ['--rlm'], 'a document in it');
   });
 
+  it('with more directories than it watches, says so and leaves check to run by itself', async () => {
+    const repo = gitRepo({ 'src/a.ts': A1, 'docs/guide.md': `# Guide\n\nSee [src/a.ts@${sha16(A1)}, L1].\n` });
+    for (let at = 0; at < 8200; at += 1) mkdirSync(join(repo.dir, `many/d${at}`), { recursive: true });
+    const watching = startWatch(repo.dir);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to listen');
+    await until(() => watching.stderr.some((line) => line.includes('directories, more than 8192')), 'the watch to say why');
+    expectDeclined(repo.dir, ['--rlm'], 'the watch does not watch every directory');
+  });
+
   it('follows git: a ref made by plumbing, a commit and a deleted branch change its answer, though no file did', async () => {
     const later = 'export const later = 1;\n';
     const repo = gitRepo({

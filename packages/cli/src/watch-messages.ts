@@ -16,6 +16,8 @@ export const watchServeMessages = {
   answeredIn: (ms: number) => `answered check in ${ms.toFixed(0)} ms`,
   declinedBecause: (why: string) => `declined check (${why})`,
   cannotListen: (socket: string, reason: string) => `cannot answer check at ${socket}: ${reason}`,
+  tooManyDirectories: (count: number, limit: number) =>
+    `${count} directories, more than ${limit}: watching only those of the documents and the files they cite; a document saved into another is seen when git's index changes, or on \`a\`, and a running watch does not answer \`check\``,
   anotherWatch: (socket: string) => `another aiwg-cite watch answers check in this repository; this one does not (${socket})`,
   /** Why a watch does not answer: each short, after "does not answer this check (". */
   why: {
@@ -35,5 +37,6 @@ export const watchServeMessages = {
     anotherIncludeCode: 'another --include-code',
     historyNote: 'a history note',
     unheldDocument: 'a document the watch does not hold',
+    notEveryDirectory: 'the watch does not watch every directory',
   },
 } as const;

@@ -82,6 +82,8 @@ export interface CheckServerOptions {
   /** The watch's context (its environment and `--config`). */
   readonly context: CliContext;
   readonly onProblem: (message: string) => void;
+  /** Whether the watch watches every directory a document could be written into (else a new one may go unseen). */
+  readonly watchesEveryDirectory: () => boolean;
 }
 
 /**
@@ -365,6 +367,7 @@ export class CheckServer {
     const { run, engine, reader } = this.#options;
     const decline = (why: string) => ({ head: { served: false, why } as const, output: '' });
     if (engine.hasHistoryNotes) return decline(WHY.historyNote);
+    if (!this.#options.watchesEveryDirectory()) return decline(WHY.notEveryDirectory);
     const discovery = this.#options.discovery();
     // check's own selection: the configuration's globs and the deploy manifests, read now.
     const selected = run.filterDocuments(discovery.documents, false, { identity: 'pipeline' });

@@ -12,6 +12,7 @@ import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { shouldColor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
 import { usageMessages } from '../messages.ts';
+import { watchServeMessages } from '../watch-messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { isTruthy } from './check.ts';
 import { prepareScholarly } from './check-scholarly.ts';
@@ -49,6 +50,13 @@ Stops with one line and exit code 2 when its root is deleted, renamed or replace
 `;
 
 const FORMATS = ['lines', 'ndjson'] as const;
+
+/**
+ * The most directories a watch watches all of. Each takes one of the system's file watches
+ * (Linux: `fs.inotify.max_user_watches`, 8,192 on older systems, shared with editors); a
+ * repository with more keeps to the directories of its documents and the files they cite.
+ */
+const MAX_WATCHED_DIRECTORIES = 8192;
 
 /** `aiwg-cite watch`: the daemon, with the ink dashboard on a terminal and plain lines otherwise. */
 export const watch: Command = {
@@ -143,6 +151,8 @@ export const watch: Command = {
       ...(history === undefined ? {} : { history }),
     });
     holds = (file) => engine.hasDocument(file);
+    // Whether the last listing of directories was small enough to watch them all (see MAX_WATCHED_DIRECTORIES).
+    let everyDirectory = true;
     const gitDir = workspace.isGit ? runGit(workspace.root, ['rev-parse', '--absolute-git-dir'], context.env)?.trim() : undefined;
     // Git's refs and index, from stats: a fetch or a commit can change what its history says of a pin.
     const gitState = history === undefined ? null : (await import('@aiwg-cite/git')).GitStateStamp.open(workspace.root, { ...context.env });
@@ -160,7 +170,14 @@ export const watch: Command = {
       discover,
       ...(gitDir === undefined || gitDir === '' ? {} : { gitIndexPath: `${gitDir}/index` }),
       // Every directory git does not ignore: a document saved where none is yet is seen too.
-      directories: () => listDirectories(workspace, context.env),
+      directories: () => {
+        const all = listDirectories(workspace, context.env);
+        if (all === null) return null;
+        everyDirectory = all.length <= MAX_WATCHED_DIRECTORIES;
+        if (everyDirectory) return all;
+        note(watchServeMessages.tooManyDirectories(all.length, MAX_WATCHED_DIRECTORIES));
+        return [];
+      },
       ...(gitState === null ? {} : { gitState: () => gitState.take() }),
       debounceMs,
       onBusy: () => store?.dispatch({ type: 'busy' }),
@@ -215,6 +232,7 @@ export const watch: Command = {
             bodies,
             discovery: () => discovered,
             context,
+            watchesEveryDirectory: () => everyDirectory,
             onProblem: (message) => {
               if (store !== null) store.dispatch({ type: 'problem', message });
               else context.stderr.write(`aiwg-cite watch: ${escapeControls(message)}\n`);
