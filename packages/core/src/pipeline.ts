@@ -469,14 +469,14 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     }
     const hit = cached.get(file);
     if (hit !== undefined) {
-      // Its suppression comments touched none of its stale pins (else it was not stored); the
-      // configured severities are applied again, as they were to its other findings.
-      const findings = settleFindings(hit.findings, [], options.severityOverrides).findings;
+      // The findings on its stale pins' lines are settled now, with those lines' suppression
+      // comments; the configured severities come again on the others, as they did before storing.
+      const settled = settleFindings(hit.findings, hit.lateSuppressions ?? [], options.severityOverrides);
       out.set(file, {
         kind: 'checked',
-        findings,
+        findings: settled.findings,
         skippedInCode: hit.skippedInCode,
-        suppressed: hit.suppressed,
+        suppressed: hit.suppressed + settled.suppressed,
         ok: hit.ok,
         okJson: hit.okJson,
       });
@@ -575,19 +575,20 @@ async function checkOne(
   share.verified.set(file, forHistory(document, mode));
   // Stored as soon as it is verified, so a large run holds no document's entry until its end.
   // What is stored is the document's own result, before git's history: the next run asks git
-  // again. Git judges a stale pin (stage 5) before the settle stage does (6), so a stored one
-  // is left unsettled and settled after git's answer on each hit: a configuration that turns
-  // `rlm/stale` off must not hide the `unknown-hash` git makes of a pin no version ever had.
-  const own = settleFindings(document.findings, document.suppressions, options.severityOverrides, isStaleVersioned);
+  // again. Git judges a stale pin (stage 5) before the settle stage does (6), so the findings on
+  // a stale pin's line that did not check out are stored unsettled, with that line's suppression
+  // comments, and settled after git's answer on each hit: a configuration that turns `rlm/stale`
+  // off, or a comment naming it, must not hide the `unknown-hash` git makes of a pin no version
+  // ever had. (Citations that checked out are final: git judges none of them.)
+  const pinLines = new Set(document.findings.filter(isStaleVersioned).map((finding) => finding.line));
+  const late = (finding: Finding) => finding.severity !== 'ok' && pinLines.has(finding.line);
+  const own = settleFindings(document.findings, document.suppressions, options.severityOverrides, late);
+  const lateSuppressions = document.suppressions.filter((suppression) => pinLines.has(suppression.line));
   // Findings of these kinds depend on files no citation names (the whole tree): never stored.
   const uncacheable = ports.results.uncacheableKinds ?? [];
   const onTree = own.findings.some((finding) => uncacheable.includes(finding.kind));
-  // What a suppression comment on a stale pin's line hides depends on git's answer (it may name
-  // `rlm/stale` and not `rlm/unknown-hash`): such a document is checked on every run, not stored.
-  const pinLines = new Set(document.findings.filter(isStaleVersioned).map((finding) => finding.line));
-  const suppressedPin = document.suppressions.some((suppression) => pinLines.has(suppression.line));
-  if (!document.uncacheable && !onTree && !suppressedPin) {
-    const stored = { findings: own.findings, skippedInCode: document.skippedInCode, suppressed: own.suppressed };
+  if (!document.uncacheable && !onTree) {
+    const stored = { findings: own.findings, skippedInCode: document.skippedInCode, suppressed: own.suppressed, lateSuppressions };
     // A counting run stores no texts of the citations that checked out: it never reads them.
     await ports.results.cache.store(key, file, stored, recording.looked, artifacts, mode !== 'count');
   } else await ports.results.cache.recordUnstored(recording.looked, artifacts, onTree);

@@ -2,6 +2,7 @@ import { sameItems } from './arrays.ts';
 import { type Artifact, ArtifactCache } from './artifacts.ts';
 import { CONTENT_HASH_LENGTH, webCryptoSha256 } from './hash.ts';
 import { okOwnJson, okReportJson } from './interop/verdict-model.ts';
+import type { Suppression } from './markdown/scan.ts';
 import type { MaybePromise, Sha256 } from './ports.ts';
 import { compareInFile, type Finding, fromOkKey, type OkCounts, type OkJson, okJsonHolds, okKey } from './report.ts';
 
@@ -47,6 +48,12 @@ export interface DocumentResult {
   readonly findings: readonly Finding[];
   readonly skippedInCode: number;
   readonly suppressed: number;
+  /**
+   * Suppression comments to apply after git's history stage, with the configured severities: those
+   * on the lines of stale pins, whose findings there are stored unsettled (`suppressed` counts only
+   * what was settled before storing).
+   */
+  readonly lateSuppressions?: readonly Suppression[] | undefined;
   /** Looked up with `countOk`: the citations that checked out, counted and not in `findings`. */
   readonly ok?: OkCounts | undefined;
   /** Looked up with `okJson`: the same citations as their JSON text, in report order. */
@@ -78,8 +85,9 @@ export function artifactState(artifact: Artifact): string {
 
 /**
  * 5: the texts of citations that checked out are stored as a JSON report writes them, verdicts
- * included; the inputs are one flat list. 6: stale pins are stored unsettled (an entry of 5 may
- * lack one that a configured severity turned off before git could call it `unknown-hash`).
+ * included; the inputs are one flat list. 6: the findings on a stale pin's line are stored
+ * unsettled, with that line's suppression comments (`late`): an entry of 5 may lack a pin that a
+ * configured severity turned off before git could call it `unknown-hash`.
  */
 const FORMAT = 6;
 const encoder = new TextEncoder();
@@ -88,6 +96,8 @@ interface Entry {
   readonly format: number;
   readonly key: string;
   readonly file: string;
+  /** {@link DocumentResult.lateSuppressions}, as `[line, rules]`. */
+  readonly late: readonly (readonly [number, readonly string[]])[];
   /**
    * Every artifact the checks looked at, as its path then its state, one after the other (a flat
    * list: no array per artifact for a warm run to parse).
@@ -352,6 +362,7 @@ export class ResultCache {
       findings: entry.findings,
       skippedInCode: entry.skippedInCode,
       suppressed: entry.suppressed,
+      lateSuppressions: entry.late,
       ok: entry.ok,
       okJson: entry.okJson,
     };
@@ -445,6 +456,7 @@ export class ResultCache {
       ok: [...ok],
       skippedInCode: result.skippedInCode,
       suppressed: result.suppressed,
+      late: (result.lateSuppressions ?? []).map((suppression) => [suppression.line, suppression.rules] as const),
     };
     // Without the texts, the head alone: no tab, so nothing after it.
     const value = texts ? `${JSON.stringify(entry)}\t${JSON.stringify(stored)}\t${jsons.join(',')}` : JSON.stringify(entry);
@@ -480,6 +492,7 @@ async function inputsOf(looked: Iterable<string>, artifacts: ArtifactCache): Pro
 
 /** What a lookup takes of an entry. */
 interface Parsed extends Pick<Entry, 'inputs' | 'findings' | 'skippedInCode' | 'suppressed'> {
+  readonly late: readonly Suppression[] | undefined;
   readonly ok: OkCounts | undefined;
   readonly okJson: OkJson | undefined;
 }
@@ -501,9 +514,11 @@ function parse(head: string | null, tail: string | null, key: string, file: stri
   if (!Array.isArray(entry.ok) || !entry.ok.every(isOkCount)) return null;
   const findings = decodeFindings(entry.shapes, entry.findings, file);
   if (findings === null) return null;
+  const late = suppressionsOf(entry.late);
+  if (late === null) return null;
   const { inputs, ok, skippedInCode, suppressed } = entry as StoredEntry;
   // Built whole, property by property (a rest and a spread per entry cost a warm run more than parsing it).
-  if (mode === 'count') return { inputs, findings, skippedInCode, suppressed, ok: new Map(ok), okJson: undefined };
+  if (mode === 'count') return { inputs, findings, skippedInCode, suppressed, late, ok: new Map(ok), okJson: undefined };
   const tab = tail?.indexOf('\t') ?? -1;
   if (tail === null || tab === -1) return null;
   const stored = parseJson(tail.slice(0, tab));
@@ -527,7 +542,7 @@ function parse(head: string | null, tail: string | null, key: string, file: stri
     const kindOf = ok.map(([countedAs]) => fromOkKey(countedAs).kind);
     const kinds = stored[3].map((index) => kindOf[index] as string);
     const okJson: OkJson = { lines: stored[1], columns: stored[2], kinds, keys, json: texts, ends };
-    return { inputs, findings, skippedInCode, suppressed, ok: new Map(ok), okJson };
+    return { inputs, findings, skippedInCode, suppressed, late, ok: new Map(ok), okJson };
   }
   // The findings' own texts: a report text loses the verdicts it was stored with.
   let own = texts;
@@ -552,7 +567,7 @@ function parse(head: string | null, tail: string | null, key: string, file: stri
   }
   let other = 0;
   for (let at = 0; at < all.length; at += 1) if (all[at] === undefined) all[at] = findings[other++];
-  return { inputs, findings: all as Finding[], skippedInCode, suppressed, ok: undefined, okJson: undefined };
+  return { inputs, findings: all as Finding[], skippedInCode, suppressed, late, ok: undefined, okJson: undefined };
 }
 
 /**
@@ -583,6 +598,20 @@ function isStoredOk(value: unknown, count: number): value is StoredOk {
     }
   }
   return true;
+}
+
+/** An entry's `late` as suppressions (`undefined` when there are none); `null` when it is not laid out as `[line, rules]`. */
+function suppressionsOf(value: unknown): readonly Suppression[] | undefined | null {
+  if (!Array.isArray(value)) return null;
+  if (value.length === 0) return undefined;
+  const out: Suppression[] = [];
+  for (const item of value) {
+    if (!Array.isArray(item) || item.length !== 2 || !Number.isInteger(item[0])) return null;
+    const rules: unknown = item[1];
+    if (!Array.isArray(rules) || !rules.every((rule) => typeof rule === 'string')) return null;
+    out.push({ line: item[0] as number, rules: rules as string[] });
+  }
+  return out;
 }
 
 function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
