@@ -1,4 +1,4 @@
-import { type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
 import { isGone } from './fs.ts';
@@ -74,8 +74,8 @@ export function discoverDocuments(
  * the root), sorted: in git, the directories of every file git tracks or would track and every
  * directory below an untracked one it lists whole (empty ones included), none it ignores;
  * outside git, every directory but `node_modules` and `.git`. A watch watches them all, so that a
- * document saved into a directory that holds none yet is seen. Directories that cannot be read
- * are left out; `null` when git cannot list them.
+ * document saved into a directory that holds none yet is seen. Directories this user cannot list
+ * are left out (the discovery says so once); `null` when git cannot list them.
  */
 export function listDirectories(workspace: Workspace, env?: NodeJS.ProcessEnv): string[] | null {
   const found = new Set<string>(['']);
@@ -85,13 +85,13 @@ export function listDirectories(workspace: Workspace, env?: NodeJS.ProcessEnv): 
   const walkBelow = (start: string) => {
     const pending = [start];
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-      addWithParents(next);
       let entries: Dirent[];
       try {
         entries = readdirSync(next === '' ? workspace.root : join(workspace.root, next), { withFileTypes: true });
       } catch {
         continue;
       }
+      addWithParents(next);
       for (const entry of entries) {
         if (entry.isDirectory() && !SKIPPED_DIRECTORIES.has(entry.name)) pending.push(next === '' ? entry.name : `${next}/${entry.name}`);
       }
@@ -108,11 +108,13 @@ export function listDirectories(workspace: Workspace, env?: NodeJS.ProcessEnv): 
       else addWithParents(path.slice(0, Math.max(0, path.lastIndexOf('/'))));
     }
   }
-  return [...found].filter((directory) => directory === '' || isDirectory(join(workspace.root, directory))).sort();
+  return [...found].filter((directory) => directory === '' || isReadableDirectory(join(workspace.root, directory))).sort();
 }
 
-function isDirectory(path: string): boolean {
+/** Whether a directory can be watched: it exists, and this user may list it. */
+function isReadableDirectory(path: string): boolean {
   try {
+    accessSync(path, constants.R_OK | constants.X_OK);
     return statSync(path).isDirectory();
   } catch {
     return false;
