@@ -98,6 +98,8 @@ export function randomProject(random: Random, options: { readonly keepConfigurat
       () => 'As Smith et al. (2020) found.',
       () => 'See doi:10.1234/example.5678 for the method.',
       () =>
+        `<!-- aiwg-cite-disable-next-line ${random.pick(['', 'rlm/stale', 'rlm/unknown-hash', 'rlm'])} -->\nHidden: [${source}@${random.pick(['0123456789abcdef', sha16(LATER)])}, L1] and [src/removed/gone0.ts].`,
+      () =>
         `Through a link: [src/link.ts@${sha16(existsSync(join(repo.dir, 'src/link.ts')) ? readFileSync(join(repo.dir, 'src/link.ts')) : '')}, L1].`,
     ])();
   };
