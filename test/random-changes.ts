@@ -104,6 +104,14 @@ export function randomProject(random: Random, options: { readonly keepConfigurat
     ])();
   };
 
+  /** Creates the file, or deletes it when it is there. */
+  const toggle =
+    (path: string, text: string): Change =>
+    () => {
+      if (existsSync(join(repo.dir, path))) rmSync(join(repo.dir, path));
+      else write(path, text);
+      return `created or deleted ${path}`;
+    };
   const setSeverity: Change = () => {
     const severity = random.pick(['off', 'error', 'warning', 'info']);
     const rule = random.pick(['rlm/unversioned', 'statistic/unsourced', 'rlm/stale']);
@@ -213,18 +221,8 @@ export function randomProject(random: Random, options: { readonly keepConfigurat
       utimesSync(join(repo.dir, path), later, later);
       return `touched ${path}`;
     },
-    () => {
-      const path = 'scripts/run.sh';
-      if (existsSync(join(repo.dir, path))) rmSync(join(repo.dir, path));
-      else write(path, '#!/bin/sh\n');
-      return `created or deleted ${path}`;
-    },
-    () => {
-      const path = 'research/REF-002-more.md';
-      if (existsSync(join(repo.dir, path))) rmSync(join(repo.dir, path));
-      else write(path, '---\nref_id: REF-002\ntitle: More\nauthors: [Jones]\nyear: 2021\n---\n# More\n');
-      return `created or deleted ${path}`;
-    },
+    toggle('scripts/run.sh', '#!/bin/sh\n'),
+    toggle('research/REF-002-more.md', '---\nref_id: REF-002\ntitle: More\nauthors: [Jones]\nyear: 2021\n---\n# More\n'),
     () => {
       // A cited path that is a symbolic link, made, pointed elsewhere or removed.
       const link = join(repo.dir, 'src/link.ts');
@@ -238,12 +236,7 @@ export function randomProject(random: Random, options: { readonly keepConfigurat
       symlinkSync(target, link);
       return `pointed src/link.ts at ${target}`;
     },
-    () => {
-      const path = 'refs.bib';
-      if (existsSync(join(repo.dir, path))) rmSync(join(repo.dir, path));
-      else write(path, '@article{smith2020, author = {Smith, Ann}, title = {A study}, year = {2020}, doi = {10.1234/example.5678}}\n');
-      return `created or deleted ${path}`;
-    },
+    toggle('refs.bib', '@article{smith2020, author = {Smith, Ann}, title = {A study}, year = {2020}, doi = {10.1234/example.5678}}\n'),
     () => {
       const documents = documentsOf(repo.dir).filter((document) => !document.includes('/.claude/'));
       if (documents.length === 0) return 'renamed nothing';
