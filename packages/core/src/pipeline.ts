@@ -450,8 +450,8 @@ export async function checkDocumentBatch(files: readonly string[], ports: BatchP
     }
     for (const part of theirs) takeShare(share, part);
   }
-  // Stored results are findings before history, settled but for their stale pins: history runs on
-  // them like on the rest, and the pins it leaves or judges are settled after it, below.
+  // Stored results are findings before history, settled but for those on their stale pins' lines:
+  // history runs on them like on the rest, and those lines are settled after it, below.
   const pinned = new Map<string, readonly Pin[]>();
   if (ports.history !== undefined && ports.tellPins === true) {
     for (const [file, document] of [...verified, ...cached]) {
