@@ -154,6 +154,68 @@ describe('core.hooksPath', () => {
   });
 });
 
+describe('a hook directory that does not exist yet', () => {
+  /** Runs husky's own bin in the repository, as its "prepare" script does on install. */
+  function runHusky(repo: GitRepo): void {
+    const husky = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules/husky/bin.js')], {
+      cwd: repo.dir,
+      env: { ...process.env, ...GIT_ENV, HUSKY: '' },
+      encoding: 'utf8',
+    });
+    expect(husky.status).toBe(0);
+  }
+
+  it('makes .husky/ in a project that depends on husky but never ran it; the hook blocks once husky runs', () => {
+    const repo = gitRepo({
+      'package.json': '{\n  "name": "demo",\n  "scripts": { "prepare": "husky" },\n  "devDependencies": { "husky": "^9.1.7" }\n}\n',
+      'src/a.ts': CODE,
+    });
+    expect(existsSync(join(repo.dir, '.husky'))).toBe(false);
+    const out = init(repo);
+    expect(out).toContain('created    .husky/pre-commit');
+    expect(out).toContain('run `npm install` (its "prepare" script runs `husky`)');
+    expect(statSync(join(repo.dir, '.husky/pre-commit')).mode & 0o111).not.toBe(0);
+    runHusky(repo);
+    repo.write({ 'docs/new.md': BROKEN });
+    repo.git('add', 'docs/new.md');
+    expect(commit(repo, 'broken').code).not.toBe(0);
+    expect(headMessage(repo)).toBe('initial');
+  });
+
+  it('init --with husky in a project without .husky/ writes the hook and package.json; a second init changes nothing', () => {
+    const repo = gitRepo({ 'package.json': '{\n  "name": "demo"\n}\n', 'src/a.ts': CODE });
+    const out = init(repo, '--with', 'husky');
+    expect(out).toContain('created    .husky/pre-commit');
+    expect(JSON.parse(readFileSync(join(repo.dir, 'package.json'), 'utf8'))).toEqual({
+      name: 'demo',
+      devDependencies: { husky: '^9.1.7' },
+      scripts: { prepare: 'husky' },
+    });
+    const hook = readFileSync(join(repo.dir, '.husky/pre-commit'), 'utf8');
+    expect(init(repo, '--with', 'husky')).not.toMatch(/created|updated/);
+    expect(readFileSync(join(repo.dir, '.husky/pre-commit'), 'utf8')).toBe(hook);
+    runHusky(repo);
+    repo.write({ 'docs/new.md': BROKEN });
+    repo.git('add', 'docs/new.md');
+    expect(commit(repo, 'broken').code).not.toBe(0);
+  });
+
+  it('makes a core.hooksPath directory nobody made, and names a file in its way in one line', () => {
+    const repo = gitRepo({ 'src/a.ts': CODE, 'in-the-way': 'a file\n' });
+    repo.git('config', 'core.hooksPath', 'tools/hooks');
+    expect(init(repo)).toContain('created    tools/hooks/pre-commit');
+    repo.write({ 'docs/new.md': BROKEN });
+    repo.git('add', 'docs/new.md');
+    expect(commit(repo, 'broken').code).not.toBe(0);
+
+    repo.git('config', 'core.hooksPath', 'in-the-way/hooks');
+    const blocked = runCli(['init'], { cwd: repo.dir, env: { PATH: pathWithCli() } });
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toMatch(/^aiwg-cite: in-the-way\/hooks\/pre-commit: cannot make its directory \(ENOTDIR[^\n]*\)\n$/);
+    expect(readFileSync(join(repo.dir, 'in-the-way'), 'utf8')).toBe('a file\n');
+  });
+});
+
 /** A repository set up the way a husky v9 project is: package.json, `husky` run, `.husky/pre-commit`. */
 function huskyRepo(files: Record<string, string>): GitRepo {
   const repo = gitRepo({

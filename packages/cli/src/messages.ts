@@ -130,6 +130,7 @@ export const inputMessages = {
   notSarifLog: (name: string) => `${name}: not an aiwg-cite SARIF log (one run with results)`,
   sourcesNotDirectory: (label: string) => `${label}: --sources must name a directory of source texts`,
   notARepositoryForInit: (cwd: string) => `${cwd}: init needs a git repository (run \`git init\` first)`,
+  cannotMakeDirectory: (reason: string) => `cannot make its directory (${reason})`,
   hooksPathOutside: (hooksPath: string) =>
     `core.hooksPath ${hooksPath} lies outside the repository; add the hook there by hand (see hooks/pre-commit)`,
   lintStagedNotObject: (file: string) => `${file}: the lint-staged configuration is not an object`,
@@ -254,7 +255,10 @@ export const initMessages = {
   note: (note: string) => `  note: ${note}`,
   dryRun: () => '  (dry run: nothing was written)',
   installHusky: () => 'run `npm install` to install husky and activate .husky/ (its "prepare" script runs `husky`), then commit both',
-  huskyInactive: () => 'husky is not active yet: run `npx husky` (or add `"prepare": "husky"` and `npm install`)',
+  huskyInactive: (prepareRunsHusky: boolean) =>
+    prepareRunsHusky
+      ? 'husky is not active yet: run `npm install` (its "prepare" script runs `husky`) or `npx husky`'
+      : 'husky is not active yet: run `npx husky` (or add `"prepare": "husky"` and `npm install`)',
   hookLocal: (hookPath: string) =>
     `${hookPath} is local to this clone: teammates get no hook. To share it through the repository, run \`aiwg-cite init --with husky\``,
   lintStagedElsewhere: (file: string, command: string) => `lint-staged is configured in ${file}; add "*.md": "${command}" there by hand`,

@@ -1,5 +1,5 @@
-import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { AiwgCiteError, applyEdits, splitLines, unifiedHunks } from '@aiwg-cite/core';
 import { gitTopLevel, runGit, toPosix, writeFileAtomic } from '@aiwg-cite/node';
 import {
@@ -151,6 +151,7 @@ export const init: Command = {
         continue;
       }
       const absolute = join(setup.root, change.path);
+      if (change.before === null) makeParent(absolute, change.path);
       writeFileAtomic(absolute, change.after, change.before === null ? undefined : Buffer.from(change.before, 'utf8'), change.path);
       if (change.executable) chmodSync(absolute, statSync(absolute).mode | 0o111);
       out.push(initMessages.changed(change.before === null, change.path, change.summary));
@@ -168,6 +169,20 @@ export const init: Command = {
     return 0;
   },
 };
+
+/**
+ * Makes the directory a new file goes in: `.husky/` before husky first ran, a `core.hooksPath`
+ * nobody made yet. A file in the way is named in one line.
+ */
+function makeParent(absolute: string, label: string): void {
+  try {
+    mkdirSync(dirname(absolute), { recursive: true });
+  } catch (error) {
+    throw new AiwgCiteError('INPUT_UNREADABLE', `${label}: ${inputMessages.cannotMakeDirectory((error as Error).message)}`, {
+      cause: error,
+    });
+  }
+}
 
 /** Works out how the repository at `cwd` runs its hooks. */
 export function detectSetup(cwd: string, options: { readonly withHusky?: boolean } = {}): HookSetup {
@@ -198,7 +213,11 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
   if (isHusky) {
     hookPath = '.husky/pre-commit';
     if (addHusky) notes.push(initMessages.installHusky());
-    else if (!hooksPath.startsWith('.husky')) notes.push(initMessages.huskyInactive());
+    else if (!hooksPath.startsWith('.husky')) {
+      const scripts = packageJson?.scripts;
+      const prepare = typeof scripts === 'object' && scripts !== null ? (scripts as Record<string, unknown>).prepare : undefined;
+      notes.push(initMessages.huskyInactive(typeof prepare === 'string' && /\bhusky\b/.test(prepare)));
+    }
   } else if (hooksPath !== '') {
     hookPath = toPosix(relative(root, resolve(root, hooksPath, 'pre-commit')));
   } else {
