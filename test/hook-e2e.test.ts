@@ -216,6 +216,53 @@ describe('a hook directory that does not exist yet', () => {
   });
 });
 
+describe('the pre-commit framework', () => {
+  const hasPreCommit = spawnSync('pre-commit', ['--version'], { encoding: 'utf8' }).status === 0;
+  if (!hasPreCommit)
+    process.stderr.write('skipped: init with the pre-commit framework: pre-commit is not installed (apt-get install pre-commit)\n');
+
+  it.skipIf(!hasPreCommit)(
+    'init adds a local hook to .pre-commit-config.yaml that blocks, passes and says when aiwg-cite is missing',
+    () => {
+      const config =
+        'repos:\n  - repo: local\n    hooks:\n      - id: hello\n        name: hello\n        entry: echo hello-from-pre-commit\n        language: system\n        pass_filenames: false\n';
+      const repo = gitRepo({ 'src/a.ts': CODE, '.pre-commit-config.yaml': config });
+      const home = { PRE_COMMIT_HOME: tempDir('aiwg-cite-pre-commit-home-') };
+      const first = init(repo);
+      expect(first).toContain('the pre-commit framework');
+      expect(first).toContain('run `pre-commit install`');
+      expect(existsSync(join(repo.dir, '.git/hooks/pre-commit'))).toBe(false);
+      const written = readFileSync(join(repo.dir, '.pre-commit-config.yaml'), 'utf8');
+      expect(written.startsWith('repos:\n  - repo: local\n    hooks:\n      - id: aiwg-cite\n')).toBe(true);
+      expect(written.endsWith(config.slice('repos:\n'.length))).toBe(true);
+      expect(git(repo, ['add', '.pre-commit-config.yaml']).code).toBe(0);
+      expect(spawnSync('pre-commit', ['install'], { cwd: repo.dir, env: { ...process.env, ...home }, encoding: 'utf8' }).status).toBe(0);
+      expect(init(repo)).not.toMatch(/created|updated|note:/);
+
+      repo.write({ 'docs/new.md': BROKEN });
+      repo.git('add', 'docs/new.md');
+      const blocked = git(repo, ['commit', '-q', '-m', 'broken'], home);
+      expect(blocked.code).not.toBe(0);
+      expect(blocked.output).toContain('docs/new.md:1:7');
+      expect(blocked.output).toMatch(/^hello\.+Passed$/m);
+      expect(headMessage(repo)).toBe('initial');
+
+      const withoutCli = git(repo, ['commit', '-q', '-m', 'broken'], { ...home, PATH: '/usr/bin:/bin' });
+      expect(withoutCli.code).not.toBe(0);
+      expect(withoutCli.output).toContain('\naiwg-cite is not installed: run npm install (or commit with --no-verify)\n');
+
+      repo.write({ 'docs/new.md': GOOD });
+      repo.git('add', 'docs/new.md');
+      expect(git(repo, ['commit', '-q', '-m', 'fixed'], home).code).toBe(0);
+      expect(headMessage(repo)).toBe('fixed');
+      // Deleting the cited file blocks too: the hook checks the whole staged change, markdown or not.
+      repo.git('rm', '-q', 'src/a.ts');
+      expect(git(repo, ['commit', '-q', '-m', 'delete a'], home).code).not.toBe(0);
+      expect(headMessage(repo)).toBe('fixed');
+    },
+  );
+});
+
 /** A repository set up the way a husky v9 project is: package.json, `husky` run, `.husky/pre-commit`. */
 function huskyRepo(files: Record<string, string>): GitRepo {
   const repo = gitRepo({

@@ -246,8 +246,8 @@ export const runMessages = {
 
 /** What `init` reports: the setup it found, each change, and the notes of what is left to do. */
 export const initMessages = {
-  setup: (isHusky: boolean, withLintStaged: boolean, root: string) =>
-    `aiwg-cite init: ${isHusky ? 'husky' : 'plain git hook'}${withLintStaged ? ' + lint-staged' : ''} in ${root}`,
+  setup: (kind: 'husky' | 'pre-commit' | 'git', withLintStaged: boolean, root: string) =>
+    `aiwg-cite init: ${kind === 'husky' ? 'husky' : kind === 'pre-commit' ? 'the pre-commit framework' : 'plain git hook'}${withLintStaged ? ' + lint-staged' : ''} in ${root}`,
   unchanged: (path: string, summary: string) => `  unchanged  ${path} (${summary})`,
   wouldChange: (isNew: boolean, path: string, summary: string) => `  would ${isNew ? 'create' : 'update'} ${path} (${summary})`,
   changed: (isNew: boolean, path: string, summary: string) => `  ${isNew ? 'created' : 'updated'}    ${path} (${summary})`,
@@ -269,4 +269,8 @@ export const initMessages = {
   gitHook: () => 'git pre-commit: run `aiwg-cite check --staged`',
   lintStagedEntry: (command: string) => `lint-staged: "*.md": "${command}"`,
   huskyPackage: () => 'husky: devDependency and "prepare": "husky"',
+  preCommitHook: (id: string) => `a \`repo: local\` hook \`${id}\`: \`aiwg-cite check --staged\` on every commit`,
+  preCommitInstall: () => 'run `pre-commit install` to activate the hooks of the pre-commit framework in this clone',
+  preCommitByHand: (file: string, id: string) =>
+    `${file} has no block list under a top-level \`repos:\` to add to; add a \`repo: local\` hook \`${id}\` by hand (README, "The pre-commit framework")`,
 } as const;

@@ -18,6 +18,7 @@ import {
 import { parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
 import { initMessages, inputMessages, usageMessages } from '../messages.ts';
+import { addPreCommitHook, isPreCommitHook, PRE_COMMIT_CONFIGS, PRE_COMMIT_HOOK_ID } from './init-pre-commit.ts';
 
 const HELP = `Usage: aiwg-cite init [--dry-run] [--with husky]
 
@@ -28,6 +29,8 @@ runs its hooks:
     lint-staged gets "*.md": "aiwg-cite check --staged", and the husky block runs lint-staged and
     \`aiwg-cite check --staged --reverse-only\` (committed documents the staged change breaks), so
     staged markdown is checked once and deleting or renaming a cited file still blocks
+  - the pre-commit framework (a .pre-commit-config.yaml): a "repo: local" hook with id
+    "aiwg-cite" first under its "repos:" (the hook script pre-commit generates is left alone)
   - otherwise a plain git hook: a marked block in <core.hooksPath or .git/hooks>/pre-commit; that
     directory is local to this clone (teammates get no hook): --with husky shares it instead
 Every hook first checks that aiwg-cite is installed, and otherwise stops the commit with one line:
@@ -108,8 +111,10 @@ export interface HookSetup {
   readonly isHusky: boolean;
   /** `--with husky`: package.json gains husky, and the hook goes to .husky/pre-commit. */
   readonly addHusky: boolean;
-  /** The hook file init manages, root-relative. */
+  /** The hook file init manages, root-relative (in a pre-commit framework setup, the one it generates). */
   readonly hookPath: string;
+  /** The pre-commit framework's configuration the hook goes in, when the repository uses it (not husky). */
+  readonly preCommitConfig: string | null;
   /** Where lint-staged is configured, if it is: `package.json` or a `.lintstagedrc` file. */
   readonly lintStaged: { readonly file: string; readonly inPackageJson: boolean } | null;
   /** Things init cannot do itself, said once each. */
@@ -118,7 +123,7 @@ export interface HookSetup {
 
 /** `aiwg-cite init`. */
 export const init: Command = {
-  summary: 'install the commit hook (husky, lint-staged or a plain git hook)',
+  summary: 'install the commit hook (husky, lint-staged, the pre-commit framework or a plain git hook)',
   async run(args: readonly string[], context: CliContext): Promise<number> {
     const { values, positionals } = parseCommandArgs('init', args, {
       'dry-run': { type: 'boolean' },
@@ -139,7 +144,13 @@ export const init: Command = {
     const changes = planChanges(setup);
     const dryRun = values['dry-run'] === true;
     const out: string[] = [];
-    out.push(initMessages.setup(setup.isHusky, setup.lintStaged !== null, setup.root));
+    out.push(
+      initMessages.setup(
+        setup.isHusky ? 'husky' : setup.preCommitConfig !== null ? 'pre-commit' : 'git',
+        setup.lintStaged !== null,
+        setup.root,
+      ),
+    );
     for (const change of changes) {
       if (change.before === change.after) {
         out.push(initMessages.unchanged(change.path, change.summary));
@@ -224,7 +235,13 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
     const gitPath = runGit(root, ['rev-parse', '--git-path', 'hooks'])?.trim() ?? '.git/hooks';
     hookPath = toPosix(relative(root, resolve(root, gitPath, 'pre-commit')));
   }
-  if (!isHusky && packageJson !== null && hooksPath === '') {
+  const preCommitConfig = isHusky ? null : (PRE_COMMIT_CONFIGS.find((name) => existsSync(join(root, name))) ?? null);
+  if (preCommitConfig !== null) {
+    if (addPreCommitHook(readText(join(root, preCommitConfig)) ?? '', NOT_INSTALLED) === null) {
+      notes.push(initMessages.preCommitByHand(preCommitConfig, PRE_COMMIT_HOOK_ID));
+    }
+    if (!isPreCommitHook(readText(join(root, hookPath)))) notes.push(initMessages.preCommitInstall());
+  } else if (!isHusky && packageJson !== null && hooksPath === '') {
     notes.push(initMessages.hookLocal(hookPath));
   }
   if (hookPath.startsWith('..')) {
@@ -253,12 +270,26 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
     notes.push(initMessages.lintStagedWithoutHusky());
     lintStaged = null;
   }
-  return { root, isNpm: packageJson !== null, isHusky, addHusky, hookPath, lintStaged, notes };
+  return { root, isNpm: packageJson !== null, isHusky, addHusky, hookPath, preCommitConfig, lintStaged, notes };
 }
 
 /** The changes init makes for a setup; a file already set up comes back unchanged. */
 export function planChanges(setup: HookSetup): PlannedChange[] {
   const changes: PlannedChange[] = [];
+  if (setup.preCommitConfig !== null) {
+    const before = readText(join(setup.root, setup.preCommitConfig));
+    const after = addPreCommitHook(before ?? '', NOT_INSTALLED);
+    // A configuration init cannot add to is left as it is (detectSetup's note says what to add).
+    if (after === null) return changes;
+    changes.push({
+      path: setup.preCommitConfig,
+      before,
+      after,
+      executable: false,
+      summary: initMessages.preCommitHook(PRE_COMMIT_HOOK_ID),
+    });
+    return changes;
+  }
   const hookBefore = readText(join(setup.root, setup.hookPath));
   const withLintStaged = setup.lintStaged !== null;
   changes.push({

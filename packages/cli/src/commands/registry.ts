@@ -17,7 +17,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await import('./merge.ts')).merge,
   },
   init: {
-    summary: 'install the commit hook: husky, lint-staged or a plain git pre-commit hook',
+    summary: 'install the commit hook: husky, lint-staged, the pre-commit framework or a plain git hook',
     load: async () => (await import('./init.ts')).init,
   },
   watch: {
