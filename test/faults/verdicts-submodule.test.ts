@@ -2,7 +2,8 @@
  * Issue 15, item 3: a citation of a file inside a submodule was fresh in `check` and MISSING in
  * `check --staged` (the index holds only the submodule's commit). Paths inside a submodule now
  * resolve in every mode (`check --staged` reads them at the commit the index records); when the
- * submodule is not checked out they are `unchecked`, a note, never missing.
+ * submodule is not checked out they are `unchecked`, a note, never missing; a file missing from a
+ * checked-out submodule is missing in every mode (`check` had called it unchecked).
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -43,6 +44,17 @@ describe('fault 15.3: paths inside submodules', () => {
     expect(staged.stderr).toBe('');
     expect(findings(staged.stdout).map((finding) => finding.status)).toEqual(['fresh']);
     expect(staged.code).toBe(0);
+  });
+
+  it('a file missing from a checked-out submodule is MISSING in check and check --staged alike', () => {
+    const main = superproject();
+    main.write({ 'docs/gone.md': 'Also [vendor/sub/nope.ts, L1].\n' });
+    main.git('add', 'docs/gone.md');
+    for (const args of [['check'], ['check', '--staged']]) {
+      const run = runCli([...args, '--format', 'json', 'docs/gone.md'], { cwd: main.dir });
+      expect(run.code).toBe(1);
+      expect(findings(run.stdout)).toEqual([expect.objectContaining({ status: 'missing', severity: 'error' })]);
+    }
   });
 
   it('a submodule that is not checked out gives an `unchecked` note in every mode, never MISSING', () => {

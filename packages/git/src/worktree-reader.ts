@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ArtifactReader, ReadResult } from '@aiwg-cite/core';
 import { type GitEnv, gitAsync } from '@aiwg-cite/node';
@@ -25,7 +25,8 @@ interface Pending {
  * with a CR byte, and only they, are asked about, in one `git hash-object --stdin-paths` per
  * batch: when git's clean filters change a file, its stored content is taken (CRLF→LF when that
  * gives git's object id, else the object itself when git has it); otherwise the bytes on disk.
- * A path inside a submodule that is not checked out reads as `unchecked`, never missing.
+ * A path inside a submodule that is not checked out reads as `unchecked`, never missing; one
+ * missing from a checked-out submodule is missing, as `check --staged` reads it.
  */
 export function createWorktreeReader(inner: ArtifactReader, options: WorktreeReaderOptions): ArtifactReader {
   let queue: Pending[] = [];
@@ -89,13 +90,21 @@ export function createWorktreeReader(inner: ArtifactReader, options: WorktreeRea
     async read(path: string): Promise<ReadResult> {
       const read = await inner.read(path);
       if (read.kind === 'missing') {
+        // Missing from a checked-out submodule is missing; only one never checked out is unknown.
         const submodule = submoduleOf(path);
-        return submodule === null ? read : { kind: 'unchecked', reason: readReasons.submoduleNotCheckedOut(submodule) };
+        return submodule === null || isCheckedOut(options.root, submodule)
+          ? read
+          : { kind: 'unchecked', reason: readReasons.submoduleNotCheckedOut(submodule) };
       }
       if (read.kind !== 'file' || !read.bytes.includes(13)) return read;
       return { kind: 'file', bytes: await cleaned(path, read.bytes) };
     },
   };
+}
+
+/** Whether a submodule's working tree is there: its directory holds a `.git` (a file or a directory). */
+function isCheckedOut(root: string, submodule: string): boolean {
+  return existsSync(join(root, submodule, '.git'));
 }
 
 /** The submodule paths that `.gitmodules` declares (git-config syntax: `path = vendor/lib`). */
