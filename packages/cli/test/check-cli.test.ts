@@ -64,6 +64,48 @@ describe('aiwg-cite check: exit codes', () => {
   });
 });
 
+describe('aiwg-cite check: a glob the shell did not expand', () => {
+  const tree = {
+    'README.md': '# r\n',
+    'docs/a.md': '[src/gone.ts, L1]\n',
+    'docs/deep/b.md': 'b\n',
+    '.aiwg/notes/c.md': 'c\n',
+    'docs/[draft].md': 'd\n',
+  };
+  const files = (stdout: string) => (JSON.parse(stdout) as { summary: { files: number } }).summary.files;
+
+  it('matches the documents as config globs do, from the current directory, in git and outside it', () => {
+    for (const dir of [
+      gitRepo(tree).dir,
+      (() => {
+        const plain = tempDir();
+        writeTree(plain, tree);
+        return plain;
+      })(),
+    ]) {
+      const direct = runCli(['check', '--format', 'json', 'docs/*.md'], { cwd: dir });
+      expect(direct.code).toBe(1);
+      expect(files(direct.stdout)).toBe(2);
+      expect(files(runCli(['check', '--format', 'json', '**/*.md'], { cwd: dir }).stdout)).toBe(5);
+      expect(files(runCli(['check', '--format', 'json', '.aiwg/**/*.md', 'README.md'], { cwd: dir }).stdout)).toBe(2);
+      expect(files(runCli(['check', '--format', 'json', '*.md'], { cwd: join(dir, 'docs/deep') }).stdout)).toBe(1);
+      // A file whose name has glob characters is that file, not a pattern.
+      expect(files(runCli(['check', '--format', 'json', 'docs/[draft].md'], { cwd: dir }).stdout)).toBe(1);
+    }
+  });
+
+  it('exits 2 with one line when nothing matches, or the pattern leaves the root', () => {
+    const dir = tempDir();
+    writeTree(dir, { 'root/doc.md': 'x\n' });
+    const none = runCli(['check', 'docs/**/*.md'], { cwd: join(dir, 'root') });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe('aiwg-cite: docs/**/*.md: no markdown file matches this pattern\n');
+    const outside = runCli(['check', '--root', 'root', '*.md'], { cwd: dir });
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toMatch(/^aiwg-cite: \*\.md: outside the root .*\n$/);
+  });
+});
+
 describe('aiwg-cite check: hashing real bytes', () => {
   it.each([
     ['LF', 'a\nb\n'],

@@ -1,6 +1,7 @@
 import { accessSync, constants, type Dirent, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
+import picomatch from 'picomatch/posix.js';
 import { isGone } from './fs.ts';
 import { gitListFiles, gitTopLevel, runGit } from './git-files.ts';
 import { fileMessages, listReasons, noteMessages } from './messages.ts';
@@ -142,6 +143,9 @@ export function unreadableNote(unreadable: readonly { readonly path: string; rea
   return noteMessages.unreadableDirectories(shown, unreadable.length);
 }
 
+/** A character that makes an argument naming no file a glob: `*`, `?`, `[` or `{`. */
+const GLOB_CHARACTER = /[*?[{]/;
+
 function discover(
   workspace: Workspace,
   cwd: string,
@@ -151,6 +155,7 @@ function discover(
 ): string[] {
   if (paths.length === 0) return listMarkdown(workspace, workspace.root, unreadable, options);
   const found = new Set<string>();
+  let everyDocument: readonly string[] | undefined;
   for (const path of paths) {
     const absolute = isAbsolute(path) ? path : resolve(cwd, path);
     let stats: ReturnType<typeof statSync>;
@@ -160,7 +165,21 @@ function discover(
       canonical = toPosix(realpath(absolute));
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      const why = code === 'ENOENT' || code === 'ENOTDIR' ? fileMessages.noSuchPath() : fileMessages.unreadable(reasonOf(error));
+      const absent = code === 'ENOENT' || code === 'ENOTDIR';
+      if (absent && GLOB_CHARACTER.test(path)) {
+        // A glob the shell left alone (quoted in a package.json script): matched as config globs are.
+        const pattern = toPosix(relative(workspace.root, absolute));
+        if (pattern.startsWith('..') || isAbsolute(pattern)) {
+          throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', `${path}: ${fileMessages.outsideRoot(workspace.root)}`, { data: { path } });
+        }
+        everyDocument ??= listMarkdown(workspace, workspace.root, unreadable, options);
+        const isMatch = picomatch(pattern, { dot: true });
+        const matches = everyDocument.filter((document) => isMatch(document));
+        if (matches.length === 0) throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${fileMessages.noGlobMatch()}`, { data: { path } });
+        for (const match of matches) found.add(match);
+        continue;
+      }
+      const why = absent ? fileMessages.noSuchPath() : fileMessages.unreadable(reasonOf(error));
       throw new AiwgCiteError('INPUT_UNREADABLE', `${path}: ${why}`, { data: { path } });
     }
     const relativePath = toPosix(relative(workspace.root, canonical));

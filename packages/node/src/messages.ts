@@ -19,6 +19,7 @@ export const fileMessages = {
   rootMissing: () => 'the root directory does not exist',
   rootNotDirectory: () => 'the root is not a directory',
   noSuchPath: () => 'no such file or directory',
+  noGlobMatch: () => 'no markdown file matches this pattern',
   unreadable: (reason: string) => `cannot be read (${reason})`,
   outsideRoot: (root: string) => `outside the root ${root}`,
   notRegular: (type: string) => `${type}, not a regular file; not read`,

@@ -36,7 +36,8 @@ import { normaliseReportFlag, prepareScholarly, SCHOLARLY_FLAGS, SCHOLARLY_HELP,
 const HELP = `Usage: aiwg-cite check [paths...] [options]
 
 Checks the citations in markdown files. With no paths, every markdown file under the root
-that git does not ignore (outside git: every .md file outside node_modules).
+that git does not ignore (outside git: every .md file outside node_modules). A quoted glob
+('docs/**/*.md') picks among those files.
 
 Options:
   --root DIR           project root (default: the git top level, else the current directory)
