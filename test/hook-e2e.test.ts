@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI_ENTRY, GIT_ENV, type GitRepo, gitRepo, PROJECT_ROOT, runCli, sha16, tempDir } from '@aiwg-cite/test-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -261,6 +261,41 @@ describe('the pre-commit framework', () => {
       expect(headMessage(repo)).toBe('fixed');
     },
   );
+});
+
+describe('simple-git-hooks', () => {
+  it('init adds aiwg-cite to its pre-commit command; once simple-git-hooks writes the hook, it blocks', () => {
+    const repo = gitRepo({
+      'package.json': '{\n  "name": "demo",\n  "simple-git-hooks": {\n    "pre-commit": "echo from-simple-git-hooks"\n  }\n}\n',
+      '.gitignore': 'node_modules/\n',
+      'src/a.ts': CODE,
+    });
+    // The project's own install of aiwg-cite, which the command names.
+    mkdirSync(join(repo.dir, 'node_modules/.bin'), { recursive: true });
+    pathWithCli();
+    symlinkSync(join(binDir, 'aiwg-cite'), join(repo.dir, 'node_modules/.bin/aiwg-cite'));
+    const out = init(repo);
+    expect(out).toContain('aiwg-cite init: simple-git-hooks in');
+    expect(out).toContain('npx simple-git-hooks');
+    expect(existsSync(join(repo.dir, '.git/hooks/pre-commit'))).toBe(false);
+    const cli = join(PROJECT_ROOT, 'node_modules/simple-git-hooks/cli.js');
+    const set = spawnSync(process.execPath, [cli], { cwd: repo.dir, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
+    expect(set.status).toBe(0);
+    expect(readFileSync(join(repo.dir, '.git/hooks/pre-commit'), 'utf8')).toContain(
+      'echo from-simple-git-hooks && ./node_modules/.bin/aiwg-cite check --staged',
+    );
+
+    repo.write({ 'docs/new.md': BROKEN });
+    repo.git('add', 'docs/new.md');
+    const blocked = commit(repo, 'broken');
+    expect(blocked.code).not.toBe(0);
+    expect(blocked.output).toContain('from-simple-git-hooks');
+    expect(blocked.output).toContain('docs/new.md:1:7');
+    repo.write({ 'docs/new.md': GOOD });
+    repo.git('add', 'docs/new.md');
+    expect(commit(repo, 'fixed').code).toBe(0);
+    expect(headMessage(repo)).toBe('fixed');
+  });
 });
 
 /** A repository set up the way a husky v9 project is: package.json, `husky` run, `.husky/pre-commit`. */

@@ -1,6 +1,6 @@
 import { gitRepo } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { detectSetup, NOT_INSTALLED, planChanges } from './init.ts';
+import { addSimpleGitHooksCommand, detectSetup, NOT_INSTALLED, planChanges, SIMPLE_GIT_HOOKS_COMMAND } from './init.ts';
 import { addPreCommitHook, hasPreCommitHook, isPreCommitHook, preCommitEntry } from './init-pre-commit.ts';
 
 const HELLO = '  - repo: local\n    hooks:\n      - id: hello\n        entry: echo hello\n        language: system\n';
@@ -76,5 +76,54 @@ describe('detectSetup with the pre-commit framework', () => {
   it('leaves a husky project to husky', () => {
     const repo = gitRepo({ '.pre-commit-config.yaml': `repos:\n${HELLO}`, '.husky/pre-commit': 'npm test\n' });
     expect(detectSetup(repo.dir)).toMatchObject({ isHusky: true, preCommitConfig: null, hookPath: '.husky/pre-commit' });
+  });
+});
+
+describe('detectSetup with lefthook or simple-git-hooks', () => {
+  it('writes nothing into the hook lefthook generates, and says what to add to its configuration', () => {
+    const setups: Record<string, string>[] = [
+      { 'lefthook.yml': 'pre-commit:\n  commands:\n    lint:\n      run: npm run lint\n' },
+      { '.config/lefthook.toml': '[pre-commit]\n' },
+      { 'package.json': '{ "devDependencies": { "lefthook": "^1.11.0" } }\n' },
+    ];
+    for (const files of setups) {
+      const repo = gitRepo(files);
+      const setup = detectSetup(repo.dir);
+      expect(setup.otherManager?.name).toBe('lefthook');
+      expect(planChanges(setup)).toEqual([]);
+      const note = setup.notes.join('\n');
+      expect(note).toContain(`aiwg-cite: run: ${SIMPLE_GIT_HOOKS_COMMAND}`);
+      expect(note).toContain('lefthook install');
+      expect(note).not.toContain('local to this clone');
+    }
+  });
+
+  it('adds aiwg-cite after simple-git-hooks’ pre-commit command in package.json, once', () => {
+    const text = '{\n  "name": "x",\n  "simple-git-hooks": {\n    "pre-commit": "npx lint-staged"\n  }\n}\n';
+    const repo = gitRepo({ 'package.json': text });
+    const setup = detectSetup(repo.dir);
+    expect(setup.otherManager).toEqual({ name: 'simple-git-hooks', file: 'package.json' });
+    expect(setup.notes.join('\n')).toContain('npx simple-git-hooks');
+    const [change] = planChanges(setup);
+    expect(change?.path).toBe('package.json');
+    expect(change?.after).toBe(text.replace('"npx lint-staged"', `"npx lint-staged && ${SIMPLE_GIT_HOOKS_COMMAND}"`));
+    expect(addSimpleGitHooksCommand(change?.after ?? '', 'package.json')).toBe(change?.after);
+    expect(addSimpleGitHooksCommand('{ "simple-git-hooks": {} }\n', 'package.json')).toBe(
+      `{ "simple-git-hooks": {"pre-commit": "${SIMPLE_GIT_HOOKS_COMMAND}"} }\n`,
+    );
+    expect(() => addSimpleGitHooksCommand('{ "simple-git-hooks": [] }\n', 'package.json')).toThrow(
+      /^package\.json: "simple-git-hooks" is not an object$/,
+    );
+  });
+
+  it('adds the key for a simple-git-hooks dependency without one, and leaves a configuration file of its own to the user', () => {
+    const dependency = gitRepo({ 'package.json': '{ "devDependencies": { "simple-git-hooks": "^2" } }\n' });
+    const [change] = planChanges(detectSetup(dependency.dir));
+    expect(JSON.parse(change?.after ?? '')['simple-git-hooks']).toEqual({ 'pre-commit': SIMPLE_GIT_HOOKS_COMMAND });
+
+    const own = gitRepo({ 'package.json': '{ "name": "x" }\n', '.simple-git-hooks.json': '{ "pre-commit": "npm test" }\n' });
+    const setup = detectSetup(own.dir);
+    expect(planChanges(setup)).toEqual([]);
+    expect(setup.notes.join('\n')).toContain('simple-git-hooks is configured in .simple-git-hooks.json');
   });
 });

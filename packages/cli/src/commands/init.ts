@@ -31,6 +31,9 @@ runs its hooks:
     staged markdown is checked once and deleting or renaming a cited file still blocks
   - the pre-commit framework (a .pre-commit-config.yaml): a "repo: local" hook with id
     "aiwg-cite" first under its "repos:" (the hook script pre-commit generates is left alone)
+  - simple-git-hooks (configured in package.json, or a dependency): its "pre-commit" command
+    gains "&& ${'./node_modules/.bin/aiwg-cite check --staged'}"; run \`npx simple-git-hooks\` after
+  - lefthook: nothing is written (its install rewrites .git/hooks); a note says what to add
   - otherwise a plain git hook: a marked block in <core.hooksPath or .git/hooks>/pre-commit; that
     directory is local to this clone (teammates get no hook): --with husky shares it instead
 Every hook first checks that aiwg-cite is installed, and otherwise stops the commit with one line:
@@ -115,11 +118,37 @@ export interface HookSetup {
   readonly hookPath: string;
   /** The pre-commit framework's configuration the hook goes in, when the repository uses it (not husky). */
   readonly preCommitConfig: string | null;
+  /**
+   * Another manager that writes `.git/hooks` itself (and rewrites it on its next install), so init
+   * writes no block there: lefthook (its configuration named by hand), or simple-git-hooks (its
+   * `pre-commit` command in package.json, when that is where it is configured).
+   */
+  readonly otherManager: OtherManager | null;
   /** Where lint-staged is configured, if it is: `package.json` or a `.lintstagedrc` file. */
   readonly lintStaged: { readonly file: string; readonly inPackageJson: boolean } | null;
   /** Things init cannot do itself, said once each. */
   readonly notes: readonly string[];
 }
+
+/** A hook manager other than husky and the pre-commit framework, and the file it is configured in. */
+export interface OtherManager {
+  readonly name: 'lefthook' | 'simple-git-hooks';
+  /** Root-relative; `null` when only a dependency names the manager. */
+  readonly file: string | null;
+}
+
+/** Where lefthook looks for its configuration. */
+const LEFTHOOK_CONFIGS = ['lefthook', '.lefthook', '.config/lefthook'].flatMap((base) =>
+  ['yml', 'yaml', 'toml', 'json'].map((extension) => `${base}.${extension}`),
+);
+
+/** Where simple-git-hooks looks for its configuration besides package.json. */
+const SIMPLE_GIT_HOOKS_CONFIGS = ['.simple-git-hooks', 'simple-git-hooks'].flatMap((base) =>
+  ['json', 'cjs', 'js', 'mjs'].map((extension) => `${base}.${extension}`),
+);
+
+/** The command init puts in simple-git-hooks' `pre-commit` (its hook runs it with `sh`, without node_modules/.bin on PATH). */
+export const SIMPLE_GIT_HOOKS_COMMAND = './node_modules/.bin/aiwg-cite check --staged';
 
 /** `aiwg-cite init`. */
 export const init: Command = {
@@ -146,7 +175,7 @@ export const init: Command = {
     const out: string[] = [];
     out.push(
       initMessages.setup(
-        setup.isHusky ? 'husky' : setup.preCommitConfig !== null ? 'pre-commit' : 'git',
+        setup.isHusky ? 'husky' : setup.preCommitConfig !== null ? 'pre-commit' : (setup.otherManager?.name ?? 'git'),
         setup.lintStaged !== null,
         setup.root,
       ),
@@ -241,7 +270,23 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
       notes.push(initMessages.preCommitByHand(preCommitConfig, PRE_COMMIT_HOOK_ID));
     }
     if (!isPreCommitHook(readText(join(root, hookPath)))) notes.push(initMessages.preCommitInstall());
-  } else if (!isHusky && packageJson !== null && hooksPath === '') {
+  }
+  const exists = (name: string) => existsSync(join(root, name));
+  let otherManager: OtherManager | null = null;
+  if (!isHusky && preCommitConfig === null) {
+    const lefthook = LEFTHOOK_CONFIGS.find(exists) ?? null;
+    const simple = packageJson?.['simple-git-hooks'] !== undefined ? 'package.json' : (SIMPLE_GIT_HOOKS_CONFIGS.find(exists) ?? null);
+    const hookText = readText(join(root, hookPath)) ?? '';
+    if (lefthook !== null || dependsOn('lefthook') || dependsOn('@evilmartians/lefthook') || /\blefthook\b/.test(hookText)) {
+      otherManager = { name: 'lefthook', file: lefthook };
+      notes.push(initMessages.lefthookByHand(lefthook ?? 'lefthook.yml', SIMPLE_GIT_HOOKS_COMMAND));
+    } else if (simple !== null || dependsOn('simple-git-hooks')) {
+      otherManager = { name: 'simple-git-hooks', file: simple };
+      if (simple === null || simple === 'package.json') notes.push(initMessages.simpleGitHooksInstall());
+      else notes.push(initMessages.simpleGitHooksByHand(simple, SIMPLE_GIT_HOOKS_COMMAND));
+    }
+  }
+  if (!isHusky && preCommitConfig === null && otherManager === null && packageJson !== null && hooksPath === '') {
     notes.push(initMessages.hookLocal(hookPath));
   }
   if (hookPath.startsWith('..')) {
@@ -270,7 +315,7 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
     notes.push(initMessages.lintStagedWithoutHusky());
     lintStaged = null;
   }
-  return { root, isNpm: packageJson !== null, isHusky, addHusky, hookPath, preCommitConfig, lintStaged, notes };
+  return { root, isNpm: packageJson !== null, isHusky, addHusky, hookPath, preCommitConfig, otherManager, lintStaged, notes };
 }
 
 /** The changes init makes for a setup; a file already set up comes back unchanged. */
@@ -287,6 +332,21 @@ export function planChanges(setup: HookSetup): PlannedChange[] {
       after,
       executable: false,
       summary: initMessages.preCommitHook(PRE_COMMIT_HOOK_ID),
+    });
+    return changes;
+  }
+  if (setup.otherManager !== null) {
+    // lefthook, or simple-git-hooks configured in a file of its own: detectSetup's note says what to add.
+    const { name, file } = setup.otherManager;
+    if (name === 'lefthook' || (file !== null && file !== 'package.json')) return changes;
+    const before = readText(join(setup.root, 'package.json'));
+    const after = addSimpleGitHooksCommand(before ?? '{}\n', 'package.json');
+    changes.push({
+      path: 'package.json',
+      before,
+      after,
+      executable: false,
+      summary: initMessages.simpleGitHooksEntry(SIMPLE_GIT_HOOKS_COMMAND),
     });
     return changes;
   }
@@ -503,6 +563,26 @@ export function addLintStagedToPackageJson(text: string, file: string): string {
   }
   if ('lint-staged' in value) return addLintStagedEntry(text, ['lint-staged'], file);
   return setJson(text, ['lint-staged'], { '*.md': LINT_STAGED_COMMAND });
+}
+
+/**
+ * Adds aiwg-cite to simple-git-hooks' `pre-commit` in package.json: the command alone, or after
+ * the one already there (`&&`, so either failing blocks); a command that runs aiwg-cite is kept.
+ */
+export function addSimpleGitHooksCommand(text: string, file: string): string {
+  const value = parseJsonFile(text, file);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new AiwgCiteError('CONFIG_INVALID', inputMessages.notJsonObject(file));
+  }
+  const hooks = (value as Record<string, unknown>)['simple-git-hooks'];
+  if (hooks !== undefined && (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))) {
+    throw new AiwgCiteError('CONFIG_INVALID', inputMessages.simpleGitHooksNotObject(file));
+  }
+  const existing = (hooks as Record<string, unknown> | undefined)?.['pre-commit'];
+  if (typeof existing === 'string' && /\baiwg-cite\b/.test(existing)) return text;
+  const command =
+    typeof existing === 'string' && existing.trim() !== '' ? `${existing} && ${SIMPLE_GIT_HOOKS_COMMAND}` : SIMPLE_GIT_HOOKS_COMMAND;
+  return setJson(text, ['simple-git-hooks', 'pre-commit'], command);
 }
 
 /** The husky version `init --with husky` adds. */
