@@ -14,9 +14,21 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options'
       `--${name}`,
       ...(option.short === undefined ? [] : [`-${option.short}`]),
     ]);
-    const hint = unknown === undefined ? '' : didYouMean(unknown.replace(/=.*$/, ''), names);
+    const hint = unknown === undefined ? '' : shortHint(unknown, names) ?? didYouMean(unknown.replace(/=.*$/, ''), names);
     throw new AiwgCiteError('USAGE', usageMessages.badArguments(command, message, hint), { cause: error });
   }
+}
+
+/**
+ * The hint for an unknown one-letter flag: the one long option with that initial (`-f` → `--fix`
+ * only where nothing else starts with f), else none. Every other one letter is one edit away, so
+ * "did you mean `-h`?" would be a guess, not a typo fixed.
+ */
+function shortHint(unknown: string, names: readonly string[]): string | undefined {
+  if (!/^-[^-]$/.test(unknown)) return undefined;
+  const initial = `--${unknown.slice(1)}`.toLowerCase();
+  const matches = names.filter((name) => name.toLowerCase().startsWith(initial));
+  return matches.length === 1 ? didYouMean(matches[0] as string, matches) : '';
 }
 
 /** Reads a whole-number option, or throws a usage error naming it. */

@@ -15,6 +15,13 @@ describe('did you mean', () => {
     expect(option.stderr).toBe("aiwg-cite: check: Unknown option '--stagd' (did you mean `--staged`?); run `aiwg-cite check --help`\n");
     expect(option.code).toBe(2);
     expect(runCli(['deploy'], { cwd: dir }).stderr).toBe('aiwg-cite: unknown command `deploy`; run `aiwg-cite --help`\n');
+    // A one-letter flag is no typo of another one letter: only a long option with that initial.
+    expect(runCli(['check', '-f', 'json'], { cwd: dir }).stderr).toBe(
+      "aiwg-cite: check: Unknown option '-f'; run `aiwg-cite check --help`\n",
+    );
+    expect(runCli(['stamp', '-d'], { cwd: dir }).stderr).toBe(
+      "aiwg-cite: stamp: Unknown option '-d' (did you mean `--dry-run`?); run `aiwg-cite stamp --help`\n",
+    );
     expect(closest('wacth', ['watch', 'check'])).toBe('watch');
     expect(closest('x', ['watch', 'check'])).toBeUndefined();
   });
