@@ -14,7 +14,7 @@ export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options'
       `--${name}`,
       ...(option.short === undefined ? [] : [`-${option.short}`]),
     ]);
-    const hint = unknown === undefined ? '' : shortHint(unknown, names) ?? didYouMean(unknown.replace(/=.*$/, ''), names);
+    const hint = unknown === undefined ? '' : (shortHint(unknown, names) ?? didYouMean(unknown.replace(/=.*$/, ''), names));
     throw new AiwgCiteError('USAGE', usageMessages.badArguments(command, message, hint), { cause: error });
   }
 }

@@ -106,6 +106,59 @@ describe('aiwg-cite check: a glob the shell did not expand', () => {
   });
 });
 
+describe('aiwg-cite check --files-from', () => {
+  const tree = { 'good.md': 'Fine.\n', 'bad.md': 'See [src/gone.ts, L1].\n', '-dash.md': 'Fine too.\n', 'docs/c.md': 'c\n' };
+  const report = (stdout: string) => JSON.parse(stdout) as { verdict: string; summary: { files: number }; citations: { file: string }[] };
+
+  it('checks the listed paths with the command line’s, one per line or NUL-separated, from a file or stdin', () => {
+    const repo = gitRepo(tree);
+    const lines = runCli(['check', '--format', 'json', '--files-from', '-'], { cwd: repo.dir, input: 'good.md\r\n\nbad.md\n' });
+    expect(lines.code).toBe(1);
+    expect(report(lines.stdout).summary.files).toBe(2);
+    expect(lines.stdout).toBe(runCli(['check', '--format', 'json', 'good.md', 'bad.md'], { cwd: repo.dir }).stdout);
+
+    repo.write({ 'list.txt': 'good.md\0-dash.md\0' });
+    const nul = runCli(['check', '--format', 'json', '--files-from=list.txt', 'docs/c.md'], { cwd: repo.dir });
+    expect(nul.code).toBe(0);
+    expect(report(nul.stdout).summary.files).toBe(3);
+  });
+
+  it('checks nothing for an empty list, with --staged too, instead of everything', () => {
+    const repo = gitRepo(tree);
+    for (const args of [['check'], ['check', '--staged']]) {
+      const run = runCli([...args, '--format', 'json', '--files-from', '-'], { cwd: repo.dir, input: '\n' });
+      expect(run.code).toBe(0);
+      expect(report(run.stdout)).toMatchObject({ verdict: 'PASS', summary: { files: 0 } });
+    }
+    repo.write({ 'bad.md': 'Still [src/gone.ts, L2].\n' });
+    repo.git('add', 'bad.md');
+    const staged = runCli(['check', '--staged', '--format', 'json', '--files-from', '-'], { cwd: repo.dir, input: 'bad.md\n' });
+    expect(staged.code).toBe(1);
+    expect(report(staged.stdout).citations.map((citation) => citation.file)).toEqual(['bad.md']);
+  });
+
+  it('hands a helper thread the listed paths, not the list to read again', () => {
+    const repo = gitRepo(tree);
+    const env = { AIWG_CITE_THREADS: '2' };
+    const helped = runCli(['check', '--format', 'json', '--no-cache', '--files-from', '-'], {
+      cwd: repo.dir,
+      env,
+      input: 'bad.md\ngood.md\n',
+    });
+    expect(helped.stderr).toBe('');
+    expect(helped.stdout).toBe(runCli(['check', '--format', 'json', '--no-cache', 'bad.md', 'good.md'], { cwd: repo.dir }).stdout);
+  });
+
+  it('exits 2 with one line for a list it cannot read, or beside --changed', () => {
+    const repo = gitRepo(tree);
+    expect(runCli(['check', '--files-from', 'nope.txt'], { cwd: repo.dir })).toMatchObject({
+      code: 2,
+      stderr: 'aiwg-cite: nope.txt: cannot read (no such file)\n',
+    });
+    expect(runCli(['check', '--changed', '--files-from', '-'], { cwd: repo.dir, input: 'good.md\n' }).code).toBe(2);
+  });
+});
+
 describe('aiwg-cite check: hashing real bytes', () => {
   it.each([
     ['LF', 'a\nb\n'],

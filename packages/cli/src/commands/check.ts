@@ -32,6 +32,7 @@ import { changedScope, readChanges } from './check-changed.ts';
 import { helpCheck, helperContext, helperMinimum, startHelper } from './check-helper.ts';
 import { ONLINE_FLAGS, ONLINE_HELP, prepareOnline } from './check-online.ts';
 import { normaliseReportFlag, prepareScholarly, SCHOLARLY_FLAGS, SCHOLARLY_HELP, type ScholarlyRun } from './check-scholarly.ts';
+import { decodeExact, readInput } from './interop-io.ts';
 
 const HELP = `Usage: aiwg-cite check [paths...] [options]
 
@@ -47,6 +48,8 @@ Options:
                        as they are in the git index, plus committed documents the staged change breaks
   --reverse-only       with --staged: only committed documents the staged change breaks (deleted,
                        renamed or changed cited files); the lint-staged hook runs this beside lint-staged
+  --files-from FILE    also check the paths listed in FILE (\`-\`: standard input), one per line or
+                       NUL-separated (\`git ls-files -z\`); an empty list checks nothing
   --changed            check what the working tree changed since HEAD: changed and untracked markdown,
                        plus every document whose code citations name a changed, added or deleted file
                        (all documents when the configuration, a corpus or a bibliography changed)
@@ -80,6 +83,7 @@ export const COUNTING_FORMATS: ReadonlySet<string> = new Set<(typeof FORMATS)[nu
 /** The flags of `check` (a running `watch` parses a request to answer with them too). */
 export const CHECK_FLAGS = {
   ...SCHOLARLY_FLAGS,
+  'files-from': { type: 'string' },
   ...ONLINE_FLAGS,
   root: { type: 'string' },
   format: { type: 'string' },
@@ -108,6 +112,13 @@ export const check: Command = {
       context.stdout.write(HELP);
       return 0;
     }
+    // --files-from adds its paths to the command line's; an empty list checks nothing, not everything.
+    const listed = values['files-from'] === undefined ? [] : await readFileList(values['files-from'], context);
+    const paths = [...positionals, ...listed];
+    const explicit = positionals.length > 0 || values['files-from'] !== undefined;
+    // The helper thread gets the paths themselves: it must not read the list (stdin) again.
+    const helperArgs =
+      values['files-from'] === undefined ? args : [...withoutFilesFrom(args), ...(args.includes('--') ? [] : ['--']), ...listed];
     const format = parseChoice('check', 'format', values.format, FORMATS, 'pretty');
     const maxWarnings = parseCount('check', 'max-warnings', values['max-warnings']);
     const strict = values.strict === true || isTruthy(context.env.AIWG_CITE_STRICT);
@@ -120,16 +131,17 @@ export const check: Command = {
     const shard = values.shard === undefined ? undefined : parseShard(values.shard);
     const workspace = resolveWorkspace(context.cwd, values.root);
     const online = await prepareOnline(values, workspace.root, context);
-    if (values['reverse-only'] === true && (values.staged !== true || positionals.length > 0)) {
+    if (values['reverse-only'] === true && (values.staged !== true || explicit)) {
       throw new AiwgCiteError('USAGE', usageMessages.reverseOnlyAlone());
     }
     const since = values.since ?? (values.changed === true ? 'HEAD' : undefined);
     if (since !== undefined) {
       if (values.staged === true) throw new AiwgCiteError('USAGE', usageMessages.changedWithStaged());
-      if (positionals.length > 0) throw new AiwgCiteError('USAGE', usageMessages.changedWithPaths());
+      if (explicit) throw new AiwgCiteError('USAGE', usageMessages.changedWithPaths());
       if (workspace.isGit) requireTopLevel(workspace, values.root !== undefined, usageMessages.changedNeedsTopLevel);
     }
-    if (values.staged === true) {
+    // An empty --files-from list with --staged: no document to check, as without --staged.
+    if (values.staged === true && !(explicit && paths.length === 0)) {
       if (shard !== undefined) {
         throw new AiwgCiteError('USAGE', usageMessages.shardWithStaged());
       }
@@ -146,7 +158,7 @@ export const check: Command = {
         },
         await prepareScholarly(values, workspace, context),
         values['no-cache'] !== true,
-        positionals,
+        paths,
         options,
         format,
         context,
@@ -198,31 +210,27 @@ export const check: Command = {
     const helper =
       minimum === null || context.helperEntry === undefined || values.fix === true || online.stage !== undefined
         ? undefined
-        : startHelper(context.helperEntry, ['check', ...args], context, { minimum, now, cache, thread: scholarly.thread });
+        : startHelper(context.helperEntry, ['check', ...helperArgs], context, { minimum, now, cache, thread: scholarly.thread });
     // Stage 1, discover. --changed names its documents (and takes no paths). The stamps stat every
     // document anyway: their stat also says which are gone, so git stats none.
     const discover = () => {
       const notes: string[] = changed === undefined ? [] : [changed.note];
       const found =
         changed?.documents ??
-        discoverDocuments(
-          workspace,
-          context.cwd,
-          positionals,
-          (note) => notes.push(note),
-          stamps === null ? {} : { isGone: stamps.isGone },
-        );
+        (explicit && paths.length === 0
+          ? []
+          : discoverDocuments(workspace, context.cwd, paths, (note) => notes.push(note), stamps === null ? {} : { isGone: stamps.isGone }));
       // A shard must leave out the copies of the whole run, so it reads every document for
       // their identity here; a full run leaves that to the pipeline, which reads each once.
       const identity = shard === undefined ? 'pipeline' : 'now';
-      const selected = scholarly.filterDocuments(found, positionals.length > 0, { stamps, identity });
+      const selected = scholarly.filterDocuments(found, explicit, { stamps, identity });
       return { documents: shard === undefined ? selected : selectShard(selected, shard), notes };
     };
     const read = scholarly.wrapReader(reader);
     const artifacts = new ArtifactCache(read, sha256);
     // A run over every document that reads nothing it has not seen may print the last identical
     // run's answer whole (check-answer.ts); --fix, --report and online runs read more than that.
-    const whole = cache !== null && positionals.length === 0 && shard === undefined && changed === undefined && unread;
+    const whole = cache !== null && !explicit && shard === undefined && changed === undefined && unread;
     const discovery = whole ? discover() : null;
     const answer =
       cache === null || discovery === null
@@ -267,7 +275,7 @@ export const check: Command = {
       okJson,
     });
     const { report, documents, ok } = result;
-    await cache?.finish(positionals.length === 0 && shard === undefined && changed?.documents == null);
+    await cache?.finish(!explicit && shard === undefined && changed?.documents == null);
     scholarly.afterReport(report, documents);
 
     const print = (piece: string) => {
@@ -385,4 +393,29 @@ function requireTopLevel(workspace: Workspace, hasRootOption: boolean, message: 
 /** Whether an environment switch is on (set, and not empty, `0` or `false`). */
 export function isTruthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value !== 'false';
+}
+
+/**
+ * The paths a `--files-from` list names (`-`: standard input): NUL-separated when it holds a NUL
+ * (`git ls-files -z`, `find -print0`), else one per line; blank lines are skipped.
+ */
+async function readFileList(path: string, context: CliContext): Promise<string[]> {
+  const text = decodeExact(await readInput(path, context), path);
+  const entries = text.includes('\0') ? text.split('\0') : text.split(/\r?\n/);
+  return entries.filter((entry) => entry.trim() !== '');
+}
+
+/** The arguments without `--files-from` and its value (either spelling). */
+function withoutFilesFrom(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < args.length; at += 1) {
+    const arg = args[at] as string;
+    if (arg === '--') {
+      out.push(...args.slice(at));
+      break;
+    }
+    if (arg === '--files-from') at += 1;
+    else if (!arg.startsWith('--files-from=')) out.push(arg);
+  }
+  return out;
 }
