@@ -34,14 +34,14 @@ interface Run {
 }
 
 /** Runs git in the repository with the hook's PATH and a clean husky/strict environment. */
-function git(repo: GitRepo, args: readonly string[], extra: Record<string, string> = {}): Run {
+function git(repo: Pick<GitRepo, 'dir'>, args: readonly string[], extra: Record<string, string> = {}): Run {
   const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, PATH: pathWithCli(), NO_COLOR: '1', ...extra };
   for (const key of ['HUSKY', 'AIWG_CITE_STRICT', 'GIT_INDEX_FILE', 'GIT_DIR']) if (!(key in extra)) delete env[key];
   const result = spawnSync('git', [...args], { cwd: repo.dir, env, encoding: 'utf8' });
   return { code: result.status ?? -1, output: `${result.stdout}${result.stderr}` };
 }
 
-const commit = (repo: GitRepo, message: string, ...flags: string[]) => git(repo, ['commit', '-q', '-m', message, ...flags]);
+const commit = (repo: Pick<GitRepo, 'dir'>, message: string, ...flags: string[]) => git(repo, ['commit', '-q', '-m', message, ...flags]);
 const headMessage = (repo: GitRepo) => repo.git('log', '-1', '--format=%s');
 
 function init(repo: GitRepo, ...args: string[]) {
@@ -151,6 +151,27 @@ describe('core.hooksPath', () => {
     repo.write({ 'docs/new.md': BROKEN });
     repo.git('add', 'docs/new.md');
     expect(commit(repo, 'broken').code).not.toBe(0);
+  });
+});
+
+describe('a git directory outside the root', () => {
+  it('installs into the common hooks of a linked worktree and of a submodule, and the hook blocks there', () => {
+    const main = gitRepo({ 'src/a.ts': CODE });
+    const feature = join(tempDir(), 'feature');
+    main.git('worktree', 'add', '-q', feature);
+    const sub = gitRepo({ 'src/a.ts': CODE });
+    main.git('-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub.dir, 'vendor/sub');
+    main.commit('add the submodule');
+    for (const dir of [feature, join(main.dir, 'vendor/sub')]) {
+      const run = runCli(['init'], { cwd: dir, env: { PATH: pathWithCli() } });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toMatch(/created {4}\.\.\/\S*hooks\/pre-commit/);
+      writeFileSync(join(dir, 'new.md'), BROKEN);
+      main.git('-C', dir, 'add', 'new.md');
+      const blocked = commit({ dir }, 'broken');
+      expect(blocked.code).not.toBe(0);
+      expect(blocked.output).toContain('new.md:1:7');
+    }
   });
 });
 

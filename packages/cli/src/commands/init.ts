@@ -289,7 +289,9 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
   if (!isHusky && preCommitConfig === null && otherManager === null && packageJson !== null && hooksPath === '') {
     notes.push(initMessages.hookLocal(hookPath));
   }
-  if (hookPath.startsWith('..')) {
+  // A linked worktree's or a submodule's hooks live in a git directory outside the root, as they
+  // should; a core.hooksPath out there is shared with other repositories, and left to the user.
+  if (hooksPath !== '' && hookPath.startsWith('..')) {
     throw new AiwgCiteError('CONFIG_INVALID', inputMessages.hooksPathOutside(hooksPath));
   }
   let lintStaged: HookSetup['lintStaged'] = null;
