@@ -403,6 +403,37 @@ describe('husky', () => {
 });
 
 describe('check --staged as a command', () => {
+  it('says a cited file is here but not in the commit when git does not track it (untracked or ignored), and blocks', () => {
+    const repo = gitRepo({ '.gitignore': 'dist/\n', 'src/a.ts': CODE });
+    repo.write({
+      'dist/out.js': 'built\n',
+      'notes.txt': 'draft\n',
+      'docs/new.md': 'See [dist/out.js, L1], [notes.txt, L1] and [src/gone.ts, L1].\n',
+    });
+    repo.git('add', 'docs/new.md');
+    const run = runCli(['check', '--staged', '--format', 'json'], { cwd: repo.dir });
+    expect(run.code).toBe(1);
+    const citations = (JSON.parse(run.stdout) as { citations: { artifact: string; status: string; message: string; fix: string }[] })
+      .citations;
+    expect(citations.map((citation) => [citation.artifact, citation.status])).toEqual([
+      ['dist/out.js', 'missing'],
+      ['notes.txt', 'missing'],
+      ['src/gone.ts', 'missing'],
+    ]);
+    expect(citations[0]?.message).toBe('`dist/out.js` is not in the commit: it is in the working tree, but git does not track it');
+    expect(citations[1]?.fix).toContain('git add notes.txt');
+    expect(citations[2]?.message).toBe('`src/gone.ts` does not exist');
+    // Staged, it is in the commit.
+    repo.git('add', 'notes.txt');
+    repo.git('add', '-f', 'dist/out.js');
+    const after = runCli(['check', '--staged', '--format', 'json'], { cwd: repo.dir });
+    expect((JSON.parse(after.stdout) as { citations: { status: string }[] }).citations.map((citation) => citation.status)).toEqual([
+      'unversioned',
+      'unversioned',
+      'missing',
+    ]);
+  });
+
   it('exits 2 outside git and on an unmerged index, with one line naming the problem', () => {
     const outside = tempDir();
     const notGit = runCli(['check', '--staged'], { cwd: outside, env: { GIT_CEILING_DIRECTORIES: outside } });

@@ -19,6 +19,9 @@ export const rlmMessages = {
     suggestion === undefined
       ? `cite a file that exists, or restore \`${artifact}\` (\`git log --all --follow -- ${artifact}\` shows where it went)`
       : `did you mean \`${suggestion}\`? names match case-exactly`,
+  missingUntracked: (artifact: string) => `\`${artifact}\` is not in the commit: it is in the working tree, but git does not track it`,
+  missingUntrackedFix: (artifact: string) =>
+    `stage it (\`git add ${artifact}\`; \`git add -f\` if .gitignore ignores it), or cite a file the repository tracks`,
   notAFile: (artifact: string) => `\`${artifact}\` is a directory, not a file`,
   notAFileFix: () => 'cite a file inside it',
   outsideRoot: (id: string, why: 'absolute' | 'home' | 'escapes-root' | 'empty' | 'symlink') =>

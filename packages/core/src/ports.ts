@@ -27,7 +27,12 @@ export type Sha256 = (bytes: Uint8Array) => MaybePromise<string>;
 /** The outcome of reading a root-relative path through a confined reader. */
 export type ReadResult =
   | { readonly kind: 'file'; readonly bytes: Uint8Array }
-  | { readonly kind: 'missing'; readonly suggestion?: string }
+  | {
+      readonly kind: 'missing';
+      readonly suggestion?: string;
+      /** The path is a file in the working tree, but not in what is read (the index a commit is made from). */
+      readonly untracked?: true;
+    }
   | { readonly kind: 'directory' }
   | { readonly kind: 'outside-root' }
   | { readonly kind: 'unreadable'; readonly reason: string }

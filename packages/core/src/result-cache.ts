@@ -75,7 +75,7 @@ export function artifactState(artifact: Artifact): string {
     case 'file':
       return `file:${artifact.hash}`;
     case 'missing':
-      return `missing:${artifact.suggestion ?? ''}`;
+      return `missing:${artifact.untracked === true ? 'untracked' : ''}:${artifact.suggestion ?? ''}`;
     case 'unreadable':
       return `unreadable:${artifact.reason}`;
     default:

@@ -15,9 +15,10 @@ export interface IndexReaderOptions {
   /** The one `git cat-file --batch` process that serves every blob. */
   readonly batch: CatFileBatch;
   /**
-   * Reads the working tree. Used only for `.aiwg/` paths that the index does not hold
-   * (SPEC §2.3 item 8: `.aiwg/` is usually gitignored). Every other path absent from the
-   * index is missing, because the commit would publish a dangling citation.
+   * Reads the working tree. Used for `.aiwg/` paths that the index does not hold (SPEC §2.3
+   * item 8: `.aiwg/` is usually gitignored). Every other path absent from the index is missing,
+   * because the commit would publish a dangling citation; the working tree only tells whether
+   * the file is there unstaged, so that the finding says so.
    */
   readonly workingTree?: ArtifactReader;
   /**
@@ -110,7 +111,10 @@ export function createIndexReader(options: IndexReaderOptions): ArtifactReader {
     if (isDirectory(path)) return { kind: 'directory' };
     if (workingTree !== undefined && (path === '.aiwg' || path.startsWith('.aiwg/'))) return workingTree.read(path);
     const suggestion = caseSuggestion(path);
-    return suggestion === undefined || suggestion === path ? { kind: 'missing' } : { kind: 'missing', suggestion };
+    if (suggestion !== undefined && suggestion !== path) return { kind: 'missing', suggestion };
+    // Here but not staged (untracked, or ignored): still missing from the commit, and said so.
+    if (workingTree !== undefined && (await workingTree.read(path)).kind === 'file') return { kind: 'missing', untracked: true };
+    return { kind: 'missing' };
   };
 
   return {

@@ -229,8 +229,8 @@ function unreachable(artifact: string, found: Exclude<Artifact, { kind: 'file' }
       return {
         status: 'missing',
         rule: 'rlm/missing',
-        message: rlmMessages.missing(artifact),
-        fix: rlmMessages.missingFix(artifact, found.suggestion),
+        message: found.untracked === true ? rlmMessages.missingUntracked(artifact) : rlmMessages.missing(artifact),
+        fix: found.untracked === true ? rlmMessages.missingUntrackedFix(artifact) : rlmMessages.missingFix(artifact, found.suggestion),
         artifact,
         currentHash: null,
       };
