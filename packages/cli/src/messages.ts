@@ -131,7 +131,7 @@ export const inputMessages = {
   sourcesNotDirectory: (label: string) => `${label}: --sources must name a directory of source texts`,
   notARepositoryForInit: (cwd: string) => `${cwd}: init needs a git repository (run \`git init\` first)`,
   cannotMakeDirectory: (reason: string) => `cannot make its directory (${reason})`,
-  simpleGitHooksNotObject: (file: string) => `${file}: "simple-git-hooks" is not an object`,
+  hooksNotObject: (file: string, key: string) => `${file}: "${key}" is not an object`,
   hooksPathOutside: (hooksPath: string) =>
     `core.hooksPath ${hooksPath} lies outside the repository; add the hook there by hand (see hooks/pre-commit)`,
   lintStagedNotObject: (file: string) => `${file}: the lint-staged configuration is not an object`,
@@ -247,7 +247,7 @@ export const runMessages = {
 
 /** What `init` reports: the setup it found, each change, and the notes of what is left to do. */
 export const initMessages = {
-  setup: (kind: 'husky' | 'pre-commit' | 'lefthook' | 'simple-git-hooks' | 'git', withLintStaged: boolean, root: string) =>
+  setup: (kind: 'husky' | 'pre-commit' | 'husky 4' | 'lefthook' | 'simple-git-hooks' | 'git', withLintStaged: boolean, root: string) =>
     `aiwg-cite init: ${kind === 'pre-commit' ? 'the pre-commit framework' : kind === 'git' ? 'plain git hook' : kind}${withLintStaged ? ' + lint-staged' : ''} in ${root}`,
   unchanged: (path: string, summary: string) => `  unchanged  ${path} (${summary})`,
   wouldChange: (isNew: boolean, path: string, summary: string) => `  would ${isNew ? 'create' : 'update'} ${path} (${summary})`,
@@ -276,7 +276,7 @@ export const initMessages = {
   simpleGitHooksInstall: () => 'run `npx simple-git-hooks` to write the changed pre-commit command into .git/hooks',
   simpleGitHooksByHand: (file: string, command: string) =>
     `simple-git-hooks is configured in ${file}: add \`${command}\` to its pre-commit command by hand, then run \`npx simple-git-hooks\``,
-  simpleGitHooksEntry: (command: string) => `simple-git-hooks: pre-commit runs \`${command}\``,
+  packageHookEntry: (key: string, command: string) => `${key}: pre-commit runs \`${command}\``,
   preCommitInstall: () => 'run `pre-commit install` to activate the hooks of the pre-commit framework in this clone',
   preCommitByHand: (file: string, id: string) =>
     `${file} has no block list under a top-level \`repos:\` to add to; add a \`repo: local\` hook \`${id}\` by hand (README, "The pre-commit framework")`,

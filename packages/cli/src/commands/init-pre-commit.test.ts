@@ -1,6 +1,6 @@
 import { gitRepo } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { addSimpleGitHooksCommand, detectSetup, NOT_INSTALLED, planChanges, SIMPLE_GIT_HOOKS_COMMAND } from './init.ts';
+import { addPackageHookCommand, detectSetup, NOT_INSTALLED, PACKAGE_HOOK_COMMAND, planChanges } from './init.ts';
 import { addPreCommitHook, hasPreCommitHook, isPreCommitHook, preCommitEntry } from './init-pre-commit.ts';
 
 const HELLO = '  - repo: local\n    hooks:\n      - id: hello\n        entry: echo hello\n        language: system\n';
@@ -92,7 +92,7 @@ describe('detectSetup with lefthook or simple-git-hooks', () => {
       expect(setup.otherManager?.name).toBe('lefthook');
       expect(planChanges(setup)).toEqual([]);
       const note = setup.notes.join('\n');
-      expect(note).toContain(`aiwg-cite: run: ${SIMPLE_GIT_HOOKS_COMMAND}`);
+      expect(note).toContain(`aiwg-cite: run: ${PACKAGE_HOOK_COMMAND}`);
       expect(note).toContain('lefthook install');
       expect(note).not.toContain('local to this clone');
     }
@@ -106,12 +106,12 @@ describe('detectSetup with lefthook or simple-git-hooks', () => {
     expect(setup.notes.join('\n')).toContain('npx simple-git-hooks');
     const [change] = planChanges(setup);
     expect(change?.path).toBe('package.json');
-    expect(change?.after).toBe(text.replace('"npx lint-staged"', `"npx lint-staged && ${SIMPLE_GIT_HOOKS_COMMAND}"`));
-    expect(addSimpleGitHooksCommand(change?.after ?? '', 'package.json')).toBe(change?.after);
-    expect(addSimpleGitHooksCommand('{ "simple-git-hooks": {} }\n', 'package.json')).toBe(
-      `{ "simple-git-hooks": {"pre-commit": "${SIMPLE_GIT_HOOKS_COMMAND}"} }\n`,
+    expect(change?.after).toBe(text.replace('"npx lint-staged"', `"npx lint-staged && ${PACKAGE_HOOK_COMMAND}"`));
+    expect(addPackageHookCommand(change?.after ?? '', 'package.json', ['simple-git-hooks'])).toBe(change?.after);
+    expect(addPackageHookCommand('{ "simple-git-hooks": {} }\n', 'package.json', ['simple-git-hooks'])).toBe(
+      `{ "simple-git-hooks": {"pre-commit": "${PACKAGE_HOOK_COMMAND}"} }\n`,
     );
-    expect(() => addSimpleGitHooksCommand('{ "simple-git-hooks": [] }\n', 'package.json')).toThrow(
+    expect(() => addPackageHookCommand('{ "simple-git-hooks": [] }\n', 'package.json', ['simple-git-hooks'])).toThrow(
       /^package\.json: "simple-git-hooks" is not an object$/,
     );
   });
@@ -119,11 +119,30 @@ describe('detectSetup with lefthook or simple-git-hooks', () => {
   it('adds the key for a simple-git-hooks dependency without one, and leaves a configuration file of its own to the user', () => {
     const dependency = gitRepo({ 'package.json': '{ "devDependencies": { "simple-git-hooks": "^2" } }\n' });
     const [change] = planChanges(detectSetup(dependency.dir));
-    expect(JSON.parse(change?.after ?? '')['simple-git-hooks']).toEqual({ 'pre-commit': SIMPLE_GIT_HOOKS_COMMAND });
+    expect(JSON.parse(change?.after ?? '')['simple-git-hooks']).toEqual({ 'pre-commit': PACKAGE_HOOK_COMMAND });
 
     const own = gitRepo({ 'package.json': '{ "name": "x" }\n', '.simple-git-hooks.json': '{ "pre-commit": "npm test" }\n' });
     const setup = detectSetup(own.dir);
     expect(planChanges(setup)).toEqual([]);
     expect(setup.notes.join('\n')).toContain('simple-git-hooks is configured in .simple-git-hooks.json');
+  });
+});
+
+describe('detectSetup with husky 4', () => {
+  it('adds aiwg-cite to package.json’s husky.hooks pre-commit, which husky 4 runs, and writes no .husky/', () => {
+    const text =
+      '{\n  "devDependencies": { "husky": "^4.3.8", "lint-staged": "^10" },\n  "husky": {\n    "hooks": {\n      "pre-commit": "lint-staged"\n    }\n  },\n  "lint-staged": { "*.js": "eslint" }\n}\n';
+    const repo = gitRepo({ 'package.json': text });
+    const setup = detectSetup(repo.dir);
+    expect(setup).toMatchObject({ isHusky: false, otherManager: { name: 'husky 4', file: 'package.json' }, lintStaged: null, notes: [] });
+    const changes = planChanges(setup);
+    expect(changes.map((change) => change.path)).toEqual(['package.json']);
+    expect(changes[0]?.after).toBe(text.replace('"pre-commit": "lint-staged"', `"pre-commit": "lint-staged && ${PACKAGE_HOOK_COMMAND}"`));
+    expect(() => addPackageHookCommand('{ "husky": { "hooks": "x" } }\n', 'package.json', ['husky', 'hooks'])).toThrow(
+      /^package\.json: "husky\.hooks" is not an object$/,
+    );
+    // A .husky/ directory means husky 5 or later, whatever package.json still holds.
+    repo.write({ '.husky/pre-commit': 'npm test\n' });
+    expect(detectSetup(repo.dir)).toMatchObject({ isHusky: true, otherManager: null, hookPath: '.husky/pre-commit' });
   });
 });

@@ -33,6 +33,8 @@ runs its hooks:
     "aiwg-cite" first under its "repos:" (the hook script pre-commit generates is left alone)
   - simple-git-hooks (configured in package.json, or a dependency): its "pre-commit" command
     gains "&& ${'./node_modules/.bin/aiwg-cite check --staged'}"; run \`npx simple-git-hooks\` after
+  - husky 4 ("husky": { "hooks": ... } in package.json, no .husky/): the same after husky.hooks'
+    "pre-commit" command
   - lefthook: nothing is written (its install rewrites .git/hooks); a note says what to add
   - otherwise a plain git hook: a marked block in <core.hooksPath or .git/hooks>/pre-commit; that
     directory is local to this clone (teammates get no hook): --with husky shares it instead
@@ -132,7 +134,7 @@ export interface HookSetup {
 
 /** A hook manager other than husky and the pre-commit framework, and the file it is configured in. */
 export interface OtherManager {
-  readonly name: 'lefthook' | 'simple-git-hooks';
+  readonly name: 'husky 4' | 'lefthook' | 'simple-git-hooks';
   /** Root-relative; `null` when only a dependency names the manager. */
   readonly file: string | null;
 }
@@ -147,8 +149,8 @@ const SIMPLE_GIT_HOOKS_CONFIGS = ['.simple-git-hooks', 'simple-git-hooks'].flatM
   ['json', 'cjs', 'js', 'mjs'].map((extension) => `${base}.${extension}`),
 );
 
-/** The command init puts in simple-git-hooks' `pre-commit` (its hook runs it with `sh`, without node_modules/.bin on PATH). */
-export const SIMPLE_GIT_HOOKS_COMMAND = './node_modules/.bin/aiwg-cite check --staged';
+/** The command init puts in simple-git-hooks' or husky 4's `pre-commit` (run with `sh`; node_modules/.bin may not be on PATH). */
+export const PACKAGE_HOOK_COMMAND = './node_modules/.bin/aiwg-cite check --staged';
 
 /** `aiwg-cite init`. */
 export const init: Command = {
@@ -243,7 +245,15 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
     packageJson !== null &&
     ['dependencies', 'devDependencies'].some((field) => typeof packageJson?.[field] === 'object' && name in (packageJson[field] as object));
   const hooksPath = runGit(root, ['config', '--get', 'core.hooksPath'])?.trim() ?? '';
-  const hasHusky = existsSync(join(root, '.husky')) || dependsOn('husky') || hooksPath.startsWith('.husky');
+  // husky 4 and older run the commands of package.json's "husky": { "hooks": ... } and read no .husky/.
+  const huskyConfig = packageJson?.husky;
+  const huskyFour =
+    options.withHusky !== true &&
+    !existsSync(join(root, '.husky')) &&
+    typeof huskyConfig === 'object' &&
+    huskyConfig !== null &&
+    'hooks' in huskyConfig;
+  const hasHusky = !huskyFour && (existsSync(join(root, '.husky')) || dependsOn('husky') || hooksPath.startsWith('.husky'));
   if (options.withHusky === true && packageJson === null) {
     throw new AiwgCiteError('USAGE', usageMessages.initHuskyNeedsPackage());
   }
@@ -273,17 +283,19 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
   }
   const exists = (name: string) => existsSync(join(root, name));
   let otherManager: OtherManager | null = null;
-  if (!isHusky && preCommitConfig === null) {
+  if (huskyFour) {
+    otherManager = { name: 'husky 4', file: 'package.json' };
+  } else if (!isHusky && preCommitConfig === null) {
     const lefthook = LEFTHOOK_CONFIGS.find(exists) ?? null;
     const simple = packageJson?.['simple-git-hooks'] !== undefined ? 'package.json' : (SIMPLE_GIT_HOOKS_CONFIGS.find(exists) ?? null);
     const hookText = readText(join(root, hookPath)) ?? '';
     if (lefthook !== null || dependsOn('lefthook') || dependsOn('@evilmartians/lefthook') || /\blefthook\b/.test(hookText)) {
       otherManager = { name: 'lefthook', file: lefthook };
-      notes.push(initMessages.lefthookByHand(lefthook ?? 'lefthook.yml', SIMPLE_GIT_HOOKS_COMMAND));
+      notes.push(initMessages.lefthookByHand(lefthook ?? 'lefthook.yml', PACKAGE_HOOK_COMMAND));
     } else if (simple !== null || dependsOn('simple-git-hooks')) {
       otherManager = { name: 'simple-git-hooks', file: simple };
       if (simple === null || simple === 'package.json') notes.push(initMessages.simpleGitHooksInstall());
-      else notes.push(initMessages.simpleGitHooksByHand(simple, SIMPLE_GIT_HOOKS_COMMAND));
+      else notes.push(initMessages.simpleGitHooksByHand(simple, PACKAGE_HOOK_COMMAND));
     }
   }
   if (!isHusky && preCommitConfig === null && otherManager === null && packageJson !== null && hooksPath === '') {
@@ -314,7 +326,7 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
     else notes.push(initMessages.lintStagedElsewhere(other, LINT_STAGED_COMMAND));
   }
   if (lintStaged !== null && !isHusky) {
-    notes.push(initMessages.lintStagedWithoutHusky());
+    if (otherManager === null) notes.push(initMessages.lintStagedWithoutHusky());
     lintStaged = null;
   }
   return { root, isNpm: packageJson !== null, isHusky, addHusky, hookPath, preCommitConfig, otherManager, lintStaged, notes };
@@ -342,13 +354,14 @@ export function planChanges(setup: HookSetup): PlannedChange[] {
     const { name, file } = setup.otherManager;
     if (name === 'lefthook' || (file !== null && file !== 'package.json')) return changes;
     const before = readText(join(setup.root, 'package.json'));
-    const after = addSimpleGitHooksCommand(before ?? '{}\n', 'package.json');
+    const where = name === 'husky 4' ? ['husky', 'hooks'] : ['simple-git-hooks'];
+    const after = addPackageHookCommand(before ?? '{}\n', 'package.json', where);
     changes.push({
       path: 'package.json',
       before,
       after,
       executable: false,
-      summary: initMessages.simpleGitHooksEntry(SIMPLE_GIT_HOOKS_COMMAND),
+      summary: initMessages.packageHookEntry(where.join('.'), PACKAGE_HOOK_COMMAND),
     });
     return changes;
   }
@@ -568,23 +581,25 @@ export function addLintStagedToPackageJson(text: string, file: string): string {
 }
 
 /**
- * Adds aiwg-cite to simple-git-hooks' `pre-commit` in package.json: the command alone, or after
- * the one already there (`&&`, so either failing blocks); a command that runs aiwg-cite is kept.
+ * Adds aiwg-cite to the `pre-commit` command a hook manager keeps in package.json, under `where`
+ * (`simple-git-hooks`, or husky 4's `husky.hooks`): the command alone, or after the one already
+ * there (`&&`, so either failing blocks); a command that runs aiwg-cite is kept.
  */
-export function addSimpleGitHooksCommand(text: string, file: string): string {
-  const value = parseJsonFile(text, file);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+export function addPackageHookCommand(text: string, file: string, where: readonly string[]): string {
+  let hooks: unknown = parseJsonFile(text, file);
+  if (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks)) {
     throw new AiwgCiteError('CONFIG_INVALID', inputMessages.notJsonObject(file));
   }
-  const hooks = (value as Record<string, unknown>)['simple-git-hooks'];
-  if (hooks !== undefined && (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))) {
-    throw new AiwgCiteError('CONFIG_INVALID', inputMessages.simpleGitHooksNotObject(file));
+  for (const key of where) {
+    hooks = (hooks as Record<string, unknown> | undefined)?.[key];
+    if (hooks !== undefined && (typeof hooks !== 'object' || hooks === null || Array.isArray(hooks))) {
+      throw new AiwgCiteError('CONFIG_INVALID', inputMessages.hooksNotObject(file, where.join('.')));
+    }
   }
   const existing = (hooks as Record<string, unknown> | undefined)?.['pre-commit'];
   if (typeof existing === 'string' && /\baiwg-cite\b/.test(existing)) return text;
-  const command =
-    typeof existing === 'string' && existing.trim() !== '' ? `${existing} && ${SIMPLE_GIT_HOOKS_COMMAND}` : SIMPLE_GIT_HOOKS_COMMAND;
-  return setJson(text, ['simple-git-hooks', 'pre-commit'], command);
+  const command = typeof existing === 'string' && existing.trim() !== '' ? `${existing} && ${PACKAGE_HOOK_COMMAND}` : PACKAGE_HOOK_COMMAND;
+  return setJson(text, [...where, 'pre-commit'], command);
 }
 
 /** The husky version `init --with husky` adds. */
