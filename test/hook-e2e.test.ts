@@ -154,6 +154,27 @@ describe('core.hooksPath', () => {
   });
 });
 
+describe('a package below the root', () => {
+  it('finds aiwg-cite installed in website/ (git runs the hook from the root), and says when it is installed nowhere', () => {
+    const repo = gitRepo({ 'website/package.json': '{ "name": "site" }\n', '.gitignore': 'node_modules/\n', 'src/a.ts': CODE });
+    pathWithCli();
+    mkdirSync(join(repo.dir, 'website/node_modules/.bin'), { recursive: true });
+    symlinkSync(join(binDir, 'aiwg-cite'), join(repo.dir, 'website/node_modules/.bin/aiwg-cite'));
+    const run = runCli(['init'], { cwd: join(repo.dir, 'website') });
+    expect(run.code).toBe(0);
+    repo.write({ 'docs/new.md': BROKEN });
+    repo.git('add', 'docs/new.md');
+    // No aiwg-cite on PATH: only the package's install can answer.
+    const blocked = git(repo, ['commit', '-q', '-m', 'broken'], { PATH: '/usr/bin:/bin' });
+    expect(blocked.code).not.toBe(0);
+    expect(blocked.output).toContain('docs/new.md:1:7');
+    rmSync(join(repo.dir, 'website/node_modules'), { recursive: true });
+    const nowhere = git(repo, ['commit', '-q', '-m', 'broken'], { PATH: '/usr/bin:/bin' });
+    expect(nowhere.code).not.toBe(0);
+    expect(nowhere.output).toBe('aiwg-cite is not installed: run npm install (or commit with --no-verify)\n');
+  });
+});
+
 describe('a git directory outside the root', () => {
   it('installs into the common hooks of a linked worktree and of a submodule, and the hook blocks there', () => {
     const main = gitRepo({ 'src/a.ts': CODE });

@@ -46,7 +46,8 @@ describe('addPreCommitHook', () => {
     const command = JSON.parse(entry.slice(entry.indexOf('entry:') + 'entry:'.length).trim()) as string;
     expect(command.startsWith("sh -c '")).toBe(true);
     expect(command).toContain(`echo "${NOT_INSTALLED}" >&2; exit 1`);
-    expect(command).toContain('exec ./node_modules/.bin/aiwg-cite check --staged');
+    expect(command).toContain('./*/node_modules/.bin/aiwg-cite');
+    expect(command).toContain('exec "$c" check --staged');
   });
 });
 

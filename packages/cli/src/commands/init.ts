@@ -61,14 +61,18 @@ export const LINT_STAGED_COMMAND = 'aiwg-cite check --staged';
 export const NOT_INSTALLED = 'aiwg-cite is not installed: run npm install (or commit with --no-verify)';
 
 /**
- * Finds aiwg-cite (the project's own install, then one on PATH) or stops the commit with one
- * line. Never `npx` without a local install: that would fetch from the registry on every commit.
+ * Finds aiwg-cite or stops the commit with one line: the root's own install, else one in a package
+ * one or two directories down (a package.json in `website/` or `packages/docs/`, where git runs
+ * the hook from the root), else one on PATH. Never `npx` without a local install: that would
+ * fetch from the registry on every commit.
  */
 const FIND_AIWG_CITE = [
-  'if [ -x ./node_modules/.bin/aiwg-cite ]; then aiwg_cite=./node_modules/.bin/aiwg-cite',
-  'elif command -v aiwg-cite >/dev/null 2>&1; then aiwg_cite=aiwg-cite',
-  `else echo "${NOT_INSTALLED}" >&2; exit 1`,
-  'fi',
+  'aiwg_cite=',
+  'for candidate in ./node_modules/.bin/aiwg-cite ./*/node_modules/.bin/aiwg-cite ./*/*/node_modules/.bin/aiwg-cite; do',
+  '  if [ -x "$candidate" ]; then aiwg_cite=$candidate; break; fi',
+  'done',
+  'if [ -z "$aiwg_cite" ] && command -v aiwg-cite >/dev/null 2>&1; then aiwg_cite=aiwg-cite; fi',
+  `if [ -z "$aiwg_cite" ]; then echo "${NOT_INSTALLED}" >&2; exit 1; fi`,
 ];
 
 /** The hook block: checks what the next commit contains. Exit 1 blocks the commit; the report names the bypass. */
