@@ -32,9 +32,9 @@ runs its hooks:
   - the pre-commit framework (a .pre-commit-config.yaml): a "repo: local" hook with id
     "aiwg-cite" first under its "repos:" (the hook script pre-commit generates is left alone)
   - simple-git-hooks (configured in package.json, or a dependency): its "pre-commit" command
-    gains "&& ${'./node_modules/.bin/aiwg-cite check --staged'}"; run \`npx simple-git-hooks\` after
-  - husky 4 ("husky": { "hooks": ... } in package.json, no .husky/): the same after husky.hooks'
-    "pre-commit" command
+    gains "&& ./node_modules/.bin/aiwg-cite check --staged"; run \`npx simple-git-hooks\` after
+  - husky 4 ("husky": { "hooks": ... } in package.json, no .husky/): the same, in the
+    "pre-commit" command of "husky.hooks"
   - lefthook: nothing is written (its install rewrites .git/hooks); a note says what to add
   - otherwise a plain git hook: a marked block in <core.hooksPath or .git/hooks>/pre-commit; that
     directory is local to this clone (teammates get no hook): --with husky shares it instead
@@ -126,8 +126,9 @@ export interface HookSetup {
   readonly preCommitConfig: string | null;
   /**
    * Another manager that writes `.git/hooks` itself (and rewrites it on its next install), so init
-   * writes no block there: lefthook (its configuration named by hand), or simple-git-hooks (its
-   * `pre-commit` command in package.json, when that is where it is configured).
+   * writes no block there: lefthook (its configuration named by hand), simple-git-hooks (its
+   * `pre-commit` command in package.json, when that is where it is configured), or husky 4 (the
+   * `pre-commit` command of package.json's `husky.hooks`).
    */
   readonly otherManager: OtherManager | null;
   /** Where lint-staged is configured, if it is: `package.json` or a `.lintstagedrc` file. */
@@ -285,23 +286,11 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
     }
     if (!isPreCommitHook(readText(join(root, hookPath)))) notes.push(initMessages.preCommitInstall());
   }
-  const exists = (name: string) => existsSync(join(root, name));
-  let otherManager: OtherManager | null = null;
-  if (huskyFour) {
-    otherManager = { name: 'husky 4', file: 'package.json' };
-  } else if (!isHusky && preCommitConfig === null) {
-    const lefthook = LEFTHOOK_CONFIGS.find(exists) ?? null;
-    const simple = packageJson?.['simple-git-hooks'] !== undefined ? 'package.json' : (SIMPLE_GIT_HOOKS_CONFIGS.find(exists) ?? null);
-    const hookText = readText(join(root, hookPath)) ?? '';
-    if (lefthook !== null || dependsOn('lefthook') || dependsOn('@evilmartians/lefthook') || /\blefthook\b/.test(hookText)) {
-      otherManager = { name: 'lefthook', file: lefthook };
-      notes.push(initMessages.lefthookByHand(lefthook ?? 'lefthook.yml', PACKAGE_HOOK_COMMAND));
-    } else if (simple !== null || dependsOn('simple-git-hooks')) {
-      otherManager = { name: 'simple-git-hooks', file: simple };
-      if (simple === null || simple === 'package.json') notes.push(initMessages.simpleGitHooksInstall());
-      else notes.push(initMessages.simpleGitHooksByHand(simple, PACKAGE_HOOK_COMMAND));
-    }
-  }
+  const otherManager: OtherManager | null = huskyFour
+    ? { name: 'husky 4', file: 'package.json' }
+    : isHusky || preCommitConfig !== null
+      ? null
+      : findOtherManager(root, packageJson, dependsOn, readText(join(root, hookPath)) ?? '', notes);
   if (!isHusky && preCommitConfig === null && otherManager === null && packageJson !== null && hooksPath === '') {
     notes.push(initMessages.hookLocal(hookPath));
   }
@@ -336,6 +325,31 @@ export function detectSetup(cwd: string, options: { readonly withHusky?: boolean
   return { root, isNpm: packageJson !== null, isHusky, addHusky, hookPath, preCommitConfig, otherManager, lintStaged, notes };
 }
 
+/**
+ * lefthook or simple-git-hooks, when one of them writes this repository's `.git/hooks`: by its
+ * configuration file, a dependency, or (lefthook) the hook script it generated. Says in `notes`
+ * what init cannot do itself.
+ */
+function findOtherManager(
+  root: string,
+  packageJson: Record<string, unknown> | null,
+  dependsOn: (name: string) => boolean,
+  hookText: string,
+  notes: string[],
+): OtherManager | null {
+  const exists = (name: string) => existsSync(join(root, name));
+  const lefthook = LEFTHOOK_CONFIGS.find(exists) ?? null;
+  if (lefthook !== null || dependsOn('lefthook') || dependsOn('@evilmartians/lefthook') || /\blefthook\b/.test(hookText)) {
+    notes.push(initMessages.lefthookByHand(lefthook ?? 'lefthook.yml', PACKAGE_HOOK_COMMAND));
+    return { name: 'lefthook', file: lefthook };
+  }
+  const simple = packageJson?.['simple-git-hooks'] !== undefined ? 'package.json' : (SIMPLE_GIT_HOOKS_CONFIGS.find(exists) ?? null);
+  if (simple === null && !dependsOn('simple-git-hooks')) return null;
+  if (simple === null || simple === 'package.json') notes.push(initMessages.simpleGitHooksInstall());
+  else notes.push(initMessages.simpleGitHooksByHand(simple, PACKAGE_HOOK_COMMAND));
+  return { name: 'simple-git-hooks', file: simple };
+}
+
 /** The changes init makes for a setup; a file already set up comes back unchanged. */
 export function planChanges(setup: HookSetup): PlannedChange[] {
   const changes: PlannedChange[] = [];
@@ -354,7 +368,8 @@ export function planChanges(setup: HookSetup): PlannedChange[] {
     return changes;
   }
   if (setup.otherManager !== null) {
-    // lefthook, or simple-git-hooks configured in a file of its own: detectSetup's note says what to add.
+    // lefthook, or simple-git-hooks configured in a file of its own: detectSetup's note says what to add;
+    // simple-git-hooks in package.json and husky 4 keep their command there.
     const { name, file } = setup.otherManager;
     if (name === 'lefthook' || (file !== null && file !== 'package.json')) return changes;
     const before = readText(join(setup.root, 'package.json'));
