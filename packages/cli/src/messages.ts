@@ -93,6 +93,7 @@ export const usageMessages = {
   reverseOnlyAlone: () => 'check: --reverse-only goes with --staged and no paths (it checks committed documents, not named ones)',
   shardWithStaged: () => 'check: --shard splits a full run across machines; it does not combine with --staged',
   fixWithStaged: () => 'check: --fix edits the work tree, not the index, so it does not combine with --staged; fix, then `git add`',
+  gitMissing: (cwd: string, what: string) => `${cwd}: ${what} needs git, which is not installed or not on PATH`,
   changedNeedsGit: (cwd: string) => `${cwd}: --changed and --since need a git repository (not inside a git work tree)`,
   changedNeedsTopLevel: (top: string | null) =>
     `check: --changed compares the whole repository, so --root must be the repository top level (${top})`,
@@ -146,6 +147,8 @@ function plural(count: number, one: string, many: string): string {
 
 /** The notes and summaries `check` adds to its report for the corpus, copies and `--fix`. */
 export const checkMessages = {
+  noGit: () =>
+    'git is not installed or not on PATH: checked as a plain directory (.gitignore not applied, no git history for stale hashes)',
   changedScope: (since: string, changed: number, citing: number) =>
     `--changed: ${plural(changed, 'markdown document', 'markdown documents')} changed since ${since}, ${plural(citing, 'more document cites', 'more documents cite')} a changed file`,
   changedNoGitDir: (root: string) =>

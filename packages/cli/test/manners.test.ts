@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { CLI_ENTRY, GIT_ENV, PROJECT_ROOT, runCli, tempDir, writeTree } from '@aiwg-cite/test-utils';
+import { CLI_ENTRY, GIT_ENV, gitRepo, PROJECT_ROOT, runCli, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../src/commands/registry.ts';
 import { main } from '../src/main.ts';
@@ -82,5 +82,29 @@ describe('a reader that closes early', () => {
     const failing = run(['check', '--root', 'examples/rlm-demo', '--format', 'json']);
     expect(failing.stderr).toBe('');
     expect(failing.code).toBe(1);
+  });
+});
+
+describe('without git on PATH', () => {
+  it('says git is missing where a command needs it, and checks a checkout as a plain directory with a note', () => {
+    const repo = gitRepo({ 'doc.md': 'See [src/a.ts, L1].\n', 'src/a.ts': 'a\n' });
+    const env = { PATH: tempDir('aiwg-cite-no-git-') };
+    for (const [args, what] of [
+      [['check', '--staged'], 'check --staged'],
+      [['check', '--changed'], '--changed'],
+      [['init'], 'init'],
+      [['blame', 'doc.md'], 'blame'],
+    ] as const) {
+      const run = runCli(args, { cwd: repo.dir, env });
+      expect(run.stderr, what).toBe(`aiwg-cite: ${repo.dir}: ${what} needs git, which is not installed or not on PATH\n`);
+      expect(run.code).toBe(2);
+    }
+    const check = runCli(['check'], { cwd: repo.dir, env });
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('git is not installed or not on PATH: checked as a plain directory');
+    // Outside any checkout nothing is said.
+    const plain = tempDir();
+    writeTree(plain, { 'doc.md': 'Plain.\n' });
+    expect(runCli(['check'], { cwd: plain, env }).stdout).not.toContain('git is not installed');
   });
 });

@@ -1,5 +1,5 @@
 import { AiwgCiteError } from '@aiwg-cite/core';
-import { type GitEnv, gitProbe } from './git-runner.ts';
+import { type GitEnv, gitProbe, gitSync } from './git-runner.ts';
 import { gitMessages } from './messages.ts';
 
 /** Runs git synchronously and returns stdout, or `null` when git fails or is absent. */
@@ -32,6 +32,19 @@ export function gitTopLevel(directory: string, env?: GitEnv): string | null {
   const [top, gitDir] = lines as [string, string];
   gitDirectories.set(directoryKey(top, env), gitDir);
   return top;
+}
+
+/**
+ * Whether a git binary answers at all. Asked only where a command that needs git found no
+ * repository, so that it can say git is missing instead of calling the directory no repository.
+ */
+export function isGitInstalled(env?: GitEnv): boolean {
+  try {
+    gitSync(process.cwd(), ['--version'], env === undefined ? {} : { env });
+    return true;
+  } catch (error) {
+    return !(error instanceof AiwgCiteError && error.code === 'GIT_UNAVAILABLE');
+  }
 }
 
 /**

@@ -16,7 +16,7 @@ export type { DiscoveryNote, DiscoveryOptions, Workspace } from './discover.ts';
 export { discoverDocuments, isMarkdownPath, listDirectories, resolveWorkspace, toPosix, unreadableNote } from './discover.ts';
 export { FileStamps, type StampChanges } from './file-stamps.ts';
 export { createRunFileSystem, describeFileType, nodeFileSystem, nodeSha256, notRegularFile, readRegularFile } from './fs.ts';
-export { gitListFiles, gitTopLevel, knownGitDirectory, runGit } from './git-files.ts';
+export { gitListFiles, gitTopLevel, isGitInstalled, knownGitDirectory, runGit } from './git-files.ts';
 export type { EarlyGitRead, GitEnv, GitRunOptions } from './git-runner.ts';
 export { gitAsync, gitFailure, gitProbe, gitProcess, gitSync } from './git-runner.ts';
 export type { NodeReaderOptions } from './reader.ts';

@@ -1,7 +1,7 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
-import { knownGitDirectory, runGit, type Workspace, writeOwnFile } from '@aiwg-cite/node';
+import { isGitInstalled, knownGitDirectory, runGit, type Workspace, writeOwnFile } from '@aiwg-cite/node';
 import type { CliContext } from '../context.ts';
 import { checkMessages, usageMessages } from '../messages.ts';
 
@@ -18,7 +18,12 @@ export interface ChangedScope {
  * before the run loads its configuration and corpus, so that git walks the tree meanwhile.
  */
 export function readChanges(workspace: Workspace, since: string, context: CliContext): Promise<string[] | null> {
-  if (!workspace.isGit) return Promise.reject(new AiwgCiteError('NOT_A_REPOSITORY', usageMessages.changedNeedsGit(context.cwd)));
+  if (!workspace.isGit) {
+    const error = isGitInstalled(context.env)
+      ? new AiwgCiteError('NOT_A_REPOSITORY', usageMessages.changedNeedsGit(context.cwd))
+      : new AiwgCiteError('GIT_UNAVAILABLE', usageMessages.gitMissing(context.cwd, '--changed'));
+    return Promise.reject(error);
+  }
   // The git adapter is loaded only for this question, as for --staged.
   const changes = import('@aiwg-cite/git').then((git) => git.readWorktreeChanges(workspace.root, since, { ...context.env }));
   // Awaited later; a run that fails before then must not also report an unhandled rejection.

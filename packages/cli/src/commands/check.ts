@@ -1,12 +1,13 @@
 import { isAscii } from 'node:buffer';
 import { existsSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { AiwgCiteError, ArtifactCache, type CheckOptions, parseShard, type Report, runPipeline, selectShard } from '@aiwg-cite/core';
 import {
   createNodeReader,
   discoverDocuments,
   gitTopLevel,
+  isGitInstalled,
   knownGitDirectory,
   nodeSha256,
   resolveWorkspace,
@@ -24,7 +25,7 @@ import { formatJunit } from '../format/junit.ts';
 import { formatPretty, type PrettyOptions } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
-import { usageMessages } from '../messages.ts';
+import { checkMessages, usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { openRunAnswer } from './check-answer.ts';
 import { openResultCache, type StoredEntry } from './check-cache.ts';
@@ -215,6 +216,7 @@ export const check: Command = {
     // document anyway: their stat also says which are gone, so git stats none.
     const discover = () => {
       const notes: string[] = changed === undefined ? [] : [changed.note];
+      if (!workspace.isGit && insideGitCheckout(workspace.root) && !isGitInstalled(context.env)) notes.push(checkMessages.noGit());
       const found =
         changed?.documents ??
         (explicit && paths.length === 0
@@ -345,6 +347,9 @@ async function runStaged(
   context: CliContext,
 ): Promise<number> {
   const git = await import('@aiwg-cite/git');
+  if (!workspace.isGit && !isGitInstalled(context.env)) {
+    throw new AiwgCiteError('GIT_UNAVAILABLE', usageMessages.gitMissing(context.cwd, 'check --staged'));
+  }
   if (!workspace.isGit) throw new AiwgCiteError('NOT_A_REPOSITORY', git.stagedMessages.notARepository(context.cwd));
   requireTopLevel(workspace, flags.hasRootOption, usageMessages.stagedNeedsTopLevel);
   const files = positionals.map((path) => git.toRootRelative(workspace.root, context.cwd, path));
@@ -418,4 +423,12 @@ function withoutFilesFrom(args: readonly string[]): string[] {
     else if (!arg.startsWith('--files-from=')) out.push(arg);
   }
   return out;
+}
+
+/** Whether `directory` or one of its parents holds a `.git`: a checkout, whether or not git can be run. */
+function insideGitCheckout(directory: string): boolean {
+  for (let at = directory; ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return true;
+    if (dirname(at) === at) return false;
+  }
 }

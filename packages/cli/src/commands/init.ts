@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { AiwgCiteError, applyEdits, splitLines, unifiedHunks } from '@aiwg-cite/core';
-import { gitTopLevel, runGit, toPosix, writeFileAtomic } from '@aiwg-cite/node';
+import { gitTopLevel, isGitInstalled, runGit, toPosix, writeFileAtomic } from '@aiwg-cite/node';
 import {
   applyEdits as applyJsonEdits,
   type FormattingOptions,
@@ -234,6 +234,7 @@ function makeParent(absolute: string, label: string): void {
 /** Works out how the repository at `cwd` runs its hooks. */
 export function detectSetup(cwd: string, options: { readonly withHusky?: boolean } = {}): HookSetup {
   const top = gitTopLevel(cwd);
+  if (top === null && !isGitInstalled()) throw new AiwgCiteError('GIT_UNAVAILABLE', usageMessages.gitMissing(cwd, 'init'));
   if (top === null) throw new AiwgCiteError('NOT_A_REPOSITORY', inputMessages.notARepositoryForInit(cwd));
   const root = toPosix(top);
   const notes: string[] = [];
