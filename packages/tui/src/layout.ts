@@ -111,8 +111,11 @@ function listLines(state: DashboardState, height: number): ScreenLine[] {
   if (height <= 0) return [];
   if (state.summary === null) return [[{ text: watchMessages.waiting(), tone: 'cyan' }]];
   const visible = visibleFindings(state);
+  if (visible.length === 0 && state.attention.length > 0) return [[{ text: watchMessages.noMatch(), tone: 'green' }]];
   if (visible.length === 0) {
-    return [[{ text: state.attention.length === 0 ? watchMessages.noAttention() : watchMessages.noMatch(), tone: 'green' }]];
+    // A repository whose REF ids or @-mentions fail would block a commit that this list calls clean.
+    const scope: ScreenLine[] = state.codeOnly && height > 1 ? [[{ text: watchMessages.codeOnly(), tone: 'gray' }]] : [];
+    return [[{ text: watchMessages.noAttention(), tone: 'green' }], ...scope];
   }
   const rows: Row[] = [];
   let selectedRow = 0;

@@ -42,6 +42,7 @@ export const watchMessages = {
   },
   stopped: () => 'stopped',
   noAttention: () => 'Nothing needs attention.',
+  codeOnly: () => 'Code citations only: `watch --scholarly` also checks REF ids, @-mentions, DOIs and quotes.',
   noMatch: () => 'No citation matches the filter.',
   more: (count: number) => `… ${count} more`,
   above: (count: number) => `… ${count} above`,

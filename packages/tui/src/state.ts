@@ -54,6 +54,8 @@ export interface DashboardState {
   readonly columns: number;
   /** Whether colours are used (NO_COLOR, FORCE_COLOR and TTY already decided). */
   readonly color: boolean;
+  /** Only code citations are checked (a watch without `--scholarly`). */
+  readonly codeOnly: boolean;
   /** The staling commit of the finding in details, when a lookup was made. */
   readonly explanation: ExplanationState | null;
 }
@@ -80,7 +82,13 @@ export type DashboardAction =
   | { readonly type: 'explain-done'; readonly key: string; readonly explanation: Explanation | null };
 
 /** The state before the first check finishes. */
-export function initialDashboardState(options: { rows: number; columns: number; color: boolean }): DashboardState {
+export function initialDashboardState(options: {
+  rows: number;
+  columns: number;
+  color: boolean;
+  /** The watch checks code citations only (no `--scholarly`): its empty list says so. */
+  codeOnly?: boolean;
+}): DashboardState {
   return {
     summary: null,
     verdict: null,
@@ -98,6 +106,7 @@ export function initialDashboardState(options: { rows: number; columns: number; 
     rows: options.rows,
     columns: options.columns,
     color: options.color,
+    codeOnly: options.codeOnly === true,
     explanation: null,
   };
 }

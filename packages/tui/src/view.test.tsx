@@ -114,7 +114,13 @@ describe('Dashboard view', () => {
     );
     const prompt = frame(stateWith(20, defaultAttention(), [{ type: 'path-start' }, { type: 'path-input', text: 'zz' }])).split('\n');
     expect(prompt.slice(2)).toEqual(['No citation matches the filter.', 'path: zz▏  (Enter keep, Esc clear)']);
-    expect(frame(stateWith(20, [])).split('\n')[2]).toBe('Nothing needs attention.');
+    const clean = frame(stateWith(20, [])).split('\n');
+    expect(clean[2]).toBe('Nothing needs attention.');
+    expect(clean.join('\n')).not.toContain('Code citations only');
+    // A watch without --scholarly says what it leaves out, where a clean list could mislead.
+    const codeOnly = frame({ ...stateWith(20, []), codeOnly: true }).split('\n');
+    expect(codeOnly[2]).toBe('Nothing needs attention.');
+    expect(codeOnly[3]).toMatch(/^Code citations only: `watch --scholarly` also checks REF ids/);
     const waiting = frame(initialDashboardState({ rows: 20, columns: 72, color: false })).split('\n');
     expect(waiting.slice(0, 3)).toEqual(['aiwg-cite watch', 'checking…', 'checking…']);
   });

@@ -262,7 +262,14 @@ export const watch: Command = {
         const { createDashboardStore, mountDashboard } = await tui.loadDashboard();
         const columns = context.stdout.columns ?? 80;
         const rows = context.stdout.rows ?? 24;
-        store = createDashboardStore(tui.initialDashboardState({ rows, columns, color: shouldColor(context.stdout, context.env) }));
+        store = createDashboardStore(
+          tui.initialDashboardState({
+            rows,
+            columns,
+            color: shouldColor(context.stdout, context.env),
+            codeOnly: values.scholarly !== true,
+          }),
+        );
         dashboard = mountDashboard(
           {
             store,
