@@ -158,6 +158,19 @@ describe('aiwg-cite check --changed', () => {
     expect(run.stdout).toBe('');
   });
 
+  it('says how to fetch a base that a shallow clone (a CI checkout) lacks', () => {
+    const origin = project();
+    origin.write({ 'docs/two.md': 'Two.\n' });
+    origin.commit('second');
+    const clone = join(tempDir(), 'clone');
+    execFileSync('git', ['clone', '-q', '--depth', '1', `file://${origin.dir}`, clone], { env: { ...process.env, ...GIT_ENV } });
+    const run = runCli(['check', '--since', 'HEAD~1'], { cwd: clone });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'aiwg-cite: check: --since `HEAD~1` names no commit of this shallow clone: fetch it first (`git fetch --depth=100 origin <branch>`, or actions/checkout with fetch-depth: 0)\n',
+    );
+  });
+
   it('exits 2 with one line outside a git repository', () => {
     const dir = tempDir();
     writeTree(dir, { 'doc.md': 'x\n' });

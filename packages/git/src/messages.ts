@@ -13,6 +13,8 @@ export const gitMessages = {
   diffRecord: (header: string) => `git diff: unexpected record \`${header}\``,
   diffRecordNoPath: (header: string) => `git diff: record \`${header}\` has no path`,
   notACommit: (since: string) => `check: --since \`${since}\` names no commit of this repository`,
+  notACommitShallow: (since: string) =>
+    `check: --since \`${since}\` names no commit of this shallow clone: fetch it first (\`git fetch --depth=100 origin <branch>\`, or actions/checkout with fetch-depth: 0)`,
 } as const;
 
 /** Why an artifact of the index or a submodule could not be read; shown inside the RLM sentences. */

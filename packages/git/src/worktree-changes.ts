@@ -18,7 +18,12 @@ export async function readWorktreeChanges(root: string, since: string, env?: Nod
     await runGitAsync(root, ['rev-parse', '--verify', '--quiet', `${since}^{commit}`], options);
   } catch {
     if (since === 'HEAD') return null;
-    throw new AiwgCiteError('USAGE', gitMessages.notACommit(since));
+    // A CI checkout is often shallow, with the base branch not fetched: say how to get it.
+    const shallow = await runGitAsync(root, ['rev-parse', '--is-shallow-repository'], options).then(
+      (out) => out.toString('utf8').trim() === 'true',
+      () => false,
+    );
+    throw new AiwgCiteError('USAGE', shallow ? gitMessages.notACommitShallow(since) : gitMessages.notACommit(since));
   }
   // Unrelated histories (or an unborn HEAD) have no merge base: then the commit itself.
   const base = since === 'HEAD' ? since : ((await mergeBase(root, since, options)) ?? since);
