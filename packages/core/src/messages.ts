@@ -61,6 +61,9 @@ export const stagedChangeMessages = {
     return `this commit makes ${parts.join(' and ')} in committed documents`;
   },
   deleted: (artifact: string) => `\`${artifact}\` is deleted by this commit`,
+  renamed: (artifact: string, to: string) => `\`${artifact}\` is renamed to \`${to}\` by this commit (the same content)`,
+  renamedFix: (artifact: string, to: string) =>
+    `cite \`${to}\` instead (the content hash stays), or move it back (\`git mv ${to} ${artifact}\`)`,
   staleFix: (artifact: string) =>
     `confirm the citing text still holds for the staged \`${artifact}\` and re-pin it (\`aiwg-cite stamp\`), or unstage the change`,
   missingFix: (artifact: string) => `update the citing document, or keep the file (\`git restore --staged ${artifact}\`)`,

@@ -19,8 +19,11 @@ export interface CitingCitation {
 
 /** How the change touches an artifact. */
 export type ArtifactChange =
-  /** Deleted, or no longer a regular file (a symlink or submodule now). */
-  | { readonly kind: 'removed'; readonly deleted: boolean }
+  /**
+   * Deleted, or no longer a regular file (a symlink or submodule now). `renamedTo`: the path the
+   * change adds with the same content (a rename git would find exactly).
+   */
+  | { readonly kind: 'removed'; readonly deleted: boolean; readonly renamedTo?: string }
   /** Modified: the content hashes it had before the change (both routines of SPEC §2.4). */
   | { readonly kind: 'modified'; readonly previousHashes: () => Promise<readonly string[]> };
 
@@ -57,10 +60,21 @@ export async function judgeStagedChange(
       if (change.kind === 'removed') {
         if (finding.severity !== 'error' || finding.status === 'invalid-range') return null;
         const gone = finding.status === 'missing' && change.deleted;
+        const renamedTo = gone ? change.renamedTo : undefined;
         return {
           ...finding,
-          ...(gone ? { message: stagedChangeMessages.deleted(entry.artifact) } : {}),
-          fix: stagedChangeMessages.missingFix(entry.artifact),
+          ...(gone
+            ? {
+                message:
+                  renamedTo === undefined
+                    ? stagedChangeMessages.deleted(entry.artifact)
+                    : stagedChangeMessages.renamed(entry.artifact, renamedTo),
+              }
+            : {}),
+          fix:
+            renamedTo === undefined
+              ? stagedChangeMessages.missingFix(entry.artifact)
+              : stagedChangeMessages.renamedFix(entry.artifact, renamedTo),
           cause: 'staged-change',
         };
       }

@@ -271,9 +271,15 @@ export function citationIndexPath(gitDir: string): string {
  */
 async function stagedChangeFacts(input: StagedChangeInput): Promise<StagedChangeFacts> {
   const changes = new Map<string, ArtifactChange>();
+  // git splits a rename into D + A (the diff runs with --no-renames): an added blob that a deleted
+  // path held names where that path went.
+  const added = new Map(input.changes.filter((change) => change.status === 'A').map((change) => [change.newOid, change.path]));
   for (const change of input.changes) {
-    if (change.status === 'D' || ((change.status === 'M' || change.status === 'T') && !isRegularFileMode(change.newMode))) {
-      changes.set(change.path, { kind: 'removed', deleted: change.status === 'D' });
+    if (change.status === 'D') {
+      const renamedTo = added.get(change.oldOid);
+      changes.set(change.path, { kind: 'removed', deleted: true, ...(renamedTo === undefined ? {} : { renamedTo }) });
+    } else if ((change.status === 'M' || change.status === 'T') && !isRegularFileMode(change.newMode)) {
+      changes.set(change.path, { kind: 'removed', deleted: false });
     } else if (change.status === 'M' || change.status === 'T') {
       changes.set(change.path, { kind: 'modified', previousHashes: once(() => blobHashes(input.batch, change.oldOid, input.sha256)) });
     }
