@@ -230,13 +230,15 @@ describe('the reverse direction: committed documents the staged change breaks', 
     expect(report.coverage.notes).toContain('this commit makes 1 citation missing in committed documents');
   });
 
-  it('names where a renamed file went: an added path with the deleted one's content', async () => {
+  it('names where a renamed file went: an added path with the deleted one’s content', async () => {
     const repo = setup();
     repo.git('mv', 'src/b.ts', 'src/moved.ts');
     const { report } = await run(repo);
     expect(brief(report.citations)).toEqual(['docs/two.md:5 missing (staged-change)']);
     expect(report.citations[0]?.message).toBe('`src/b.ts` is renamed to `src/moved.ts` by this commit (the same content)');
-    expect(report.citations[0]?.fix).toBe('cite `src/moved.ts` instead (the content hash stays), or move it back (`git mv src/moved.ts src/b.ts`)');
+    expect(report.citations[0]?.fix).toBe(
+      'cite `src/moved.ts` instead (the content hash stays), or move it back (`git mv src/moved.ts src/b.ts`)',
+    );
     // Renamed and changed: no longer the same content, so only deleted.
     repo.write({ 'src/moved.ts': 'other\n' });
     repo.git('add', 'src/moved.ts');
