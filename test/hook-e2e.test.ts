@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CLI_ENTRY, GIT_ENV, type GitRepo, gitRepo, PROJECT_ROOT, runCli, sha16, tempDir } from '@aiwg-cite/test-utils';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -12,6 +12,9 @@ const GOOD = `Cites [src/a.ts@${sha16(CODE)}, L1-2].\n`;
 const BROKEN = 'Cites [src/missing.ts, L1].\n';
 
 let binDir = '';
+
+/** A PATH with node and the system's tools, and no aiwg-cite (unless one is installed system-wide). */
+const SYSTEM_PATH = `${dirname(process.execPath)}:/usr/bin:/bin`;
 
 beforeAll(() => {
   if (!existsSync(CLI_ENTRY)) throw new Error(`build the CLI first: cd packages/cli && node build.mjs (${CLI_ENTRY} is missing)`);
@@ -165,11 +168,19 @@ describe('a package below the root', () => {
     repo.write({ 'docs/new.md': BROKEN });
     repo.git('add', 'docs/new.md');
     // No aiwg-cite on PATH: only the package's install can answer.
-    const blocked = git(repo, ['commit', '-q', '-m', 'broken'], { PATH: '/usr/bin:/bin' });
+    const blocked = git(repo, ['commit', '-q', '-m', 'broken'], { PATH: SYSTEM_PATH });
     expect(blocked.code).not.toBe(0);
     expect(blocked.output).toContain('docs/new.md:1:7');
+    // git started without node on PATH (a GUI client): one line saying so, not a shim's error.
+    const gitOnly = tempDir('aiwg-cite-git-only-');
+    symlinkSync(spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim(), join(gitOnly, 'git'));
+    const noNode = git(repo, ['commit', '-q', '-m', 'broken'], { PATH: gitOnly });
+    expect(noNode.code).not.toBe(0);
+    expect(noNode.output).toBe(
+      'aiwg-cite needs node, which is not on the PATH git gave this hook (a git GUI?): add it, or commit with --no-verify\n',
+    );
     rmSync(join(repo.dir, 'website/node_modules'), { recursive: true });
-    const nowhere = git(repo, ['commit', '-q', '-m', 'broken'], { PATH: '/usr/bin:/bin' });
+    const nowhere = git(repo, ['commit', '-q', '-m', 'broken'], { PATH: SYSTEM_PATH });
     expect(nowhere.code).not.toBe(0);
     expect(nowhere.output).toBe('aiwg-cite is not installed: run npm install (or commit with --no-verify)\n');
   });

@@ -60,6 +60,9 @@ export const LINT_STAGED_COMMAND = 'aiwg-cite check --staged';
 /** What a hook prints, on one line, when aiwg-cite is not installed in the clone that commits. */
 export const NOT_INSTALLED = 'aiwg-cite is not installed: run npm install (or commit with --no-verify)';
 
+/** What a hook prints when git runs it without node on PATH (a GUI client started outside a shell). */
+export const NO_NODE = 'aiwg-cite needs node, which is not on the PATH git gave this hook (a git GUI?): add it, or commit with --no-verify';
+
 /**
  * Finds aiwg-cite or stops the commit with one line: the root's own install, else one in a package
  * one or two directories down (a package.json in `website/` or `packages/docs/`, where git runs
@@ -73,6 +76,7 @@ const FIND_AIWG_CITE = [
   'done',
   'if [ -z "$aiwg_cite" ] && command -v aiwg-cite >/dev/null 2>&1; then aiwg_cite=aiwg-cite; fi',
   `if [ -z "$aiwg_cite" ]; then echo "${NOT_INSTALLED}" >&2; exit 1; fi`,
+  `command -v node >/dev/null 2>&1 || { echo "${NO_NODE}" >&2; exit 1; }`,
 ];
 
 /** The hook block: checks what the next commit contains. Exit 1 blocks the commit; the report names the bypass. */
