@@ -24,6 +24,11 @@ describe('addPreCommitHook', () => {
     expect(after.replace(/\r\n/g, '')).not.toContain('\n');
     expect(after.endsWith('  - repo: local\r\n    hooks: []\r\n')).toBe(true);
     expect(addPreCommitHook('repos:', NOT_INSTALLED)).toBe(`repos:\n${preCommitEntry('  ', NOT_INSTALLED).join('\n')}\n`);
+    expect(
+      addPreCommitHook('\uFEFFrepos:\n- repo: local\n', NOT_INSTALLED)?.startsWith(
+        '\uFEFFrepos:\n- repo: local\n  hooks:\n    - id: aiwg-cite',
+      ),
+    ).toBe(true);
   });
 
   it('declines a flow list, a repos: that is not a list and a file without repos:', () => {

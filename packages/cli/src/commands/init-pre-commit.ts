@@ -59,7 +59,8 @@ export function hasPreCommitHook(text: string): boolean {
  */
 export function addPreCommitHook(text: string, notInstalled: string): string | null {
   if (hasPreCommitHook(text)) return text;
-  const reposLine = /^repos:[ \t]*(?:#.*)?(\r?\n|$)/m.exec(text);
+  // A byte-order mark may stand before the first key.
+  const reposLine = /^\uFEFF?repos:[ \t]*(?:#.*)?(\r?\n|$)/m.exec(text);
   if (reposLine === null) return null;
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const at = reposLine.index + reposLine[0].length;
