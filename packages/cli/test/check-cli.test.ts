@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, PROJECT_ROOT, runCli, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -89,6 +90,10 @@ describe('aiwg-cite check: a glob the shell did not expand', () => {
       expect(files(runCli(['check', '--format', 'json', '**/*.md'], { cwd: dir }).stdout)).toBe(5);
       expect(files(runCli(['check', '--format', 'json', '.aiwg/**/*.md', 'README.md'], { cwd: dir }).stdout)).toBe(2);
       expect(files(runCli(['check', '--format', 'json', '*.md'], { cwd: join(dir, 'docs/deep') }).stdout)).toBe(1);
+      // From a symlink to the directory, as from the directory.
+      const link = join(tempDir(), 'link');
+      symlinkSync(join(dir, 'docs'), link);
+      expect(files(runCli(['check', '--format', 'json', '--root', dir, '*.md'], { cwd: link }).stdout)).toBe(2);
       // A file whose name has glob characters is that file, not a pattern.
       expect(files(runCli(['check', '--format', 'json', 'docs/[draft].md'], { cwd: dir }).stdout)).toBe(1);
     }
