@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitRepo, PROJECT_ROOT, runCli, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
+import { gitRepo, PROJECT_ROOT, runCli, runCliAsync, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 
 const HELLO = 'hello\n';
@@ -142,17 +142,20 @@ describe('aiwg-cite check --files-from', () => {
     expect(report(staged.stdout).citations.map((citation) => citation.file)).toEqual(['bad.md']);
   });
 
-  it('hands a helper thread the listed paths, not the list to read again', () => {
+  it('hands a helper thread the listed paths, not the list to read again', async () => {
     const repo = gitRepo(tree);
-    const env = { AIWG_CITE_THREADS: '2' };
-    const helped = runCli(['check', '--format', 'json', '--no-cache', '--files-from', '-'], {
+    // A named pipe can be read once: a helper thread that opened it again would wait for ever.
+    const fifo = join(tempDir(), 'list');
+    execFileSync('mkfifo', [fifo]);
+    const writer = spawn('sh', ['-c', `printf 'bad.md\\ngood.md\\n' > '${fifo}'`]);
+    const helped = await runCliAsync(['check', '--format', 'json', '--no-cache', '--files-from', fifo], {
       cwd: repo.dir,
-      env,
-      input: 'bad.md\ngood.md\n',
+      env: { AIWG_CITE_THREADS: '2' },
     });
+    writer.kill();
     expect(helped.stderr).toBe('');
     expect(helped.stdout).toBe(runCli(['check', '--format', 'json', '--no-cache', 'bad.md', 'good.md'], { cwd: repo.dir }).stdout);
-  });
+  }, 20_000);
 
   it('exits 2 with one line for a list it cannot read, or beside --changed', () => {
     const repo = gitRepo(tree);

@@ -66,7 +66,7 @@ export {
   webCryptoSha256,
 } from './hash.ts';
 export type { HistoryAnswer, HistoryFacts, HistoryJudgement, Pin, PinFacts, VersionSource } from './history-verdict.ts';
-export { isStaleVersioned, judgeHistory, pinKey, stalePins } from './history-verdict.ts';
+export { judgeHistory, pinKey, stalePins } from './history-verdict.ts';
 export type { AggregateOptions, AggregatePolicy, AggregateResult, QuoteCheck, QuoteOutcome } from './interop/aggregate.ts';
 export { aggregateBundles, aggregateCandidates, enforceQuotes } from './interop/aggregate.ts';
 export type { BlockKind, ChunkOptions, ChunkSegment, MarkdownBlock, MarkdownChunk, OffsetRole } from './interop/chunk.ts';

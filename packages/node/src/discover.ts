@@ -167,7 +167,7 @@ function discover(
       const code = (error as { code?: unknown }).code;
       const absent = code === 'ENOENT' || code === 'ENOTDIR';
       if (absent && GLOB_CHARACTER.test(path)) {
-        // A glob the shell left alone (quoted in a package.json script): matched as config globs are.
+        // A glob the shell left alone (quoted in a package.json script), matched from the cwd as a shell would.
         const pattern = toPosix(relative(workspace.root, absolute));
         if (pattern.startsWith('..') || isAbsolute(pattern)) {
           throw new AiwgCiteError('INPUT_OUTSIDE_ROOT', `${path}: ${fileMessages.outsideRoot(workspace.root)}`, { data: { path } });

@@ -1,6 +1,6 @@
 import { isAscii } from 'node:buffer';
-import { existsSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { AiwgCiteError, ArtifactCache, type CheckOptions, parseShard, type Report, runPipeline, selectShard } from '@aiwg-cite/core';
 import {
@@ -401,11 +401,14 @@ export function isTruthy(value: string | undefined): boolean {
 }
 
 /**
- * The paths a `--files-from` list names (`-`: standard input): NUL-separated when it holds a NUL
- * (`git ls-files -z`, `find -print0`), else one per line; blank lines are skipped.
+ * The paths a `--files-from` list names (`-`: standard input; a pipe such as `<(git ls-files)`
+ * too): NUL-separated when it holds a NUL (`git ls-files -z`, `find -print0`), else one per
+ * line; blank lines are skipped.
  */
 async function readFileList(path: string, context: CliContext): Promise<string[]> {
-  const text = decodeExact(await readInput(path, context), path);
+  const absolute = resolve(context.cwd, path);
+  const isPipe = path !== '-' && statSync(absolute, { throwIfNoEntry: false })?.isFIFO() === true;
+  const text = decodeExact(isPipe ? readFileSync(absolute) : await readInput(path, context), path);
   const entries = text.includes('\0') ? text.split('\0') : text.split(/\r?\n/);
   return entries.filter((entry) => entry.trim() !== '');
 }
