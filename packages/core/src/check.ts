@@ -7,7 +7,8 @@ import type { ArtifactReader, ReadResult, Sha256 } from './ports.ts';
 import type { Finding, VerdictOptions } from './report.ts';
 import type { KnownDigest, ResultCache } from './result-cache.ts';
 import { extractRlm } from './rlm/extract.ts';
-import { judgeCitation, judgeMalformed, prepareArtifacts } from './rlm/verify.ts';
+import type { RlmParsed } from './rlm/grammar.ts';
+import { judgeCitation, judgeMalformed, prepareArtifacts, readFromDocumentFolder } from './rlm/verify.ts';
 import type { SeverityOverride } from './rules.ts';
 import { isSuppressed } from './suppression.ts';
 
@@ -57,11 +58,12 @@ export const rlmChecker: DocumentChecker = {
     const normalisedNearMisses = extraction.malformed.map((nearMiss) => nearMiss.normalised);
     await prepareArtifacts([...extraction.citations, ...normalisedNearMisses], artifacts);
     const replacement = (path: string) => artifacts.replacementOf(path);
-    const findings: Finding[] = [];
+    const judged: [RlmParsed, Finding][] = [];
     for (const citation of extraction.citations) {
       const finding = judgeCitation(citation, file, artifacts, replacement);
-      if (finding !== null) findings.push(finding);
+      if (finding !== null) judged.push([citation, finding]);
     }
+    const findings = (await readFromDocumentFolder(judged, file, artifacts)).filter((finding) => finding !== null);
     for (const nearMiss of extraction.malformed) findings.push(judgeMalformed(nearMiss, file, artifacts, replacement));
     return { findings, skippedInCode: extraction.skippedInCode };
   },

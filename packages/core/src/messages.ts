@@ -19,6 +19,8 @@ export const rlmMessages = {
     suggestion === undefined
       ? `cite a file that exists, or restore \`${artifact}\` (\`git log --all --follow -- ${artifact}\` shows where it went)`
       : `did you mean \`${suggestion}\`? names match case-exactly`,
+  besideDocumentFix: (path: string) =>
+    `cite \`${path}\`: this path names it from the document's folder, but citation paths start at the project root`,
   missingUntracked: (artifact: string) => `\`${artifact}\` is not in the commit: it is in the working tree, but git does not track it`,
   missingUntrackedFix: (artifact: string) =>
     `stage it (\`git add ${artifact}\`; \`git add -f\` if .gitignore ignores it), or cite a file the repository tracks`,

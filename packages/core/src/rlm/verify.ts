@@ -78,6 +78,48 @@ export function judgeCitation(
   };
 }
 
+/**
+ * Reads again, from its document's folder, a citation that is missing from the root or leaves it
+ * through `..` (a package README's `[src/index.ts]`, a `[../src/a.ts]` in `docs/`), and when its
+ * path names a file there: a bare `[path]` is a reference relative to its document, as a link's
+ * destination would be, and no citation (`null`); any other form stays what it was, since
+ * citation paths start at the project root, with a fix that names the root-relative path. The
+ * folder's files are looked up through `artifacts`, so a result cache records them as inputs.
+ * `judged` pairs each citation with its finding, in order; the findings come back in that order.
+ */
+export async function readFromDocumentFolder(
+  judged: readonly (readonly [RlmParsed, Finding])[],
+  file: string,
+  artifacts: ArtifactCache,
+): Promise<(Finding | null)[]> {
+  const findings: (Finding | null)[] = judged.map(([, finding]) => finding);
+  const slash = file.lastIndexOf('/');
+  if (slash === -1) return findings;
+  const folder = file.slice(0, slash);
+  const besides = new Map<number, string>();
+  for (const [index, [, finding]] of judged.entries()) {
+    const artifact = finding.artifact;
+    if (typeof artifact !== 'string') continue;
+    if (finding.status === 'missing') {
+      const found = artifacts.peek(artifact);
+      if (found?.kind !== 'missing' || found.suggestion !== undefined || found.untracked === true) continue;
+    } else {
+      const normalised = normaliseArtifactPath(artifact);
+      if (finding.status !== 'outside-root' || normalised.ok || normalised.reason !== 'escapes-root') continue;
+    }
+    const beside = normaliseArtifactPath(`${folder}/${artifact}`);
+    if (beside.ok) besides.set(index, beside.path);
+  }
+  if (besides.size === 0) return findings;
+  await artifacts.loadAll(besides.values());
+  for (const [index, path] of besides) {
+    if (artifacts.peek(path)?.kind !== 'file') continue;
+    const [citation, finding] = judged[index] as readonly [RlmParsed, Finding];
+    findings[index] = citation.form === 'bare' ? null : { ...finding, fix: rlmMessages.besideDocumentFix(path) };
+  }
+  return findings;
+}
+
 /** Reports a near-miss, with the verdict its normalised form would get. */
 export async function verifyMalformed(nearMiss: RlmNearMiss, file: string, artifacts: ArtifactCache): Promise<Finding> {
   await prepareArtifacts([nearMiss.normalised], artifacts);

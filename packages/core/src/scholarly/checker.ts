@@ -404,12 +404,16 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
           return;
         }
         const path = normalised.path;
-        const resolution: MentionResolution = await (options.resolveMention ?? defaultResolver(artifacts))({
-          base: aiwgRoot ? 'aiwg-root' : 'root',
-          path,
-        });
+        const resolve = options.resolveMention ?? defaultResolver(artifacts);
+        const resolution: MentionResolution = await resolve({ base: aiwgRoot ? 'aiwg-root' : 'root', path });
+        // Claude Code reads an `@` import relative to the file that holds it: a nested CLAUDE.md's
+        // `@docs/api.md` is its own folder's. A mention missing from the root is looked for there too.
+        const besideDocument = resolution === 'missing' && !aiwgRoot ? documentRelative(file, rawPath) : null;
+        const beside = besideDocument === null ? null : await resolve({ base: 'root', path: besideDocument });
         if (resolution === 'file' || resolution === 'directory') {
           make(offset, 'mention', text, 'found', 'mention/found', say.mentionFound(path), null, { path });
+        } else if (besideDocument !== null && (beside === 'file' || beside === 'directory')) {
+          make(offset, 'mention', text, 'found', 'mention/found', say.mentionFoundBeside(besideDocument), null, { path: besideDocument });
         } else if (resolution === 'ignored') {
           make(offset, 'mention', text, 'unresolvable', 'mention/unresolvable', say.mentionIgnored(path), say.mentionIgnoredFix(), {
             path,
@@ -858,4 +862,15 @@ export function footnotesAndRlm(text: string): Span[] {
     at = text.indexOf('[', close + 1);
   }
   return out;
+}
+
+/**
+ * The root-relative path a mention names when read from the folder of the document holding it,
+ * or `null` for a document at the root (the same path) and for `.aiwg/` paths (always the root's).
+ */
+function documentRelative(file: string, rawPath: string): string | null {
+  const slash = file.lastIndexOf('/');
+  if (slash === -1 || /^\.?aiwg\//.test(rawPath)) return null;
+  const normalised = normaliseArtifactPath(`${file.slice(0, slash)}/${rawPath}`);
+  return normalised.ok ? normalised.path : null;
 }

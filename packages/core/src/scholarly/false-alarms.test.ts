@@ -27,10 +27,15 @@ function corpus(): CorpusIndex {
 }
 
 async function check(text: string, options: Partial<ScholarlyOptions> = {}, file = 'doc.md'): Promise<Finding[]> {
+  return (await checkAll(text, file, options)).filter((finding) => finding.severity !== 'ok');
+}
+
+/** Every finding of a check, `ok` ones included. */
+async function checkAll(text: string, file: string, options: Partial<ScholarlyOptions> = {}): Promise<Finding[]> {
   const fs = createMemoryFileSystem({ '/repo/docs/here.md': 'x' });
   const artifacts = new ArtifactCache(createConfinedReader(fs, '/repo'));
   const checker = createScholarlyChecker({ corpus: corpus(), now: { year: 2026, month: 11 }, profile: 'research', ...options });
-  return (await checkDocument(file, text, artifacts, {}, [checker])).findings.filter((finding) => finding.severity !== 'ok');
+  return (await checkDocument(file, text, artifacts, {}, [checker])).findings;
 }
 
 const rules = (findings: readonly Finding[]) => findings.map((finding) => `${finding.line}:${finding.rule}:${finding.text}`);
@@ -111,6 +116,20 @@ describe('mentions: a file mention names a path that could exist', () => {
   it('a missing file mention is still reported next to a handle', async () => {
     const findings = await check('Ping @acme.ai about @docs/gone.md.\n');
     expect(rules(findings)).toEqual(['1:mention/missing:@docs/gone.md']);
+  });
+
+  it("a mention is also read from its document's folder, as Claude Code reads an @ import; one there nowhere is missing", async () => {
+    // `/repo/docs/here.md` exists: a nested CLAUDE.md in `docs/` names it `@here.md`.
+    const all = await checkAll('Read @here.md and @gone.md, then @docs/here.md.\n', 'docs/CLAUDE.md');
+    expect(all.map((finding) => `${finding.rule}:${finding.text}:${finding.path ?? ''}`)).toEqual([
+      'mention/found:@here.md:docs/here.md',
+      'mention/missing:@gone.md:gone.md',
+      'mention/found:@docs/here.md:docs/here.md',
+    ]);
+    expect(all[0]?.message).toContain("document's folder");
+    // `.aiwg/` paths stay the root's, and a document at the root has no other folder.
+    expect(rules(await check('See @here.md.\n'))).toEqual(['1:mention/missing:@here.md']);
+    expect(rules(await check('See @.aiwg/here.md.\n', {}, 'docs/x.md'))).toEqual(['1:mention/missing:@.aiwg/here.md']);
   });
 
   it('says why a missing mention is an error inside a research path', async () => {

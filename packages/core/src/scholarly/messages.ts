@@ -8,6 +8,7 @@ export const scholarlyMessages = {
   corpusAbsentFix: () =>
     'add the corpus, name it with `--corpus DIR` or `corpus` in aiwg-cite.config.json, or pass `--require-corpus` to fail',
   mentionFound: (path: string) => `\`${path}\` exists`,
+  mentionFoundBeside: (path: string) => `\`${path}\` exists (the mention is read from the document's folder)`,
   mentionMissing: (path: string, where: string) => `\`${path}\` does not exist${where}`,
   mentionMissingResearch: () => ' (an error here: a mention inside a research corpus or research path is a citation)',
   mentionIgnored: (path: string) => `\`${path}\` is absent here and git ignores it, so no clone has it: it cannot be checked`,

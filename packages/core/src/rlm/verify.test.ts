@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ArtifactCache } from '../artifacts.ts';
+import { checkDocument, rlmChecker } from '../check.ts';
+import { createMemoryFileSystem } from '../memory-fs.ts';
+import { createConfinedReader } from '../reader.ts';
+
+async function fixes(file: string, text: string): Promise<string[]> {
+  const fs = createMemoryFileSystem({ '/repo/packages/foo/src/index.ts': 'export {};\n', '/repo/src/a.ts': 'a\n' });
+  const artifacts = new ArtifactCache(createConfinedReader(fs, '/repo'));
+  const { findings } = await checkDocument(file, text, artifacts, {}, [rlmChecker]);
+  return findings.map((finding) => `${finding.rule} ${finding.fix}`);
+}
+
+describe("a citation path read from its document's folder", () => {
+  it('keeps its verdict, and its fix names the root-relative path of the file it names there', async () => {
+    expect(await fixes('packages/foo/README.md', 'Entry: [src/index.ts, L1] and [src/gone.ts, L1].\n')).toEqual([
+      "rlm/missing cite `packages/foo/src/index.ts`: this path names it from the document's folder, but citation paths start at the project root",
+      expect.stringMatching(/^rlm\/missing cite a file that exists, or restore `src\/gone.ts`/),
+    ]);
+  });
+
+  it('a `..` that leaves the root from the root leads to a file from the folder', async () => {
+    expect(await fixes('docs/guide.md', 'See [../src/a.ts, L1] and [../../a.ts, L1] and [/src/a.ts, L1].\n')).toEqual([
+      "rlm/outside-root cite `src/a.ts`: this path names it from the document's folder, but citation paths start at the project root",
+      'rlm/outside-root cite the file by its path inside the project root',
+      'rlm/outside-root cite the file by its path inside the project root',
+    ]);
+  });
+
+  it('a bare [path] that names a file from its folder is a relative reference, not a citation; one named nowhere is missing', async () => {
+    expect(await fixes('packages/foo/README.md', 'Start in [src/index.ts], not [src/gone.ts].\n')).toEqual([
+      expect.stringMatching(/^rlm\/missing cite a file that exists, or restore `src\/gone.ts`/),
+    ]);
+  });
+
+  it('a document at the root has no other folder', async () => {
+    expect(await fixes('README.md', 'Entry: [index.ts, L1].\n')).toEqual([
+      expect.stringMatching(/^rlm\/missing cite a file that exists, or restore `index.ts`/),
+    ]);
+  });
+});
