@@ -81,6 +81,7 @@ export const documentMessages = {
   doesNotExist: () => 'it does not exist',
   outsideRootFix: () => 'keep documents inside the repository, or leave the link out of the check',
   skippedDirectory: () => 'a directory, not a file',
+  skippedNoFile: () => 'no file to read: a symlink to a missing file, or removed while the check ran',
   skippedUnreadable: (reason: string) => `cannot be read: ${reason}`,
   skippedTooLarge: (size: string, limit: string) => `${size} is larger than the ${limit} limit`,
   skippedBinary: () => 'binary content, not markdown',

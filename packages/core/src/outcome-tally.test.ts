@@ -67,14 +67,21 @@ describe('OutcomeTally: a tally kept by replacing outcomes is the tally of the o
   it('leaves out the copies it is told of, and takes a skipped or unreadable document as the pipeline does', async () => {
     const outcomes = await outcomesOf({ 'a.md': '# A\n\n[src/gone.ts, L1]\n', 'b.md': '# B\n\n[src/gone.ts, L1]\n' });
     const skipped: DocumentOutcome = { kind: 'skipped', reason: { kind: 'binary' } };
-    const unreadable: DocumentOutcome = { kind: 'gone', read: { kind: 'missing' } };
-    const all = new Map<string, DocumentOutcome>([...outcomes, ['c.md', skipped], ['d.md', unreadable]]);
+    const unreadable: DocumentOutcome = { kind: 'gone', read: { kind: 'outside-root' } };
+    // A listed document with no file to read (a dangling symlink) holds no citation: a note.
+    const dangling: DocumentOutcome = { kind: 'gone', read: { kind: 'missing' } };
+    const all = new Map<string, DocumentOutcome>([...outcomes, ['c.md', skipped], ['d.md', unreadable], ['e.md', dangling]]);
     const tally = OutcomeTally.of(all, new Set(['b.md']));
     expect(tally.findings().map((finding) => `${finding.file}:${finding.rule}`)).toEqual(['a.md:rlm/missing', 'd.md:document/unreadable']);
     expect(tally.checked).toBe(2);
-    expect(tally.skippedNotes()).toHaveLength(1);
+    expect(tally.skippedNotes()).toEqual([
+      'c.md: skipped (binary content, not markdown)',
+      'e.md: skipped (no file to read: a symlink to a missing file, or removed while the check ran)',
+    ]);
     expect(tally.replace('d.md', unreadable, skipped)).toBe(true);
     expect(tally.findings().map((finding) => finding.file)).toEqual(['a.md']);
-    expect([tally.checked, tally.skippedNotes().length]).toEqual([1, 2]);
+    expect([tally.checked, tally.skippedNotes().length]).toEqual([1, 3]);
+    expect(tally.replace('e.md', dangling, skipped)).toBe(true);
+    expect([tally.checked, tally.skippedNotes().length]).toEqual([1, 3]);
   });
 });

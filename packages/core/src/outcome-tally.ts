@@ -1,6 +1,6 @@
 import { documentFinding } from './check.ts';
 import type { DocumentOutcome } from './pipeline.ts';
-import { skippedNote } from './policy.ts';
+import { goneSkip, skippedNote } from './policy.ts';
 import type { Finding, OkCounts, OkJson } from './report.ts';
 
 /**
@@ -91,7 +91,7 @@ export class OutcomeTally {
   #count(outcome: DocumentOutcome, sign: 1 | -1): void {
     if (outcome.kind === 'skipped') return;
     if (outcome.kind === 'gone') {
-      if (outcome.read.kind !== 'file') this.#checked += sign;
+      if (outcome.read.kind !== 'file' && goneSkip(outcome.read) === null) this.#checked += sign;
       return;
     }
     this.#checked += sign;
@@ -103,12 +103,13 @@ export class OutcomeTally {
   /** Puts one document's findings, note and texts in place of those it had. */
   #place(file: string, outcome: DocumentOutcome): void {
     let findings: readonly Finding[] = [];
-    // One bad document (a symlink out of the root, a vanished file) is that document's finding.
-    if (outcome.kind === 'gone' && outcome.read.kind !== 'file') findings = [documentFinding(file, outcome.read)];
+    const skip = outcome.kind === 'skipped' ? outcome.reason : outcome.kind === 'gone' ? goneSkip(outcome.read) : null;
+    // One document that is there but is not read (a symlink out of the root, a FIFO) is its own finding.
+    if (outcome.kind === 'gone' && outcome.read.kind !== 'file' && skip === null) findings = [documentFinding(file, outcome.read)];
     else if (outcome.kind === 'checked') findings = outcome.findings;
     if (findings.length > 0) this.#findings.set(file, findings);
     else this.#findings.delete(file);
-    if (outcome.kind === 'skipped') this.#skipped.set(file, skippedNote(file, outcome.reason));
+    if (skip !== null) this.#skipped.set(file, skippedNote(file, skip));
     else this.#skipped.delete(file);
     if (outcome.kind === 'checked' && outcome.okJson !== undefined && outcome.okJson.ends.length > 0)
       this.#okJson.set(file, outcome.okJson);

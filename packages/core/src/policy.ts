@@ -17,7 +17,9 @@ export type SkipReason =
   | { readonly kind: 'directory' }
   | { readonly kind: 'unreadable'; readonly reason: string }
   | { readonly kind: 'too-large'; readonly size: number; readonly limit: number }
-  | { readonly kind: 'binary' };
+  | { readonly kind: 'binary' }
+  /** Listed, but nothing to read there: a dangling symlink, or a file removed during the run. */
+  | { readonly kind: 'no-file' };
 
 /** What the policy makes of one read document. */
 export type Admission =
@@ -70,7 +72,20 @@ export function describeSkip(reason: SkipReason): string {
       return documentMessages.skippedTooLarge(formatBytes(reason.size), formatBytes(reason.limit));
     case 'binary':
       return documentMessages.skippedBinary();
+    case 'no-file':
+      return documentMessages.skippedNoFile();
   }
+}
+
+/**
+ * What a listed document found gone when read is in the report: a symlink to a missing file (into
+ * a submodule not checked out, to a generated file not built) holds no citation of the
+ * repository's, so it is a skip with a note, not a finding that would block every commit; `null`
+ * for a document that is there but is not read (a symlink out of the root, a FIFO, no
+ * permission), which is that document's finding.
+ */
+export function goneSkip(read: ReadResult): SkipReason | null {
+  return read.kind === 'missing' ? { kind: 'no-file' } : null;
 }
 
 /** A skipped document's coverage note: `docs/a.md: skipped (binary content, not markdown)`. */
