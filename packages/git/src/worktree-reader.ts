@@ -26,11 +26,15 @@ interface Pending {
  * batch: when git's clean filters change a file, its stored content is taken (CRLF→LF when that
  * gives git's object id, else the object itself when git has it); otherwise the bytes on disk.
  * A path inside a submodule that is not checked out reads as `unchecked`, never missing; one
- * missing from a checked-out submodule is missing, as `check --staged` reads it.
+ * missing from a checked-out submodule is missing, as `check --staged` reads it. In a sparse
+ * checkout, a tracked file outside the checked-out cone (git's skip-worktree bit) is read from the
+ * index, as `check --staged` reads it: it is in the repository, only not on disk.
  */
 export function createWorktreeReader(inner: ArtifactReader, options: WorktreeReaderOptions): ArtifactReader {
   let queue: Pending[] = [];
   let submodules: readonly string[] | null = null;
+  let skipWorktree: Promise<ReadonlyMap<string, string>> | null = null;
+  const gitOptions = options.env === undefined ? {} : { env: options.env };
 
   const flush = async (batch: Pending[]): Promise<void> => {
     const usable = batch.filter((entry) => !entry.path.includes('\n'));
@@ -86,20 +90,54 @@ export function createWorktreeReader(inner: ArtifactReader, options: WorktreeRea
     return submodules.find((sub) => path.startsWith(`${sub}/`)) ?? null;
   };
 
+  /** The blob of a tracked file a sparse checkout left off the disk, or `null`. */
+  const outsideSparseCone = async (path: string): Promise<Uint8Array | null> => {
+    skipWorktree ??= skipWorktreeBlobs(options.root, gitOptions);
+    const oid = (await skipWorktree).get(path);
+    if (oid === undefined) return null;
+    try {
+      return new Uint8Array(await gitAsync(options.root, ['cat-file', 'blob', oid], gitOptions));
+    } catch {
+      return null;
+    }
+  };
+
   return {
     async read(path: string): Promise<ReadResult> {
       const read = await inner.read(path);
       if (read.kind === 'missing') {
         // Missing from a checked-out submodule is missing; only one never checked out is unknown.
         const submodule = submoduleOf(path);
-        return submodule === null || isCheckedOut(options.root, submodule)
-          ? read
-          : { kind: 'unchecked', reason: readReasons.submoduleNotCheckedOut(submodule) };
+        if (submodule !== null && !isCheckedOut(options.root, submodule))
+          return { kind: 'unchecked', reason: readReasons.submoduleNotCheckedOut(submodule) };
+        const stored = submodule === null ? await outsideSparseCone(path) : null;
+        return stored === null ? read : { kind: 'file', bytes: stored };
       }
       if (read.kind !== 'file' || !read.bytes.includes(13)) return read;
       return { kind: 'file', bytes: await cleaned(path, read.bytes) };
     },
   };
+}
+
+/**
+ * The regular files git's index marks skip-worktree (`S` in `git ls-files -t`), by path, with their
+ * blob ids: empty unless `core.sparseCheckout` is on, so an ordinary repository pays one `git
+ * config` for its first missing file and nothing more.
+ */
+async function skipWorktreeBlobs(root: string, gitOptions: { env?: GitEnv }): Promise<ReadonlyMap<string, string>> {
+  const blobs = new Map<string, string>();
+  try {
+    const sparse = (await gitAsync(root, ['config', '--bool', 'core.sparseCheckout'], gitOptions)).toString('utf8').trim();
+    if (sparse !== 'true') return blobs;
+    // `S 100644 <oid> 0\t<path>`, NUL-terminated.
+    for (const line of (await gitAsync(root, ['ls-files', '-t', '-s', '-z'], gitOptions)).toString('utf8').split('\0')) {
+      const match = /^S (100644|100755) ([0-9a-f]+) 0\t(.*)$/s.exec(line);
+      if (match !== null) blobs.set(match[3] as string, match[2] as string);
+    }
+  } catch {
+    // `git config` exits 1 when the key is unset: no sparse checkout.
+  }
+  return blobs;
 }
 
 /** Whether a submodule's working tree is there: its directory holds a `.git` (a file or a directory). */
