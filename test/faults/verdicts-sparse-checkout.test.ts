@@ -1,8 +1,8 @@
 /**
  * A sparse checkout leaves tracked files outside its cone off the disk (git's skip-worktree bit).
  * A document citing one was MISSING, a blocking error, in `check` while `check --staged` (which
- * reads the index) passed it. `check` now reads such a file from the index as well; a file git
- * does not track is still missing.
+ * reads the index) passed it. `check` now reads such a file from the index as well, and an
+ * @-mention of one is found; a file git does not track is still missing.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -29,5 +29,13 @@ describe('a sparse checkout', () => {
     repo.git('add', 'a/doc.md');
     const staged = runCli(['check', '--staged', '--format', 'json'], { cwd: repo.dir });
     expect(statuses(staged.stdout)).toEqual(['fresh', 'missing']);
+  });
+
+  it('finds an @-mention of a tracked file outside the cone; an untracked one is missing', () => {
+    const repo = gitRepo({ 'b/code.ts': CODE, 'a/doc.md': 'See @b/code.ts and @b/gone.ts.\n' });
+    execFileSync('git', ['sparse-checkout', 'set', 'a'], { cwd: repo.dir, env: GIT_ENV, stdio: 'ignore' });
+    const check = runCli(['check', '--format', 'json'], { cwd: repo.dir });
+    const found = (JSON.parse(check.stdout) as { citations: { text: string; status: string }[] }).citations;
+    expect(found.map((finding) => `${finding.text} ${finding.status}`)).toEqual(['@b/code.ts found', '@b/gone.ts missing']);
   });
 });

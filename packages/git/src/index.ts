@@ -24,4 +24,4 @@ export { checkStaged, citationIndexPath, toRootRelative } from './staged-check.t
 export { stagedMessages } from './staged-messages.ts';
 export { readWorktreeChanges } from './worktree-changes.ts';
 export type { WorktreeReaderOptions } from './worktree-reader.ts';
-export { createWorktreeReader, readSubmodulePaths } from './worktree-reader.ts';
+export { createWorktreeReader, readSubmodulePaths, skipWorktreeBlobs } from './worktree-reader.ts';

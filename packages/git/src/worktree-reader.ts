@@ -124,7 +124,7 @@ export function createWorktreeReader(inner: ArtifactReader, options: WorktreeRea
  * blob ids: empty unless `core.sparseCheckout` is on, so an ordinary repository pays one `git
  * config` for its first missing file and nothing more.
  */
-async function skipWorktreeBlobs(root: string, gitOptions: { env?: GitEnv }): Promise<ReadonlyMap<string, string>> {
+export async function skipWorktreeBlobs(root: string, gitOptions: { env?: GitEnv } = {}): Promise<ReadonlyMap<string, string>> {
   const blobs = new Map<string, string>();
   try {
     const sparse = (await gitAsync(root, ['config', '--bool', 'core.sparseCheckout'], gitOptions)).toString('utf8').trim();

@@ -200,6 +200,7 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
     const resolve = withIgnoredPaths(
       createMentionResolver(workspace.root, context.env, new Set(corpus.sources.map((source) => source.path))),
       workspace,
+      context.env,
     );
     // Each target resolved once per run (a kept answer's check asks first; git's check-ignore is a process).
     resolveMention = async (target) => {
@@ -557,11 +558,15 @@ function applyFixes(report: Report, root: string, checked: ReadonlyMap<string, U
 }
 
 /** A missing mention of a path git ignores is `ignored`: absent from every clone, so not judged. */
-function withIgnoredPaths(resolve: MentionResolver, workspace: Workspace): MentionResolver {
+function withIgnoredPaths(resolve: MentionResolver, workspace: Workspace, env: CliContext['env']): MentionResolver {
   if (!workspace.isGit) return resolve;
+  // The files a sparse checkout left off the disk (empty otherwise): tracked, so they exist.
+  let offDisk: Promise<ReadonlyMap<string, string>> | undefined;
   return async (target) => {
     const found = await resolve(target);
     if (found !== 'missing' || target.base !== 'root') return found;
+    offDisk ??= import('@aiwg-cite/git').then((git) => git.skipWorktreeBlobs(workspace.root, { env: { ...env } }));
+    if ((await offDisk).has(target.path)) return 'file';
     return runGit(workspace.root, ['check-ignore', '--no-index', '-q', '--', target.path]) === null ? found : 'ignored';
   };
 }
