@@ -67,7 +67,13 @@ const PANDOC_KEY = /(?<![\w.])-?@([\w][\w:.#$%&+?<>~/-]*[\w/])/g;
 /** `{width="100%"}`, `{#id .class key=value}`: attribute lists hold no statistics. */
 const ATTRIBUTES = /\{[^{}\n]*=[^{}\n]*\}/g;
 /** A percentage standing alone in parentheses after words: a weight or a legal restatement, `fifty percent (50%)`. */
-const BARE_PERCENT_IN_PARENS = /^\(\s*\d+(?:\.\d+)?\s?%\s*\)$/;
+/**
+ * Percentages alone in parentheses: a weight (`security (30%)`), the values a test or a sweep
+ * takes (`boundary values (0%, 50%, 100%)`) or a ratio restated (`(74% : 26%)`), not a measured result.
+ */
+const PERCENTS_IN_PARENS = /^\(\s*\d+(?:\.\d+)?\s?%(?:\s*(?:[,;:/]|,?\s+(?:and|or)\b)\s*\d+(?:\.\d+)?\s?%)*\s*\)$/i;
+/** A setting's line: a code span names the key (`- \`shared_buffers\`: 25% of RAM`), the rest is its value. */
+const SETTING_LINE = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?`[^`\n]+`\s*[:=]/;
 const IDIOM_PERCENT = /^(?:100|0)\s?%$/;
 /** A step of a plan or a setting's change (`5% → 25% → 100%`, `p95: 15% -> 10%`), not a measured result. */
 const ARROW_BEFORE = /(?:→|->|=>|⇒)$/;
@@ -531,7 +537,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
           if (sentence.kind === 'heading') headingParagraph = sentence.paragraph;
           if (sentence.kind !== 'prose' || citedParagraphs.has(sentence.paragraph) || citedParagraphs.has(headingParagraph)) continue;
           const slice = view.citable.slice(sentence.start, sentence.end);
-          if (REQUIREMENT.test(slice)) continue;
+          if (REQUIREMENT.test(slice) || SETTING_LINE.test(view.text.slice(sentence.start, sentence.end))) continue;
           const match = firstStatistic(
             slice.replace(ATTRIBUTES, (attributes) => ' '.repeat(attributes.length)),
             // A quotation can close after the sentence's full stop: `"… on these tasks."`.
@@ -669,7 +675,7 @@ function firstStatistic(slice: string, following = ''): { index: number; 0: stri
     if (IDIOM_PERCENT.test(text.trim())) continue;
     const before = slice.slice(0, match.index);
     const after = slice.slice(match.index + text.length);
-    if (BARE_PERCENT_IN_PARENS.test(`${/\(\s*$/.exec(before)?.[0] ?? ''}${text}${/^\s*\)/.exec(after)?.[0] ?? ''}`)) continue;
+    if (inPercentParens(before, text, after)) continue;
     if (/\bv?\d+\.\d+\.\d+/.test(slice.slice(Math.max(0, match.index - 2), match.index + text.length + 4))) continue;
     const rest = slice.slice(match.index + text.length, match.index + text.length + QUOTE_WINDOW);
     const near = {
@@ -680,6 +686,14 @@ function firstStatistic(slice: string, following = ''): { index: number; 0: stri
     return { index: match.index, 0: text };
   }
   return null;
+}
+
+/** True when the number stands in parentheses that hold percentages and nothing else ({@link PERCENTS_IN_PARENS}). */
+function inPercentParens(before: string, text: string, after: string): boolean {
+  const open = before.lastIndexOf('(');
+  const close = after.indexOf(')');
+  if (open === -1 || close === -1 || before.includes(')', open)) return false;
+  return PERCENTS_IN_PARENS.test(`${before.slice(open)}${text}${after.slice(0, close + 1)}`);
 }
 
 /**

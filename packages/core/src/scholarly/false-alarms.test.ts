@@ -102,6 +102,21 @@ describe('statistics: only empirical numbers without a source', () => {
     );
     expect(rules(findings)).toEqual(['11:statistic/unsourced:35%']);
   });
+
+  it("the values a test or a sweep takes, in parentheses, and a setting's value are not statistics; a result among words is", async () => {
+    const findings = await check(
+      [
+        '- Boundary values (0%, 50%, 100%)',
+        '- Overlap ratio impact (0%, 25%, 50%, 75%, 100%)',
+        '- Sampling rates (5% or 10%) and thresholds (1.5%; 2.5%); unit to integration (74% : 26%)',
+        '- `shared_buffers`: 25% of RAM',
+        '',
+        'The three models scored 76%, 81% and 88% on the held-out set.',
+        '',
+      ].join('\n'),
+    );
+    expect(rules(findings)).toEqual(['6:statistic/unsourced:76%']);
+  });
 });
 
 describe('mentions: a file mention names a path that could exist', () => {
