@@ -57,7 +57,7 @@ const STATISTIC =
 const ARXIV_SHAPED = /^\d{4}\.\d+(?:v\d+)?$|^[a-z-]+(?:\.[A-Z]{2})?\/\d{5,}(?:v\d+)?$/i;
 /** Targets, thresholds and requirements are not empirical claims that need a source. */
 const REQUIREMENT =
-  /\b(?:targets?|thresholds?|SHALL|MUST|must|should|minimum|maximum|at least|at most|no more than|goals?|budgets?|defaults?|limits?|coverage|weights?|weighted|uptime|availability|SLA|SLAs|SLO|SLOs|SLI|p\d{2}|percentile|discount|commission|royalt(?:y|ies)|tax|fees?|interest rate|APR|APY|equity|vesting|ownership|stake|margin|split|allocation|quota)\b|[<>≤≥~±]=?\s*\d|=\s*\d|\b\d+\s*\/\s*\d+\b/i;
+  /\b(?:targets?|thresholds?|SHALL|MUST|must|should|minimum|maximum|at least|at most|no more than|goals?|budgets?|defaults?|limits?|coverage|weights?|weighted|uptime|availability|SLA|SLAs|SLO|SLOs|SLI|p\d{2}|percentile|discount|commission|royalt(?:y|ies)|tax|fees?|interest rate|APR|APY|equity|vesting|ownership|stake|margin|split|allocation|quota|zoom)\b|[<>≤≥~±]=?\s*\d|=\s*\d|\b\d+\s*\/\s*\d+\b/i;
 /** `REF-001 ... REF-999`, `REF-001 to REF-010`: the bounds of a range of ids are not citations. */
 const RANGE_END = /REF-\d+\s*,?\s*(?:\.\.\.|…|–|—|-|to|through|thru)\s*$/;
 const RANGE_START = /^\s*,?\s*(?:\.\.\.|…|–|—|-|to|through|thru)\s*REF-\d+/;
@@ -72,6 +72,15 @@ const ATTRIBUTES = /\{[^{}\n]*=[^{}\n]*\}/g;
  * takes (`boundary values (0%, 50%, 100%)`) or a ratio restated (`(74% : 26%)`), not a measured result.
  */
 const PERCENTS_IN_PARENS = /^\(\s*\d+(?:\.\d+)?\s?%(?:\s*(?:[,;:/]|,?\s+(?:and|or)\b)\s*\d+(?:\.\d+)?\s?%)*\s*\)$/i;
+/** Box-drawing and block characters: a line holding them is a chart or a progress bar (`Week 1: 82% ████`). */
+const CHART_CHARACTERS = /[\u2500-\u259f]/;
+/** An open task (`- [ ] handles load + 20%`): a criterion still to meet, not a result. */
+const OPEN_TASK = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d+[.)])[ \t]+\[ \][ \t]/;
+/** A condition's clause (`when similarity exceeds 80%`, `if 90% done`): a rule, not a result. */
+const CONDITION = /\b(?:if|when|whenever|once|until|unless)\b[^,;:.!?()]*$/i;
+/** One side of a split written as percentages (`50%/50%`, `80% / 20%`). */
+const SPLIT_BEFORE = /\d(?:\.\d+)?\s?%\s*\/\s*$/;
+const SPLIT_AFTER = /^\s*\/\s*\d+(?:\.\d+)?\s?%/;
 /** A setting's line: a code span names the key (`- \`shared_buffers\`: 25% of RAM`), the rest is its value. */
 const SETTING_LINE = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?`[^`\n]+`\s*[:=]/;
 const IDIOM_PERCENT = /^(?:100|0)\s?%$/;
@@ -542,6 +551,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
             slice.replace(ATTRIBUTES, (attributes) => ' '.repeat(attributes.length)),
             // A quotation can close after the sentence's full stop: `"… on these tasks."`.
             view.citable.slice(sentence.end, sentence.end + QUOTE_WINDOW),
+            (index) => lineAround(view.text, sentence.start + index),
           );
           if (match === null) continue;
           make(
@@ -666,16 +676,19 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
 /**
  * The first number in a sentence that reads as an empirical statistic: not an idiom (`100%
  * decided`), not a weight or restatement in parentheses (`(30%)`, `fifty percent (50%)`), not part
- * of a version (`1.2.3`).
+ * of a version (`1.2.3`), a split (`50%/50%`), a condition (`when it exceeds 80%`), a chart's line
+ * or an open task (`lineAt` gives the document's line at an index of `slice`).
  */
-function firstStatistic(slice: string, following = ''): { index: number; 0: string } | null {
+function firstStatistic(slice: string, following = '', lineAt: (index: number) => string = () => ''): { index: number; 0: string } | null {
   const all = new RegExp(STATISTIC.source, 'gi');
   for (let match = all.exec(slice); match !== null; match = all.exec(slice)) {
     const text = match[0];
     if (IDIOM_PERCENT.test(text.trim())) continue;
     const before = slice.slice(0, match.index);
     const after = slice.slice(match.index + text.length);
-    if (inPercentParens(before, text, after)) continue;
+    if (inPercentParens(before, text, after) || SPLIT_BEFORE.test(before) || SPLIT_AFTER.test(after) || CONDITION.test(before)) continue;
+    const line = lineAt(match.index);
+    if (CHART_CHARACTERS.test(line) || OPEN_TASK.test(line)) continue;
     if (/\bv?\d+\.\d+\.\d+/.test(slice.slice(Math.max(0, match.index - 2), match.index + text.length + 4))) continue;
     const rest = slice.slice(match.index + text.length, match.index + text.length + QUOTE_WINDOW);
     const near = {
@@ -686,6 +699,13 @@ function firstStatistic(slice: string, following = ''): { index: number; 0: stri
     return { index: match.index, 0: text };
   }
   return null;
+}
+
+/** The line of `text` that holds `offset`, without its line break. */
+function lineAround(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  return text.slice(start, end === -1 ? text.length : end);
 }
 
 /** True when the number stands in parentheses that hold percentages and nothing else ({@link PERCENTS_IN_PARENS}). */

@@ -117,6 +117,29 @@ describe('statistics: only empirical numbers without a source', () => {
     );
     expect(rules(findings)).toEqual(['6:statistic/unsourced:76%']);
   });
+
+  it('charts, open tasks, conditions, splits and zoom levels are not statistics; a result after a condition is', async () => {
+    const findings = await check(
+      [
+        'Week 1: 82.1% ──────────────────',
+        '',
+        'Highly Active ████████████████ 25%',
+        '',
+        '- [ ] Scalability tested (can handle expected load + 20% buffer)',
+        '- [x] Cut the build time by 30%',
+        '',
+        'Existing assets are returned when a request similarity exceeds 80%.',
+        '',
+        'Equal blend: 50%/50% of each voice.',
+        '',
+        'Content works at 200% zoom.',
+        '',
+        'When the cache is warm, builds finish 40% sooner.',
+        '',
+      ].join('\n'),
+    );
+    expect(rules(findings)).toEqual(['6:statistic/unsourced:30%', '14:statistic/unsourced:40%']);
+  });
 });
 
 describe('mentions: a file mention names a path that could exist', () => {
