@@ -209,7 +209,8 @@ describe('WatchEngine', () => {
     const engine = engineFor(repo.dir);
     await engine.load(discover(repo.dir));
     const baseline = engine.stats();
-    expect(baseline).toEqual({ documents: 2, findings: 5, artifacts: 5, edges: 6, skipped: 0 });
+    // Six artifacts: the five cited, and `docs/src/x.ts`, where the missing `[src/x.ts@…]` is read from its document's folder.
+    expect(baseline).toEqual({ documents: 2, findings: 5, artifacts: 6, edges: 7, skipped: 0 });
     for (let save = 0; save < 3000; save += 1) {
       const contents = save % 2 === 0 ? `${A1}// ${save}\n` : A1;
       await engine.apply({ paths: atomicSave(repo.dir, 'src/a.ts', contents) });

@@ -225,6 +225,8 @@ export const refsReportMessages = {
   hallucinatedCount: (count: number) => `${count} hallucinated`,
   uncertainCount: (count: number) => `${count} uncertain`,
   strictUncertainFails: () => ' (--strict: uncertain fails)',
+  unlisted: (count: number) =>
+    `${count} uncertain ${count === 1 ? 'entry' : 'entries'} not listed: offline, nothing could be checked for ${count === 1 ? 'it' : 'them'} (--verbose lists them)`,
 } as const;
 
 /** What `refs` says on stderr, and its coverage note offline. */
@@ -234,6 +236,7 @@ export const refsMessages = {
   noServiceAnswered: (uncertain: number, entries: number) =>
     `aiwg-cite: refs: no scholarly service answered; ${uncertain} of ${entries} entries are uncertain`,
   offline: () => 'offline: only future years and placeholder authors were checked; run with --online to compare with the scholarly record',
+  notLookedUp: () => 'not looked up: offline, only future years and placeholder authors are checked',
   corrected: (entries: readonly string[]) => `aiwg-cite: refs: corrected ${entries.join(', ')}`,
 } as const;
 

@@ -207,6 +207,26 @@ describe('aiwg-cite refs', () => {
     expect((await run(['refs', 'refs.bib', '--online', '--strict'], dir, env)).code).toBe(1);
   });
 
+  it('offline, lists what the offline checks flag and counts the entries nothing could be checked for', async () => {
+    const dir = tempDir();
+    writeTree(dir, { 'refs.bib': BIB });
+    const quiet = await run(['refs', 'refs.bib'], dir, {});
+    expect(quiet.code).toBe(1);
+    expect(quiet.stdout).toContain('refs.bib:16 ghost2023: ✗ hallucinated');
+    expect(quiet.stdout).not.toContain('keller2021');
+    expect(quiet.stdout).toContain('2 uncertain entries not listed: offline, nothing could be checked for them (--verbose lists them).');
+    const verbose = await run(['refs', 'refs.bib', '--verbose'], dir, {});
+    expect(verbose.stdout).toContain(
+      'refs.bib:2 keller2021: ? uncertain\n  warning not looked up: offline, only future years and placeholder authors are checked',
+    );
+    expect(verbose.stdout).not.toContain('not listed');
+    // The JSON report keeps every entry; GitHub annotations keep to the listed ones.
+    expect(JSON.parse((await run(['refs', 'refs.bib', '--format', 'json'], dir, {})).stdout).entries).toHaveLength(3);
+    const github = (await run(['refs', 'refs.bib', '--format', 'github'], dir, {})).stdout;
+    expect(github).toContain('ghost2023');
+    expect(github).not.toContain('keller2021');
+  });
+
   it('--fix rewrites the venue every service agrees on, and nothing else of the file', async () => {
     const dir = tempDir();
     writeTree(dir, { 'refs.bib': BIB });

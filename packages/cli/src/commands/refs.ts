@@ -23,7 +23,7 @@ import { type CliContext, type Command, loadRunConfig } from '../context.ts';
 import { formatGithub } from '../format/github.ts';
 import { correctedEntry, formatRefsPretty, type RefOutcome } from '../format/refs.ts';
 import { formatSarif } from '../format/sarif.ts';
-import { inputMessages, refsMessages, usageMessages } from '../messages.ts';
+import { inputMessages, refsMessages, refsReportMessages, usageMessages } from '../messages.ts';
 import { applyCorrections } from './refs-fix.ts';
 
 const FORMATS = ['pretty', 'json', 'sarif', 'github'] as const;
@@ -45,6 +45,8 @@ Options:
                        files (authors, year, venue); never deletes an entry
   --bib FILE           a .bib that resolves Pandoc keys of the markdown files (repeatable)
   --no-cache           neither read nor write .aiwg-cite/cache.jsonl
+  --verbose            offline, list the entries nothing could be checked for too (they are
+                       counted as uncertain, not listed)
   -h, --help           show this help
 
 Environment: AIWG_CITE_DOI_URL, AIWG_CITE_CROSSREF_URL, AIWG_CITE_OPENALEX_URL, AIWG_CITE_ARXIV_URL,
@@ -160,6 +162,7 @@ export const refs: Command = {
       fix: { type: 'boolean' },
       bib: { type: 'string', multiple: true },
       'no-cache': { type: 'boolean' },
+      verbose: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     });
     if (values.help === true) {
@@ -196,15 +199,7 @@ export const refs: Command = {
         context.stderr.write(`${refsMessages.noServiceAnswered(uncertain, outcomes.length)}\n`);
       }
     } else {
-      outcomes = sites.map((site) => ({
-        site,
-        judgement: judgeReference(
-          site.cited,
-          { records: [], searched: [], failed: [], doi: null, arxiv: null },
-          { year: now.getUTCFullYear() },
-        ),
-        lookups: [],
-      }));
+      outcomes = sites.map((site) => ({ site, judgement: offlineJudgement(site, now), lookups: [] }));
       note = refsMessages.offline();
     }
     if (values.fix === true) {
@@ -213,7 +208,11 @@ export const refs: Command = {
     }
     const hallucinated = outcomes.filter((outcome) => outcome.judgement.verdict === 'hallucinated').length;
     const uncertain = outcomes.filter((outcome) => outcome.judgement.verdict === 'uncertain').length;
-    context.stdout.write(render(outcomes, format, { strict, note, palette: paletteFor(context.stdout, context.env) }));
+    // Offline, an entry nothing could be checked for is counted, not listed: listing a thousand of
+    // them buries the ones an offline check did flag.
+    const unlisted = values.online === true || values.verbose === true ? 0 : outcomes.filter(isUnlooked).length;
+    const listed = unlisted === 0 ? outcomes : outcomes.filter((outcome) => !isUnlooked(outcome));
+    context.stdout.write(render(outcomes, format, { strict, note, palette: paletteFor(context.stdout, context.env), listed, unlisted }));
     return hallucinated > 0 || (strict && uncertain > 0) ? 1 : 0;
   },
 };
@@ -277,11 +276,40 @@ function asFindings(outcomes: readonly RefOutcome[], strict: boolean): Finding[]
   return findings;
 }
 
-function render(
-  outcomes: readonly RefOutcome[],
-  format: (typeof FORMATS)[number],
-  options: { strict: boolean; note: string; palette: Palette },
-): string {
+/**
+ * The offline judgement of an entry: the offline checks (future years, placeholder authors), and
+ * for the rest "not looked up", not "too few services answered" (none was asked).
+ */
+function offlineJudgement(site: ReferenceSite, now: Date): RefJudgement {
+  const judgement = judgeReference(
+    site.cited,
+    { records: [], searched: [], failed: [], doi: null, arxiv: null },
+    { year: now.getUTCFullYear() },
+  );
+  return {
+    ...judgement,
+    findings: judgement.findings.map((finding) =>
+      finding.rule === 'refs/unverified' ? { ...finding, message: refsMessages.notLookedUp() } : finding,
+    ),
+  };
+}
+
+/** An uncertain entry with nothing against it but that nobody looked it up (offline). */
+function isUnlooked(outcome: RefOutcome): boolean {
+  const { judgement } = outcome;
+  return outcome.lookups.length === 0 && judgement.verdict === 'uncertain' && judgement.findings.every((f) => f.rule === 'refs/unverified');
+}
+
+/** What the human formats list (`listed`) and count without listing (`unlisted`, offline). */
+interface RenderOptions {
+  readonly strict: boolean;
+  readonly note: string;
+  readonly palette: Palette;
+  readonly listed: readonly RefOutcome[];
+  readonly unlisted: number;
+}
+
+function render(outcomes: readonly RefOutcome[], format: (typeof FORMATS)[number], options: RenderOptions): string {
   switch (format) {
     case 'json': {
       const entries = outcomes.map(({ site, judgement }) => ({
@@ -311,10 +339,10 @@ function render(
     }
     case 'sarif':
     case 'github': {
-      const report = buildReport(asFindings(outcomes, options.strict), new Set(outcomes.map((outcome) => outcome.site.file)).size, {
+      const report = buildReport(asFindings(options.listed, options.strict), new Set(outcomes.map((outcome) => outcome.site.file)).size, {
         skippedInCode: 0,
         suppressed: 0,
-        notes: [options.note],
+        notes: [options.note, ...(options.unlisted > 0 ? [refsReportMessages.unlisted(options.unlisted)] : [])],
       });
       return format === 'sarif' ? formatSarif(report, { version: packageJson.version }) : formatGithub(report);
     }

@@ -100,10 +100,13 @@ function describeRecord(record: ScholarlyRecord): string {
 }
 
 /** The human report: flagged entries with their reasons, closest record and corrected entry; then a summary. */
-export function formatRefsPretty(outcomes: readonly RefOutcome[], options: { strict: boolean; note: string; palette: Palette }): string {
+export function formatRefsPretty(
+  outcomes: readonly RefOutcome[],
+  options: { strict: boolean; note: string; palette: Palette; listed?: readonly RefOutcome[]; unlisted?: number },
+): string {
   const { palette } = options;
   const lines: string[] = [];
-  for (const { site, judgement } of outcomes) {
+  for (const { site, judgement } of options.listed ?? outcomes) {
     if (judgement.verdict === 'valid' && judgement.findings.length === 0) continue;
     const mark =
       judgement.verdict === 'hallucinated'
@@ -129,6 +132,7 @@ export function formatRefsPretty(outcomes: readonly RefOutcome[], options: { str
   const uncertain = count('uncertain');
   lines.push(
     `${refsReportMessages.entries(outcomes.length)}: ${palette.green(refsReportMessages.valid(count('valid')))}, ${hallucinated > 0 ? palette.red(refsReportMessages.hallucinatedCount(hallucinated)) : refsReportMessages.hallucinatedCount(0)}, ${uncertain > 0 ? palette.yellow(refsReportMessages.uncertainCount(uncertain)) : refsReportMessages.uncertainCount(0)}${options.strict && uncertain > 0 ? refsReportMessages.strictUncertainFails() : ''}.`,
+    ...((options.unlisted ?? 0) > 0 ? [`${refsReportMessages.unlisted(options.unlisted as number)}.`] : []),
     `${options.note}.`,
   );
   return `${lines.join('\n')}\n`;
