@@ -203,6 +203,31 @@ describe('certify', () => {
     expect(markdown).toContain('- **Mode:** offline');
   });
 
+  it('never passes on nothing: untagged footnotes alone, or a statute that cannot exist even untagged, HARD_FAIL', async () => {
+    const untagged = project([
+      ['Background', '42 U.S.C. § 1983 (2018).'],
+      ['Background', 'Harlow v. Fitzgerald, 457 U.S. 800, 818 (1982).'],
+    ]);
+    const none = await runCliAsync(['certify', 'memo.md'], { cwd: untagged, env: fake.env });
+    expect(none.code).toBe(1);
+    expect(none.stdout).toContain('HARD_FAIL: 0/0 confirmed');
+    expect(none.stdout).toContain('no footnote carries a VERIFIED or INFERRED tag, so nothing was verified');
+    expect(readFileSync(join(untagged, CERTIFICATE), 'utf8')).toContain(
+      'Determination: **HARD_FAIL** (no footnote carries a VERIFIED or INFERRED tag)',
+    );
+
+    const impossible = project([...statutes(), ['Background', '99 U.S.C. § 1 (a title that does not exist)']]);
+    const run = await runCliAsync(['certify', 'memo.md'], { cwd: impossible, env: fake.env });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('U.S.C. title 99 does not exist');
+    expect(run.stdout).toContain('HARD_FAIL: 3/3 (100.0%) confirmed');
+    expect(run.stdout).toContain('1 structural error above');
+
+    // Only skipped footnotes (ASSUMED, METHODOLOGY): nothing needed verifying, so nothing fails.
+    const skipped = project(skippedAndUntagged().slice(0, 2));
+    expect((await runCliAsync(['certify', 'memo.md'], { cwd: skipped, env: fake.env })).code).toBe(0);
+  });
+
   it('--state resumes without repeating requests, re-checks ERROR items and changed footnotes only', async () => {
     const notes: [string, string][] = [...pages(fake.origin, 4), ['Analysis', `Portal ${fake.origin}/web/forbidden [INFERRED: portal]`]];
     const dir = project(notes);

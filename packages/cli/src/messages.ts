@@ -210,6 +210,19 @@ export const certifyMessages = {
   rate: (confirmed: number, verifiable: number, percent: string | null) =>
     percent === null ? '0/0' : `${confirmed}/${verifiable} (${percent}%)`,
   written: (rate: string, path: string) => `${rate} confirmed; certificate written to ${path}`,
+  /** Why a HARD_FAIL failed, when the rate alone does not say it. */
+  failedBecause: (gate: { fabricated: number; structuralErrors: number; nothingVerified: boolean }) => {
+    const why = [
+      ...(gate.fabricated > 0 ? [`${gate.fabricated} likely fabricated ${gate.fabricated === 1 ? 'footnote' : 'footnotes'}`] : []),
+      ...(gate.structuralErrors > 0
+        ? [
+            `${gate.structuralErrors} structural ${gate.structuralErrors === 1 ? 'error' : 'errors'} above (each fails the gate, tagged or not)`,
+          ]
+        : []),
+      ...(gate.nothingVerified ? ['no footnote carries a VERIFIED or INFERRED tag, so nothing was verified'] : []),
+    ];
+    return why.length === 0 ? 'under 85% of the verifiable footnotes confirmed' : `hard fail: ${why.join('; ')}`;
+  },
 } as const;
 
 /** The sentences of the `refs` report (format/refs.ts); it adds only colour and layout. */

@@ -43,7 +43,7 @@ export type {
   ItemOutcome,
   UncheckedFootnote,
 } from './footnotes/certificate.ts';
-export { decideGate, formatPercent, renderCertificate } from './footnotes/certificate.ts';
+export { decideGate, formatPercent, gateContextOf, renderCertificate } from './footnotes/certificate.ts';
 export type { ClassifiedFootnote, FootnoteCategory, FootnoteDisposition } from './footnotes/classify.ts';
 export { classifyFootnotes, FOOTNOTE_CATEGORIES, findUrls } from './footnotes/classify.ts';
 export type { CorpusMatch } from './footnotes/corpus-match.ts';

@@ -13,6 +13,7 @@ import {
   decodeDocument,
   escapeControls,
   type Finding,
+  gateContextOf,
   type ItemOutcome,
   matchInCorpus,
   parseFootnotes,
@@ -60,9 +61,10 @@ Options:
   --bare-numerals      count bare numerals after punctuation (recovery.6) as footnote markers
   -h, --help           show this help
 
-Status: PASS (>= 95% confirmed), PASS_WITH_EXCEPTIONS (>= 85%), HARD_FAIL (below, or any
-likely-fabricated footnote). Exit codes: 0 PASS or PASS_WITH_EXCEPTIONS, 1 HARD_FAIL,
-2 usage or tool error.
+Status: PASS (>= 95% confirmed), PASS_WITH_EXCEPTIONS (>= 85%), HARD_FAIL (below, any
+likely-fabricated footnote, any structural error such as a statute that cannot exist, tagged or
+not, or untagged footnotes and none verified). Exit codes: 0 PASS or PASS_WITH_EXCEPTIONS,
+1 HARD_FAIL, 2 usage or tool error.
 `;
 
 /** The default certificate path under the root (SPEC §7.3). */
@@ -208,7 +210,7 @@ export const certify: Command = {
     } finally {
       note = session === null ? null : await session.close();
       if (state !== null && statePath !== null) {
-        const gate = decideGate(items);
+        const gate = decideGate(items, gateContextOf(unchecked, findings));
         state.status = items.length + unchecked.length === footnotes.length ? 'complete' : 'blocked';
         state.metrics = { ...state.metrics, verifiable: gate.verifiable, confirmed: gate.confirmed };
         state.errors = items.filter((item) => item.outcome === 'error').map((item) => `${item.number}: ${item.reason}`);
@@ -232,7 +234,7 @@ export const certify: Command = {
     mkdirSync(dirname(output), { recursive: true });
     writeFileAtomic(output, certificate);
 
-    const gate = decideGate(items);
+    const gate = decideGate(items, gateContextOf(unchecked, findings));
     const palette = paletteFor(context.stdout, context.env);
     const lines: string[] = [];
     for (const finding of findings) lines.push(...formatFinding(finding as Finding, palette));
@@ -249,6 +251,7 @@ export const certify: Command = {
           ? palette.red(palette.bold(gate.status))
           : palette.yellow(gate.status);
     lines.push(`${status}: ${certifyMessages.written(rate, shown)}`);
+    if (gate.status === 'HARD_FAIL') lines.push(certifyMessages.failedBecause(gate));
     context.stdout.write(`${lines.join('\n')}\n`);
     if (gate.status === 'HARD_FAIL') return 1;
     return gate.status === 'PASS_WITH_EXCEPTIONS' && values.strict === true ? 1 : 0;

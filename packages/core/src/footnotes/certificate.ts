@@ -40,21 +40,49 @@ export interface GateDecision {
   readonly confirmed: number;
   readonly verifiable: number;
   readonly fabricated: number;
+  /** Error-severity structural findings, each of which forces HARD_FAIL. */
+  readonly structuralErrors: number;
+  /** HARD_FAIL because no footnote was verified while some should have been (untagged or UNVERIFIED ones). */
+  readonly nothingVerified: boolean;
   /** The rate rounded down to one decimal, as shown: `94.9`. `null` when nothing is verifiable. */
   readonly percent: string | null;
 }
 
-/** Decides the gate: rate = confirmed ÷ verifiable as an exact rational; ≥ 95% PASS, ≥ 85% PASS_WITH_EXCEPTIONS. */
-export function decideGate(items: readonly CertificateItem[]): GateDecision {
+/** What besides the checked footnotes decides the gate. */
+export interface GateContext {
+  /** Error-severity structural findings: a marker with no definition, a placeholder, a statute that cannot exist. */
+  readonly structuralErrors?: number;
+  /** Footnotes that carry no VERIFIED or INFERRED tag and are not skipped: untagged, UNVERIFIED, UNVERIFIABLE. */
+  readonly notCounted?: number;
+}
+
+/**
+ * Decides the gate: rate = confirmed ÷ verifiable as an exact rational; ≥ 95% PASS, ≥ 85%
+ * PASS_WITH_EXCEPTIONS. A likely-fabricated footnote or a structural error (a statute that cannot
+ * exist, untagged or not) forces HARD_FAIL, and so does a memo whose footnotes should have been
+ * verified and none was: a certificate never passes on 0/0 over untagged footnotes.
+ */
+export function decideGate(items: readonly CertificateItem[], context: GateContext = {}): GateDecision {
   const verifiable = items.length;
   const confirmed = items.filter((item) => item.outcome === 'confirmed').length;
   const fabricated = items.filter((item) => item.outcome === 'fabricated').length;
+  const structuralErrors = context.structuralErrors ?? 0;
+  const nothingVerified = verifiable === 0 && (context.notCounted ?? 0) > 0;
   let status: CertificateStatus;
-  if (fabricated > 0) status = 'HARD_FAIL';
+  if (fabricated > 0 || structuralErrors > 0 || nothingVerified) status = 'HARD_FAIL';
   else if (confirmed * 100 >= verifiable * 95) status = 'PASS';
   else if (confirmed * 100 >= verifiable * 85) status = 'PASS_WITH_EXCEPTIONS';
   else status = 'HARD_FAIL';
-  return { status, confirmed, verifiable, fabricated, percent: verifiable === 0 ? null : formatPercent(confirmed, verifiable) };
+  const percent = verifiable === 0 ? null : formatPercent(confirmed, verifiable);
+  return { status, confirmed, verifiable, fabricated, structuralErrors, nothingVerified, percent };
+}
+
+/** The gate's context from a run's unchecked footnotes and structural findings. */
+export function gateContextOf(unchecked: readonly UncheckedFootnote[], findings: readonly Finding[]): GateContext {
+  return {
+    structuralErrors: findings.filter((finding) => finding.severity === 'error').length,
+    notCounted: unchecked.filter((footnote) => footnote.disposition !== 'skipped').length,
+  };
 }
 
 /** `confirmed / verifiable` as a percentage rounded down to one decimal, so 94.99% never shows as 95.0%. */
@@ -97,7 +125,7 @@ const OUTCOME_LABELS: Readonly<Record<ItemOutcome, string>> = {
 
 /** Renders the certificate as Markdown (layout of SPEC §7.3). */
 export function renderCertificate(input: CertificateInput): string {
-  const gate = decideGate(input.items);
+  const gate = decideGate(input.items, gateContextOf(input.unchecked, input.findings));
   const out: string[] = [];
   const rate = gate.percent === null ? '0/0 (no verifiable footnotes)' : `${gate.confirmed}/${gate.verifiable} (${gate.percent}%)`;
   out.push('# Citation Verification Certificate', '');
@@ -161,7 +189,14 @@ export function renderCertificate(input: CertificateInput): string {
   out.push('## Gate determination', '');
   out.push('- PASS needs at least 95% confirmed, PASS_WITH_EXCEPTIONS at least 85%; below that, HARD_FAIL.');
   out.push('- ERROR (could not be checked) counts as unconfirmed. Any LIKELY-FABRICATED footnote forces HARD_FAIL.');
-  out.push(`- Rate: ${rate}; likely fabricated: ${gate.fabricated}. Determination: **${gate.status}**.`, '');
+  out.push(
+    '- So does a structural error in any footnote, tagged or not (a marker with no definition, a placeholder, a statute that cannot exist), and a memo none of whose untagged or UNVERIFIED footnotes was verified.',
+  );
+  const nothing = gate.nothingVerified ? ' (no footnote carries a VERIFIED or INFERRED tag)' : '';
+  out.push(
+    `- Rate: ${rate}; likely fabricated: ${gate.fabricated}; structural errors: ${gate.structuralErrors}. Determination: **${gate.status}**${nothing}.`,
+    '',
+  );
 
   out.push('## Limitations', '');
   out.push(

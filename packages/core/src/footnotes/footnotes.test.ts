@@ -223,6 +223,10 @@ describe('certificate', () => {
     expect(decideGate(many(17, 3)).status).toBe('PASS_WITH_EXCEPTIONS');
     expect(decideGate(many(84, 16)).status).toBe('HARD_FAIL');
     expect(decideGate([...many(99, 0), item('x', 'fabricated')]).status).toBe('HARD_FAIL');
+    expect(decideGate(many(20, 0), { structuralErrors: 1 }).status).toBe('HARD_FAIL');
+    expect(decideGate([], { notCounted: 3 })).toMatchObject({ status: 'HARD_FAIL', nothingVerified: true, percent: null });
+    expect(decideGate([], { notCounted: 0 }).status).toBe('PASS');
+    expect(decideGate(many(20, 0), { notCounted: 3 }).status).toBe('PASS');
   });
 
   it('rounds the shown percentage down so it never claims a threshold the rate misses', () => {
