@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ArtifactReader, ReadResult } from '@aiwg-cite/core';
-import { type GitEnv, gitAsync } from '@aiwg-cite/node';
+import { type GitEnv, gitAsync, knownGitDirectory } from '@aiwg-cite/node';
 import { readReasons } from './messages.ts';
 
 /** Options of {@link createWorktreeReader}. */
@@ -121,11 +121,13 @@ export function createWorktreeReader(inner: ArtifactReader, options: WorktreeRea
 
 /**
  * The regular files git's index marks skip-worktree (`S` in `git ls-files -t`), by path, with their
- * blob ids: empty unless `core.sparseCheckout` is on, so an ordinary repository pays one `git
- * config` for its first missing file and nothing more.
+ * blob ids: empty unless `core.sparseCheckout` is on. A repository whose git directory is known and
+ * holds no `info/sparse-checkout` (never sparse) is not asked at all; else one `git config` asks.
  */
 export async function skipWorktreeBlobs(root: string, gitOptions: { env?: GitEnv } = {}): Promise<ReadonlyMap<string, string>> {
   const blobs = new Map<string, string>();
+  const gitDir = knownGitDirectory(root, gitOptions.env);
+  if (gitDir !== undefined && !existsSync(join(gitDir, 'info', 'sparse-checkout'))) return blobs;
   try {
     const sparse = (await gitAsync(root, ['config', '--bool', 'core.sparseCheckout'], gitOptions)).toString('utf8').trim();
     if (sparse !== 'true') return blobs;
