@@ -38,4 +38,26 @@ describe('inputs-linear-scan', () => {
     expect([0, 1]).toContain(result.status);
     expect(JSON.parse(result.stdout).summary).toBeDefined();
   });
+
+  // Numbers the statistic check passes over one by one (a chart's line, splits, parenthesised
+  // lists): each test reads a window around its number, so a 400 KB sentence of them takes well
+  // under a second; a test that read the whole sentence per number took minutes.
+  it.each([
+    ['a chart line of percentages', '\u2588 5% '],
+    ['splits', '50%/50% '],
+    ['percentages in parentheses', '(5%, 6%) '],
+    ['a condition', 'when 5% '],
+  ])('a 400 KB sentence of %s checks in seconds', (_name, unit) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'doc.md'), `# Shape\n\n${unit.repeat(Math.ceil((400 * 1024) / unit.length))}\n`);
+    const result = spawnSync(process.execPath, [CLI_ENTRY, 'check', 'doc.md', '--root', '.', '--profile', 'research', '--format', 'json'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect(result.signal).toBeNull();
+    expect([0, 1]).toContain(result.status);
+    expect(JSON.parse(result.stdout).summary).toBeDefined();
+  });
 });

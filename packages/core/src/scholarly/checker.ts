@@ -5,6 +5,7 @@ import { findGradeMarker, GRADE_LABELS, type GradeLevel } from '../corpus/grade.
 import { findRefIds } from '../corpus/ref-ids.ts';
 import { type CorpusSource, normaliseSurname } from '../corpus/source.ts';
 import { positionOf } from '../markdown/scan.ts';
+import type { Region } from '../markdown/types.ts';
 import { normaliseArtifactPath } from '../paths.ts';
 import type { Finding, Severity } from '../report.ts';
 import type { RuleOfKind, StatusOf } from '../rules.ts';
@@ -15,7 +16,7 @@ import { findMentions, type MentionResolution, type MentionResolver } from './me
 import { scholarlyMessages as say } from './messages.ts';
 import { normaliseQuoteText, quoteOccursIn } from './normalise-quote.ts';
 import { isHeuristicRule, type Profile, researchReason } from './profile.ts';
-import { buildProseView, type LinkSpan, type ProseView, type Sentence, sentenceAt, splitSentences } from './prose.ts';
+import { buildProseView, type LinkSpan, type ProseView, type Sentence, sentenceAt, splitSentences, wordsStart } from './prose.ts';
 import { SCHOLARLY_KINDS, SCHOLARLY_RULES, type ScholarlyKind, type ScholarlyRuleId } from './rules.ts';
 
 export { SCHOLARLY_KINDS, type ScholarlyKind } from './rules.ts';
@@ -74,15 +75,11 @@ const ATTRIBUTES = /\{[^{}\n]*=[^{}\n]*\}/g;
 const PERCENTS_IN_PARENS = /^\(\s*\d+(?:\.\d+)?\s?%(?:\s*(?:[,;:/]|,?\s+(?:and|or)\b)\s*\d+(?:\.\d+)?\s?%)*\s*\)$/i;
 /** Box-drawing and block characters: a line holding them is a chart or a progress bar (`Week 1: 82% ████`). */
 const CHART_CHARACTERS = /[\u2500-\u259f]/;
-/** An open task (`- [ ] handles load + 20%`): a criterion still to meet, not a result. */
-const OPEN_TASK = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d+[.)])[ \t]+\[ \][ \t]/;
 /** A condition's clause (`when similarity exceeds 80%`, `if 90% done`): a rule, not a result. */
 const CONDITION = /\b(?:if|when|whenever|once|until|unless)\b[^,;:.!?()]*$/i;
 /** One side of a split written as percentages (`50%/50%`, `80% / 20%`). */
 const SPLIT_BEFORE = /\d(?:\.\d+)?\s?%\s*\/\s*$/;
 const SPLIT_AFTER = /^\s*\/\s*\d+(?:\.\d+)?\s?%/;
-/** A setting's line: a code span names the key (`- \`shared_buffers\`: 25% of RAM`), the rest is its value. */
-const SETTING_LINE = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?`[^`\n]+`\s*[:=]/;
 const IDIOM_PERCENT = /^(?:100|0)\s?%$/;
 /** A step of a plan or a setting's change (`5% → 25% → 100%`, `p95: 15% -> 10%`), not a measured result. */
 const ARROW_BEFORE = /(?:→|->|=>|⇒)$/;
@@ -539,19 +536,59 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
         }
       }
 
+      /**
+       * A setting's line: the model's code span opens the sentence and a `:` or `=` follows it
+       * (`` - `shared_buffers`: 25% of RAM ``), so the rest is the setting's value.
+       */
+      function isSetting(sentence: Sentence): boolean {
+        const words = wordsStart(view.citable, sentence);
+        const { regions } = document;
+        // The regions are sorted: the first at or after the sentence's start, then those before its words.
+        let low = 0;
+        let high = regions.length;
+        while (low < high) {
+          const middle = (low + high) >>> 1;
+          if ((regions[middle] as Region).start < sentence.start) low = middle + 1;
+          else high = middle;
+        }
+        for (let at = low; at < regions.length && (regions[at] as Region).start <= words; at += 1) {
+          const region = regions[at] as Region;
+          if (region.kind === 'code-span') return /^\s*[:=]/.test(view.citable.slice(region.end, sentence.end));
+        }
+        return false;
+      }
+
       function checkStatistics(): void {
+        // The lines of open task-list items (`- [ ] handles load + 20%`, the model's `[ ]` markup):
+        // criteria still to meet, not results.
+        const openTaskLines = new Set<number>();
+        for (const region of document.regions)
+          if (region.kind === 'markup' && document.text.slice(region.start, region.end) === '[ ]')
+            openTaskLines.add(positionOf(lineStarts, region.start).line);
+        // What each line asked about is, worked out once: a long line holds many numbers.
+        const kinds = new Map<number, { readonly chart: boolean; readonly openTask: boolean }>();
+        const lineKind = (line: number) => {
+          let kind = kinds.get(line);
+          if (kind === undefined) {
+            const start = lineStarts[line - 1] ?? 0;
+            const end = lineStarts[line] ?? document.text.length;
+            kind = { chart: CHART_CHARACTERS.test(document.text.slice(start, end)), openTask: openTaskLines.has(line) };
+            kinds.set(line, kind);
+          }
+          return kind;
+        };
         // A section whose heading cites a source (`#### REF-016: … (Wei et al., 2022)`) sources its statistics.
         let headingParagraph = -1;
         for (const sentence of sentences) {
           if (sentence.kind === 'heading') headingParagraph = sentence.paragraph;
           if (sentence.kind !== 'prose' || citedParagraphs.has(sentence.paragraph) || citedParagraphs.has(headingParagraph)) continue;
           const slice = view.citable.slice(sentence.start, sentence.end);
-          if (REQUIREMENT.test(slice) || SETTING_LINE.test(view.text.slice(sentence.start, sentence.end))) continue;
+          if (REQUIREMENT.test(slice) || isSetting(sentence)) continue;
           const match = firstStatistic(
             slice.replace(ATTRIBUTES, (attributes) => ' '.repeat(attributes.length)),
             // A quotation can close after the sentence's full stop: `"… on these tasks."`.
             view.citable.slice(sentence.end, sentence.end + QUOTE_WINDOW),
-            (index) => lineAround(view.text, sentence.start + index),
+            (index) => lineKind(positionOf(lineStarts, sentence.start + index).line),
           );
           if (match === null) continue;
           make(
@@ -677,35 +714,31 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
  * The first number in a sentence that reads as an empirical statistic: not an idiom (`100%
  * decided`), not a weight or restatement in parentheses (`(30%)`, `fifty percent (50%)`), not part
  * of a version (`1.2.3`), a split (`50%/50%`), a condition (`when it exceeds 80%`), a chart's line
- * or an open task (`lineAt` gives the document's line at an index of `slice`).
+ * or an open task (`lineAt` says what the document's line at an index of `slice` is).
  */
-function firstStatistic(slice: string, following = '', lineAt: (index: number) => string = () => ''): { index: number; 0: string } | null {
+function firstStatistic(
+  slice: string,
+  following = '',
+  lineAt: (index: number) => { readonly chart: boolean; readonly openTask: boolean } = () => ({ chart: false, openTask: false }),
+): { index: number; 0: string } | null {
   const all = new RegExp(STATISTIC.source, 'gi');
   for (let match = all.exec(slice); match !== null; match = all.exec(slice)) {
     const text = match[0];
     if (IDIOM_PERCENT.test(text.trim())) continue;
-    const before = slice.slice(0, match.index);
-    const after = slice.slice(match.index + text.length);
-    if (inPercentParens(before, text, after) || SPLIT_BEFORE.test(before) || SPLIT_AFTER.test(after) || CONDITION.test(before)) continue;
     const line = lineAt(match.index);
-    if (CHART_CHARACTERS.test(line) || OPEN_TASK.test(line)) continue;
-    if (/\bv?\d+\.\d+\.\d+/.test(slice.slice(Math.max(0, match.index - 2), match.index + text.length + 4))) continue;
-    const rest = slice.slice(match.index + text.length, match.index + text.length + QUOTE_WINDOW);
-    const near = {
-      before: slice.slice(Math.max(0, match.index - QUOTE_WINDOW), match.index),
-      after: rest.length < QUOTE_WINDOW ? rest + following.slice(0, QUOTE_WINDOW - rest.length) : rest,
-    };
-    if (ARROW_BEFORE.test(near.before.trimEnd()) || ARROW_AFTER.test(near.after) || insideQuotation(near.before, near.after)) continue;
+    if (line.chart || line.openTask) continue;
+    // Every test reads a window around the number, never the whole sentence: a sentence can be a
+    // megabyte of numbers, each of them excluded, and a pass over it per number is quadratic.
+    const end = match.index + text.length;
+    const before = slice.slice(Math.max(0, match.index - QUOTE_WINDOW), match.index);
+    const rest = slice.slice(end, end + QUOTE_WINDOW);
+    const after = rest.length < QUOTE_WINDOW ? rest + following.slice(0, QUOTE_WINDOW - rest.length) : rest;
+    if (inPercentParens(before, text, rest) || SPLIT_BEFORE.test(before) || SPLIT_AFTER.test(rest) || CONDITION.test(before)) continue;
+    if (/\bv?\d+\.\d+\.\d+/.test(slice.slice(Math.max(0, match.index - 2), end + 4))) continue;
+    if (ARROW_BEFORE.test(before.trimEnd()) || ARROW_AFTER.test(after) || insideQuotation(before, after)) continue;
     return { index: match.index, 0: text };
   }
   return null;
-}
-
-/** The line of `text` that holds `offset`, without its line break. */
-function lineAround(text: string, offset: number): string {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
-  const end = text.indexOf('\n', offset);
-  return text.slice(start, end === -1 ? text.length : end);
 }
 
 /** True when the number stands in parentheses that hold percentages and nothing else ({@link PERCENTS_IN_PARENS}). */

@@ -82,6 +82,14 @@ export function buildProseView(document: ScannedDocument): ProseView {
 // was quadratic with `[ \t]*(?:>[ \t]?)*[ \t]*`.
 const LIST_ITEM = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d{1,9}[.)])[ \t]+/;
 const HEADING = /^[ \t]{0,3}#{1,6}(?:[ \t]|$)/;
+
+/** Where a sentence's words start: after the block-quote and list markers that open its line. */
+export function wordsStart(citable: string, sentence: Sentence): number {
+  const marker = LIST_ITEM.exec(citable.slice(sentence.start, Math.min(sentence.end, sentence.start + 64)));
+  const from = sentence.start + (marker?.[0].length ?? 0);
+  const first = citable.slice(from, sentence.end).search(/\S/);
+  return first === -1 ? sentence.end : from + first;
+}
 const TABLE_ROW = /^[ \t]*\|/;
 /** Words after which a period does not end a sentence. */
 const ABBREVIATIONS =
