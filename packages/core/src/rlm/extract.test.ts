@@ -128,6 +128,12 @@ describe('RLM grammar: near-misses are MALFORMED, never dropped (SPEC §2.2)', (
     ['[x.ts, L42-L58]', /takes no `L`/, '[x.ts, L42-58]'],
     ['[x.ts, l5]', /uppercase `L`/, '[x.ts, L5]'],
   ];
+  it('a short hash after a name that is no file is a git ref, not a near-miss; with a line range it is one', () => {
+    const refs = 'Merged [main@a1b2c3d], tagged [v2.0.0@3f4e5d6a], pinned [actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11].';
+    expect(extract(refs).malformed).toEqual([]);
+    expect(extract('See [src/build@a1b2c3d, L3].').malformed.map((miss) => miss.text)).toEqual(['[src/build@a1b2c3d, L3]']);
+  });
+
   for (const [text, defect, normalised] of cases) {
     it(`reports ${text}`, async () => {
       const { citations, malformed } = extract(`See ${text} here.`);

@@ -42,6 +42,8 @@ const PATH_ONLY = /^([^\s@]+), (L\d+(?:-\d+)?)$/;
 const BARE = /^[^\s@,]+$/;
 /** A file extension at the end: `.ts`, `.md` (1-10 letters or digits). */
 const EXTENSION = /\.[A-Za-z0-9]{1,10}$/;
+/** A name that ends in a file type with a letter in it (`x.ts`, `src/a.py`, `b.7z`), not a version (`v2.0.0`). */
+const FILE_NAME = /\.[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*$/;
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 
 /**
@@ -151,6 +153,9 @@ function diagnose(inner: string): RlmClassification {
   if (match === null) return { type: 'none' };
   const [, id, hash, separator, lMark, lGap, startDigits, dashGap1, dash, dashGap2, endL, endDigits] = match;
   if (hash === undefined && startDigits === undefined) return { type: 'none' };
+  // Without a line range, a short hash after a name that is no file (`[main@a1b2c3d]`,
+  // `[actions/checkout@<40 hex>]`, `[v2.0.0@3f4e5d6a]`) is a git ref, not a citation gone wrong.
+  if (startDigits === undefined && !FILE_NAME.test(id as string)) return { type: 'none' };
   const defects: string[] = [];
   let normalisedHash: string | null = null;
   if (hash !== undefined) {
