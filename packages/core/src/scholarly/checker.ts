@@ -67,10 +67,10 @@ const PANDOC_GROUP = /\[[^[\]\n]*?(?<![\w.])-?@[\w][^[\]\n]*\]/g;
 const PANDOC_KEY = /(?<![\w.])-?@([\w][\w:.#$%&+?<>~/-]*[\w/])/g;
 /** `{width="100%"}`, `{#id .class key=value}`: attribute lists hold no statistics. */
 const ATTRIBUTES = /\{[^{}\n]*=[^{}\n]*\}/g;
-/** A percentage standing alone in parentheses after words: a weight or a legal restatement, `fifty percent (50%)`. */
 /**
- * Percentages alone in parentheses: a weight (`security (30%)`), the values a test or a sweep
- * takes (`boundary values (0%, 50%, 100%)`) or a ratio restated (`(74% : 26%)`), not a measured result.
+ * Percentages alone in parentheses: a weight (`security (30%)`), a legal restatement (`fifty
+ * percent (50%)`), the values a test or a sweep takes (`boundary values (0%, 50%, 100%)`) or a
+ * ratio restated (`(74% : 26%)`), not a measured result.
  */
 const PERCENTS_IN_PARENS = /^\(\s*\d+(?:\.\d+)?\s?%(?:\s*(?:[,;:/]|,?\s+(?:and|or)\b)\s*\d+(?:\.\d+)?\s?%)*\s*\)$/i;
 /** Box-drawing and block characters: a line holding them is a chart or a progress bar (`Week 1: 82% ████`). */
