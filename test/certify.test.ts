@@ -201,6 +201,7 @@ describe('certify', () => {
     expect([certificate.confirmed, certificate.verifiable]).toEqual([3, 5]);
     expect(certificate.failing.every((row) => row[4] === 'ERROR' && row[6]?.includes('run with --online'))).toBe(true);
     expect(markdown).toContain('- **Mode:** offline');
+    expect(run.stdout).toContain('(offline: 2 URL, DOI or arXiv footnotes were not fetched and count as ERROR; run with --online)');
   });
 
   it('never passes on nothing: untagged footnotes alone, or a statute that cannot exist even untagged, HARD_FAIL', async () => {

@@ -211,7 +211,7 @@ export const certifyMessages = {
     percent === null ? '0/0' : `${confirmed}/${verifiable} (${percent}%)`,
   written: (rate: string, path: string) => `${rate} confirmed; certificate written to ${path}`,
   /** Why a HARD_FAIL failed, when the rate alone does not say it. */
-  failedBecause: (gate: { fabricated: number; structuralErrors: number; nothingVerified: boolean }) => {
+  failedBecause: (gate: { fabricated: number; structuralErrors: number; nothingVerified: boolean }, offlineErrors: number) => {
     const why = [
       ...(gate.fabricated > 0 ? [`${gate.fabricated} likely fabricated ${gate.fabricated === 1 ? 'footnote' : 'footnotes'}`] : []),
       ...(gate.structuralErrors > 0
@@ -221,7 +221,11 @@ export const certifyMessages = {
         : []),
       ...(gate.nothingVerified ? ['no footnote carries a VERIFIED or INFERRED tag, so nothing was verified'] : []),
     ];
-    return why.length === 0 ? 'under 85% of the verifiable footnotes confirmed' : `hard fail: ${why.join('; ')}`;
+    const offline =
+      offlineErrors > 0
+        ? ` (offline: ${offlineErrors} URL, DOI or arXiv ${offlineErrors === 1 ? 'footnote was' : 'footnotes were'} not fetched and ${offlineErrors === 1 ? 'counts' : 'count'} as ERROR; run with --online)`
+        : '';
+    return why.length === 0 ? `under 85% of the verifiable footnotes confirmed${offline}` : `hard fail: ${why.join('; ')}`;
   },
 } as const;
 

@@ -251,7 +251,10 @@ export const certify: Command = {
           ? palette.red(palette.bold(gate.status))
           : palette.yellow(gate.status);
     lines.push(`${status}: ${certifyMessages.written(rate, shown)}`);
-    if (gate.status === 'HARD_FAIL') lines.push(certifyMessages.failedBecause(gate));
+    if (gate.status === 'HARD_FAIL') {
+      const offlineErrors = session === null ? items.filter((item) => item.outcome === 'error').length : 0;
+      lines.push(certifyMessages.failedBecause(gate, offlineErrors));
+    }
     context.stdout.write(`${lines.join('\n')}\n`);
     if (gate.status === 'HARD_FAIL') return 1;
     return gate.status === 'PASS_WITH_EXCEPTIONS' && values.strict === true ? 1 : 0;
