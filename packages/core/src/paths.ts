@@ -31,6 +31,18 @@ export function normaliseArtifactPath(id: string): NormalisedPath {
   return { ok: true, path: parts.join('/') };
 }
 
+/**
+ * The root-relative path `path` names when read from the folder of the document `file` (both
+ * root-relative), or `null` for a document at the root (the same path) or a path that would leave
+ * the root from there.
+ */
+export function fromDocumentFolder(file: string, path: string): string | null {
+  const slash = file.lastIndexOf('/');
+  if (slash === -1) return null;
+  const normalised = normaliseArtifactPath(`${file.slice(0, slash)}/${path}`);
+  return normalised.ok ? normalised.path : null;
+}
+
 /** Joins an absolute POSIX root and a normalised relative path. */
 export function joinRoot(root: string, relativePath: string): string {
   return root.endsWith('/') ? root + relativePath : `${root}/${relativePath}`;

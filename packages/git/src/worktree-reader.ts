@@ -124,7 +124,20 @@ export function createWorktreeReader(inner: ArtifactReader, options: WorktreeRea
  * blob ids: empty unless `core.sparseCheckout` is on. A repository whose git directory is known and
  * holds no `info/sparse-checkout` (never sparse) is not asked at all; else one `git config` asks.
  */
-export async function skipWorktreeBlobs(root: string, gitOptions: { env?: GitEnv } = {}): Promise<ReadonlyMap<string, string>> {
+export function skipWorktreeBlobs(root: string, gitOptions: { env?: GitEnv } = {}): Promise<ReadonlyMap<string, string>> {
+  // Asked once per process and repository: the working-tree reader and the mention resolver share it.
+  const key = `${root}\0${gitOptions.env?.GIT_DIR ?? ''}\0${gitOptions.env?.GIT_INDEX_FILE ?? ''}`;
+  let blobs = skipWorktreeAnswers.get(key);
+  if (blobs === undefined) {
+    blobs = readSkipWorktreeBlobs(root, gitOptions);
+    skipWorktreeAnswers.set(key, blobs);
+  }
+  return blobs;
+}
+
+const skipWorktreeAnswers = new Map<string, Promise<ReadonlyMap<string, string>>>();
+
+async function readSkipWorktreeBlobs(root: string, gitOptions: { env?: GitEnv }): Promise<ReadonlyMap<string, string>> {
   const blobs = new Map<string, string>();
   const gitDir = knownGitDirectory(root, gitOptions.env);
   if (gitDir !== undefined && !existsSync(join(gitDir, 'info', 'sparse-checkout'))) return blobs;

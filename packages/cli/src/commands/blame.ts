@@ -13,13 +13,14 @@ import {
   verifyRlm,
 } from '@aiwg-cite/core';
 import type { BlameDetail, CommitInfo, GitHistory } from '@aiwg-cite/git';
-import { createNodeReader, discoverDocuments, isGitInstalled, nodeSha256, resolveWorkspace, type Workspace } from '@aiwg-cite/node';
+import { createNodeReader, discoverDocuments, nodeSha256, resolveWorkspace, type Workspace } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { type Palette, paletteFor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
 import { escapeStrings } from '../format/escape.ts';
 import { usageMessages } from '../messages.ts';
 import { worktreeReader } from '../pipeline-ports.ts';
+import { assertGitInstalled } from '../require-git.ts';
 
 const HELP = `Usage: aiwg-cite blame [DOC.md...] [options]
 
@@ -138,10 +139,10 @@ function symlinkTarget(root: string, artifact: string): string | null {
 export async function openHistory(workspace: Workspace, context: CliContext): Promise<GitHistory> {
   const { GitHistory } = await import('@aiwg-cite/git');
   const history = workspace.isGit ? GitHistory.open(workspace.root, { ...context.env }) : null;
-  if (history === null && !isGitInstalled(context.env)) {
-    throw new AiwgCiteError('GIT_UNAVAILABLE', usageMessages.gitMissing(workspace.root, 'blame'));
+  if (history === null) {
+    assertGitInstalled(workspace.root, 'blame', context.env);
+    throw new AiwgCiteError('NOT_A_REPOSITORY', blameMessages.notGit(workspace.root));
   }
-  if (history === null) throw new AiwgCiteError('NOT_A_REPOSITORY', blameMessages.notGit(workspace.root));
   return history;
 }
 

@@ -1,9 +1,10 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { AiwgCiteError } from '@aiwg-cite/core';
-import { isGitInstalled, knownGitDirectory, runGit, type Workspace, writeOwnFile } from '@aiwg-cite/node';
+import { knownGitDirectory, runGit, type Workspace, writeOwnFile } from '@aiwg-cite/node';
 import type { CliContext } from '../context.ts';
 import { checkMessages, usageMessages } from '../messages.ts';
+import { assertGitInstalled } from '../require-git.ts';
 
 /** The documents `check --changed` checks, and the note that says why those. */
 export interface ChangedScope {
@@ -19,10 +20,12 @@ export interface ChangedScope {
  */
 export function readChanges(workspace: Workspace, since: string, context: CliContext): Promise<string[] | null> {
   if (!workspace.isGit) {
-    const error = isGitInstalled(context.env)
-      ? new AiwgCiteError('NOT_A_REPOSITORY', usageMessages.changedNeedsGit(context.cwd))
-      : new AiwgCiteError('GIT_UNAVAILABLE', usageMessages.gitMissing(context.cwd, '--changed'));
-    return Promise.reject(error);
+    try {
+      assertGitInstalled(context.cwd, '--changed', context.env);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return Promise.reject(new AiwgCiteError('NOT_A_REPOSITORY', usageMessages.changedNeedsGit(context.cwd)));
   }
   // The git adapter is loaded only for this question, as for --staged.
   const changes = import('@aiwg-cite/git').then((git) => git.readWorktreeChanges(workspace.root, since, { ...context.env }));

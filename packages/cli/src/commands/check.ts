@@ -27,6 +27,7 @@ import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
 import { checkMessages, usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
+import { assertGitInstalled } from '../require-git.ts';
 import { openRunAnswer } from './check-answer.ts';
 import { openResultCache, type StoredEntry } from './check-cache.ts';
 import { changedScope, readChanges } from './check-changed.ts';
@@ -347,10 +348,10 @@ async function runStaged(
   context: CliContext,
 ): Promise<number> {
   const git = await import('@aiwg-cite/git');
-  if (!workspace.isGit && !isGitInstalled(context.env)) {
-    throw new AiwgCiteError('GIT_UNAVAILABLE', usageMessages.gitMissing(context.cwd, 'check --staged'));
+  if (!workspace.isGit) {
+    assertGitInstalled(context.cwd, 'check --staged', context.env);
+    throw new AiwgCiteError('NOT_A_REPOSITORY', git.stagedMessages.notARepository(context.cwd));
   }
-  if (!workspace.isGit) throw new AiwgCiteError('NOT_A_REPOSITORY', git.stagedMessages.notARepository(context.cwd));
   requireTopLevel(workspace, flags.hasRootOption, usageMessages.stagedNeedsTopLevel);
   const files = positionals.map((path) => git.toRootRelative(workspace.root, context.cwd, path));
   const runOptions = scholarly.withOptions(options);

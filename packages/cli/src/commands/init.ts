@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { AiwgCiteError, applyEdits, splitLines, unifiedHunks } from '@aiwg-cite/core';
-import { gitTopLevel, isGitInstalled, runGit, toPosix, writeFileAtomic } from '@aiwg-cite/node';
+import { gitTopLevel, runGit, toPosix, writeFileAtomic } from '@aiwg-cite/node';
 import {
   applyEdits as applyJsonEdits,
   type FormattingOptions,
@@ -18,6 +18,7 @@ import {
 import { parseCommandArgs } from '../args.ts';
 import type { CliContext, Command } from '../context.ts';
 import { initMessages, inputMessages, usageMessages } from '../messages.ts';
+import { assertGitInstalled } from '../require-git.ts';
 import { addPreCommitHook, isPreCommitHook, PRE_COMMIT_CONFIGS, PRE_COMMIT_HOOK_ID } from './init-pre-commit.ts';
 
 const HELP = `Usage: aiwg-cite init [--dry-run] [--with husky]
@@ -238,8 +239,10 @@ function makeParent(absolute: string, label: string): void {
 /** Works out how the repository at `cwd` runs its hooks. */
 export function detectSetup(cwd: string, options: { readonly withHusky?: boolean } = {}): HookSetup {
   const top = gitTopLevel(cwd);
-  if (top === null && !isGitInstalled()) throw new AiwgCiteError('GIT_UNAVAILABLE', usageMessages.gitMissing(cwd, 'init'));
-  if (top === null) throw new AiwgCiteError('NOT_A_REPOSITORY', inputMessages.notARepositoryForInit(cwd));
+  if (top === null) {
+    assertGitInstalled(cwd, 'init');
+    throw new AiwgCiteError('NOT_A_REPOSITORY', inputMessages.notARepositoryForInit(cwd));
+  }
   const root = toPosix(top);
   const notes: string[] = [];
   const packageText = readText(join(root, 'package.json'));

@@ -1,6 +1,6 @@
 import type { Artifact, ArtifactCache } from '../artifacts.ts';
 import { RLM_LABELS, rlmMessages } from '../messages.ts';
-import { normaliseArtifactPath } from '../paths.ts';
+import { fromDocumentFolder, normaliseArtifactPath } from '../paths.ts';
 import type { Finding, Severity } from '../report.ts';
 import { type FindingOf, RULES } from '../rules.ts';
 import type { RlmCitation, RlmNearMiss } from './extract.ts';
@@ -93,9 +93,7 @@ export async function readFromDocumentFolder(
   artifacts: ArtifactCache,
 ): Promise<(Finding | null)[]> {
   const findings: (Finding | null)[] = judged.map(([, finding]) => finding);
-  const slash = file.lastIndexOf('/');
-  if (slash === -1) return findings;
-  const folder = file.slice(0, slash);
+  if (!file.includes('/')) return findings;
   const besides = new Map<number, string>();
   for (const [index, [, finding]] of judged.entries()) {
     const artifact = finding.artifact;
@@ -107,8 +105,8 @@ export async function readFromDocumentFolder(
       const normalised = normaliseArtifactPath(artifact);
       if (finding.status !== 'outside-root' || normalised.ok || normalised.reason !== 'escapes-root') continue;
     }
-    const beside = normaliseArtifactPath(`${folder}/${artifact}`);
-    if (beside.ok) besides.set(index, beside.path);
+    const beside = fromDocumentFolder(file, artifact);
+    if (beside !== null) besides.set(index, beside);
   }
   if (besides.size === 0) return findings;
   await artifacts.loadAll(besides.values());

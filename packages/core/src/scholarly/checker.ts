@@ -6,7 +6,7 @@ import { findRefIds } from '../corpus/ref-ids.ts';
 import { type CorpusSource, normaliseSurname } from '../corpus/source.ts';
 import { positionOf } from '../markdown/scan.ts';
 import type { Region } from '../markdown/types.ts';
-import { normaliseArtifactPath } from '../paths.ts';
+import { fromDocumentFolder, normaliseArtifactPath } from '../paths.ts';
 import type { Finding, Severity } from '../report.ts';
 import type { RuleOfKind, StatusOf } from '../rules.ts';
 import { findAuthorYears } from './author-year.ts';
@@ -936,8 +936,5 @@ export function footnotesAndRlm(text: string): Span[] {
  * or `null` for a document at the root (the same path) and for `.aiwg/` paths (always the root's).
  */
 function documentRelative(file: string, rawPath: string): string | null {
-  const slash = file.lastIndexOf('/');
-  if (slash === -1 || /^\.?aiwg\//.test(rawPath)) return null;
-  const normalised = normaliseArtifactPath(`${file.slice(0, slash)}/${rawPath}`);
-  return normalised.ok ? normalised.path : null;
+  return /^\.?aiwg\//.test(rawPath) ? null : fromDocumentFolder(file, rawPath);
 }
