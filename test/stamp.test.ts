@@ -1,4 +1,4 @@
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, runCli, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -143,5 +143,34 @@ describe('aiwg-cite stamp', () => {
     expect(stale.code).toBe(1);
     expect(stale.stdout).toContain('stale, but outside git the change cannot be classified: left alone');
     expect(readFileSync(join(dir, 'doc.md'), 'utf8')).toBe('See [a.txt@5891b5b522d5df08, L1].\n');
+  });
+
+  it('edits a UTF-16 document (PowerShell writes them) in its own encoding, both by stamp and by check --fix', () => {
+    const utf16 = (content: string, littleEndian: boolean) => {
+      const le = Buffer.from(`\ufeff${content}`, 'utf16le');
+      return littleEndian ? le : le.swap16();
+    };
+    const repo = gitRepo({ 'a.txt': 'hello\n' });
+    const doc = '# Caf\u00e9 \u{1F600}\r\nSee [a.txt, L1].\r\n';
+    const stamped = doc.replace('[a.txt, L1]', '[a.txt@5891b5b522d5df08, L1]');
+    writeFileSync(join(repo.dir, 'le.md'), utf16(doc, true));
+    writeFileSync(join(repo.dir, 'be.md'), utf16(doc, false));
+    const run = runCli(['stamp', 'le.md'], { cwd: repo.dir });
+    expect(run.stdout).toMatch(/Stamped 1 citation in 1 file\.\n$/);
+    expect(readFileSync(join(repo.dir, 'le.md')).equals(utf16(stamped, true))).toBe(true);
+    const fix = runCli(['check', '--fix', 'be.md'], { cwd: repo.dir });
+    expect(fix.code).toBe(0);
+    expect(readFileSync(join(repo.dir, 'be.md')).equals(utf16(stamped, false))).toBe(true);
+    // A second run changes nothing.
+    expect(runCli(['stamp', 'le.md', 'be.md'], { cwd: repo.dir }).stdout).toMatch(/^No changes/);
+  });
+
+  it('leaves a document alone that is neither UTF-8 nor UTF-16 with a byte-order mark, and says so', () => {
+    const repo = gitRepo({ 'a.txt': 'hello\n' });
+    const latin1 = Buffer.from('Caf\xe9: see [a.txt, L1].\n', 'latin1');
+    writeFileSync(join(repo.dir, 'doc.md'), latin1);
+    const run = runCli(['stamp', 'doc.md'], { cwd: repo.dir });
+    expect(run.stdout).toContain('doc.md: neither UTF-8 nor UTF-16 with a byte-order mark; stamp does not edit it');
+    expect(readFileSync(join(repo.dir, 'doc.md')).equals(latin1)).toBe(true);
   });
 });

@@ -36,6 +36,42 @@ export function readDocumentText(file: string, bytes: Uint8Array): DocumentText 
   return { kind: 'text', text: utf8.decode(bytes), note: null };
 }
 
+/** A document's text as a command that edits it reads it, and the way back to bytes of the same encoding. */
+export interface EditableText {
+  /** The whole text, a byte-order mark kept as U+FEFF (so offsets after it are the scanner's plus one). */
+  readonly text: string;
+  /** The bytes of `text` in the document's encoding: its own bytes back when `text` is unchanged. */
+  encode(text: string): Uint8Array;
+}
+
+/**
+ * The text of a document that `stamp` or `--fix` may edit: UTF-8 (a BOM kept), or UTF-16 with a
+ * byte-order mark, each decoded strictly so that encoding it again gives the same bytes. `null`
+ * for anything else (Latin-1, a lone surrogate, an odd UTF-16 length): such a file is not edited.
+ */
+export function editableText(bytes: Uint8Array): EditableText | null {
+  const utf16 =
+    bytes.length >= 2 ? (bytes[0] === 0xff && bytes[1] === 0xfe ? 'le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'be' : null) : null;
+  try {
+    if (utf16 === null) {
+      const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+      return { text, encode: (next) => new TextEncoder().encode(next) };
+    }
+    const text = new TextDecoder(`utf-16${utf16}`, { fatal: true, ignoreBOM: true }).decode(bytes);
+    return { text, encode: (next) => encodeUtf16(next, utf16 === 'le') };
+  } catch {
+    return null;
+  }
+}
+
+/** UTF-16 code units as bytes, little- or big-endian (a U+FEFF in the text becomes the byte-order mark). */
+function encodeUtf16(text: string, littleEndian: boolean): Uint8Array {
+  const bytes = new Uint8Array(text.length * 2);
+  const view = new DataView(bytes.buffer);
+  for (let at = 0; at < text.length; at += 1) view.setUint16(at * 2, text.charCodeAt(at), littleEndian);
+  return bytes;
+}
+
 // C0 controls except tab, DEL, C1 controls, and the bidirectional overrides and isolates that
 // reorder what a terminal shows ("Trojan Source").
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point

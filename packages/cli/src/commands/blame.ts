@@ -4,6 +4,7 @@ import {
   AiwgCiteError,
   ArtifactCache,
   blameMessages,
+  decodeDocument,
   documentFinding,
   escapeControls,
   extractRlm,
@@ -41,7 +42,6 @@ Exit codes: 0 done, 2 usage or tool error.
 const FORMATS = ['pretty', 'json'] as const;
 /** A region diff longer than this is cut in pretty output (JSON carries no diff). */
 const MAX_DIFF_LINES = 40;
-const decoder = new TextDecoder('utf-8');
 
 /** A citation of a document with its verdict from the core. */
 export interface CitationVerdict {
@@ -77,7 +77,8 @@ export async function readCitations(
       onSkip(why.replace(`${file}: `, `${file}: skipped, `));
       continue;
     }
-    const extraction = extractRlm(scanMarkdown(decoder.decode(read.bytes)));
+    // Read as `check` reads it: UTF-8, or UTF-16 with a byte-order mark.
+    const extraction = extractRlm(scanMarkdown(decodeDocument(read.bytes)));
     const citations: CitationVerdict[] = [];
     for (const citation of extraction.citations) {
       const finding = await verifyRlm(citation, file, artifacts);

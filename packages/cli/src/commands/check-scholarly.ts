@@ -9,6 +9,7 @@ import {
   compareFindings,
   createScholarlyChecker,
   type DocumentChecker,
+  editableText,
   type Finding,
   fromOkKey,
   isFixableFinding,
@@ -541,10 +542,12 @@ function applyFixes(report: Report, root: string, checked: ReadonlyMap<string, U
     const path = `${root}/${file}`;
     // The bytes the check read: a file changed on disk since then is not written (WRITE_CONFLICT).
     const bytes = checked.get(file) ?? readRegularFile(path);
-    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-    const plan = planFixes(text, findings);
+    // UTF-16 with a byte-order mark is edited in its own encoding; anything else as UTF-8, the
+    // writer keeping lines that are not UTF-8 byte for byte.
+    const editable = editableText(bytes);
+    const plan = planFixes(editable?.text ?? new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), findings);
     if (plan.fixes.length === 0) continue;
-    writeFileAtomic(path, plan.text, bytes, file);
+    writeFileAtomic(path, editable === null ? plan.text : editable.encode(plan.text), bytes, file);
     files += 1;
     total += plan.fixes.length;
     for (const fix of plan.fixes) out.push(checkMessages.fixed(file, fix.line, fix.column, fix.rule, fix.description));

@@ -5,8 +5,8 @@ import {
   ArtifactCache,
   appendAll,
   applyEdits,
+  editableText,
   escapeControls,
-  isValidUtf8,
   planStampEdit,
   type StampTarget,
   stampedText,
@@ -61,9 +61,6 @@ interface Review {
   readonly reason: string;
 }
 
-const withBom = new TextDecoder('utf-8', { ignoreBOM: true });
-const encoder = new TextEncoder();
-
 /** `aiwg-cite stamp`. */
 export const stamp: Command = {
   summary: 'pin un-versioned citations and re-pin moved or whitespace-only stale ones to the current hash',
@@ -115,7 +112,9 @@ export const stamp: Command = {
       for (const document of read) {
         const edits: TextEdit[] = [];
         const planned: Change[] = [];
-        const text = withBom.decode(document.bytes);
+        // UTF-8, or UTF-16 with a byte-order mark, written back in the same encoding; else not edited.
+        const editable = editableText(document.bytes);
+        const text = editable?.text ?? '';
         const base = text.charCodeAt(0) === 0xfeff ? 1 : 0;
         for (const verdict of document.citations) {
           const decision = await decide(verdict, document.file, accepted, usedAccepts, artifacts, workspace.root, getHistory);
@@ -135,7 +134,7 @@ export const stamp: Command = {
           });
         }
         if (edits.length === 0) continue;
-        if (!isValidUtf8(document.bytes)) {
+        if (editable === null) {
           notes.push(stampMessages.notUtf8(document.file));
           continue;
         }
@@ -144,7 +143,7 @@ export const stamp: Command = {
         changedFiles += 1;
         if (dryRun) diffs.push(unifiedDiff(document.file, text, next));
         // Write through a symlinked document to its target, never replacing the link with a file.
-        else writeFileAtomic(realpathSync(join(workspace.root, document.file)), encoder.encode(next), document.bytes, document.file);
+        else writeFileAtomic(realpathSync(join(workspace.root, document.file)), editable.encode(next), document.bytes, document.file);
       }
     } finally {
       await history?.close();

@@ -77,7 +77,7 @@ export const stampMessages = {
   reasonAccepted: (drift: string) => `${drift}: re-pinned as accepted`,
   needsReview: (drift: string) => `${drift}: left alone; review it, then \`aiwg-cite stamp --accept FILE:LINE\``,
   needsHistory: () => 'stale, but outside git the change cannot be classified: left alone',
-  notUtf8: (file: string) => `${file}: not valid UTF-8; stamp does not edit it`,
+  notUtf8: (file: string) => `${file}: neither UTF-8 nor UTF-16 with a byte-order mark; stamp does not edit it`,
   badAccept: (value: string) => `stamp: --accept takes FILE:LINE (for example docs/guide.md:12), not \`${value}\``,
   acceptUnused: (value: string) => `--accept ${value}: no stale citation there to accept`,
 } as const;
