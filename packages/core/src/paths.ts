@@ -43,6 +43,39 @@ export function fromDocumentFolder(file: string, path: string): string | null {
   return normalised.ok ? normalised.path : null;
 }
 
+/**
+ * `path/to/…` anywhere in a path, the form every manual writes for "your path here", or a folder or
+ * file named `your-…`/`your_…`: a reader's own file, not one of this project.
+ */
+const EXAMPLE_SEGMENT = /(?:^|[/\\])(?:path[/\\]to[/\\]|your[-_])/i;
+/** Names that stand for "some file" when written alone at the root (`@file.md`, `[foo.ts, L1]`). */
+const PLACEHOLDER_NAMES = new Set([
+  'file',
+  'filename',
+  'foo',
+  'baz',
+  'qux',
+  'quux',
+  'xxx',
+  'placeholder',
+  'myfile',
+  'yourfile',
+  'somefile',
+]);
+
+/**
+ * True for a relative path that documentation writes to show a form rather than to name a file of
+ * the project: `path/to/file.ts`, `docs/your-notes.md`, `@file.md`. Such a path is a citation
+ * only when the file exists; missing, it is an illustration, as `REF-XXX` is (SPEC §3.1). A name
+ * such as `file.ts` counts only alone at the root: `src/utils/file.ts` is a real module's name.
+ */
+export function isPlaceholderPath(path: string): boolean {
+  if (EXAMPLE_SEGMENT.test(path)) return true;
+  if (/[/\\]/.test(path)) return false;
+  const dot = path.indexOf('.');
+  return PLACEHOLDER_NAMES.has((dot === -1 ? path : path.slice(0, dot)).toLowerCase());
+}
+
 /** Joins an absolute POSIX root and a normalised relative path. */
 export function joinRoot(root: string, relativePath: string): string {
   return root.endsWith('/') ? root + relativePath : `${root}/${relativePath}`;

@@ -1,3 +1,5 @@
+import { isPlaceholderPath } from '../paths.ts';
+
 /**
  * The RLM citation grammar (SPEC §2.1–2.2, aiwg `citation-tuple.json`). aiwg's published inline
  * regex opens with a greedy `[^@\]]+` and misparses `[src/legacy/auth.py, L88]`; these patterns
@@ -21,7 +23,10 @@ export interface RlmParsed {
   readonly hash: string | null;
   readonly lines: LineRange | null;
   readonly form: RlmForm;
-  /** A bare `[name]` without `/` and an extension is a citation only if it names an existing file. */
+  /**
+   * A bare `[name]` without `/` and an extension, or an example path (`path/to/file.ts`), is a
+   * citation only if it names an existing file.
+   */
   readonly needsExistingFile: boolean;
 }
 
@@ -45,6 +50,11 @@ const EXTENSION = /\.[A-Za-z0-9]{1,10}$/;
 /** A name that ends in a file type with a letter in it (`x.ts`, `src/a.py`, `b.7z`), not a version (`v2.0.0`). */
 const FILE_NAME = /\.[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*$/;
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+
+/** A relative path a manual writes as an example (`path/to/file.ts`): a citation only if the file exists. */
+function isExamplePath(id: string): boolean {
+  return !/^(?:[/~]|[A-Za-z]:)/.test(id) && isPlaceholderPath(id);
+}
 
 /**
  * `/\/.*\.[A-Za-z0-9]{1,10}$/.test(id)`: a `/` somewhere before a final extension, on the same
@@ -110,7 +120,7 @@ export function classifyInner(inner: string): RlmClassification {
         hash: versioned[2] as string,
         lines: versioned[3] === undefined ? null : parseLineRange(versioned[3]),
         form: 'versioned',
-        needsExistingFile: false,
+        needsExistingFile: isExamplePath(versioned[1] as string),
       },
     };
   }
@@ -123,13 +133,13 @@ export function classifyInner(inner: string): RlmClassification {
         hash: null,
         lines: parseLineRange(pathOnly[2] as string),
         form: 'path-only',
-        needsExistingFile: false,
+        needsExistingFile: isExamplePath(pathOnly[1] as string),
       },
     };
   }
   if (BARE.test(inner)) {
     if (!PATH_SHAPED.test(inner) || SLASH_WORD.test(inner)) return { type: 'none' };
-    const needsExistingFile = !hasPathWithExtension(inner) && !OUTSIDE_ROOT.test(inner);
+    const needsExistingFile = (!hasPathWithExtension(inner) && !OUTSIDE_ROOT.test(inner)) || isExamplePath(inner);
     return { type: 'citation', citation: { id: inner, hash: null, lines: null, form: 'bare', needsExistingFile } };
   }
   return diagnose(inner);

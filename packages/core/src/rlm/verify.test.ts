@@ -39,3 +39,24 @@ describe("a citation path read from its document's folder", () => {
     ]);
   });
 });
+
+describe('a path a manual writes as an example', () => {
+  it('is a citation only when the file exists: `path/to/…`, `your-…` and a lone `file.ts` missing are illustrations', async () => {
+    const text = 'Cite as [path/to/file.ts@0123456789abcdef, L1-5] or [docs/your-notes.md, L2] or [file.ts, L3] or [path/to/x.ts].\n';
+    expect(await fixes('README.md', text)).toEqual([]);
+  });
+
+  it('a module named `file.ts` in a folder is a real path, and an absolute example path is still outside the root', async () => {
+    expect(await fixes('README.md', 'See [src/utils/file.ts, L1] and [/path/to/file.ts, L1].\n')).toEqual([
+      expect.stringMatching(/^rlm\/missing cite a file that exists, or restore `src\/utils\/file.ts`/),
+      'rlm/outside-root cite the file by its path inside the project root',
+    ]);
+  });
+
+  it('an example path that exists is checked like any citation', async () => {
+    const fs = createMemoryFileSystem({ '/repo/path/to/file.ts': 'a\nb\n' });
+    const artifacts = new ArtifactCache(createConfinedReader(fs, '/repo'));
+    const { findings } = await checkDocument('README.md', 'See [path/to/file.ts, L9].\n', artifacts, {}, [rlmChecker]);
+    expect(findings.map((finding) => finding.rule)).toEqual(['rlm/invalid-range']);
+  });
+});

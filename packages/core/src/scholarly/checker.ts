@@ -6,7 +6,7 @@ import { findRefIds } from '../corpus/ref-ids.ts';
 import { type CorpusSource, normaliseSurname } from '../corpus/source.ts';
 import { positionOf } from '../markdown/scan.ts';
 import type { Region } from '../markdown/types.ts';
-import { fromDocumentFolder, normaliseArtifactPath } from '../paths.ts';
+import { fromDocumentFolder, isPlaceholderPath, normaliseArtifactPath } from '../paths.ts';
 import type { Finding, Severity } from '../report.ts';
 import type { RuleOfKind, StatusOf } from '../rules.ts';
 import { findAuthorYears } from './author-year.ts';
@@ -439,7 +439,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
             make(offset, 'mention', text, 'unresolvable', 'mention/unresolvable', say.mentionNoAiwgDir(path), say.mentionNoAiwgDirFix(), {
               path,
             });
-        } else {
+        } else if (!isPlaceholderPath(path)) {
           const research = path.startsWith('.aiwg/research/') || corpusRoots.some((root) => path.startsWith(`${root}/`));
           const where = aiwgRoot ? ' under `$AIWG_ROOT`' : '';
           make(

@@ -32,7 +32,7 @@ async function check(text: string, options: Partial<ScholarlyOptions> = {}, file
 
 /** Every finding of a check, `ok` ones included. */
 async function checkAll(text: string, file: string, options: Partial<ScholarlyOptions> = {}): Promise<Finding[]> {
-  const fs = createMemoryFileSystem({ '/repo/docs/here.md': 'x' });
+  const fs = createMemoryFileSystem({ '/repo/docs/here.md': 'x', '/repo/path/to/here.md': 'x' });
   const artifacts = new ArtifactCache(createConfinedReader(fs, '/repo'));
   const checker = createScholarlyChecker({ corpus: corpus(), now: { year: 2026, month: 11 }, profile: 'research', ...options });
   return (await checkDocument(file, text, artifacts, {}, [checker])).findings;
@@ -175,6 +175,16 @@ describe('mentions: a file mention names a path that could exist', () => {
     expect(finding?.severity).toBe('error');
     expect(finding?.message).toContain('research');
   });
+  it('a missing example path (`@path/to/file.md`, `@file.md`, `@your-notes.md`) shows a form; a missing real-looking path is reported', async () => {
+    const findings = await check(
+      'Import files using @path/to/file.md syntax, or the @file.md syntax, or @docs/your-notes.md; @docs/file.md and @notes.md are gone.\n',
+    );
+    expect(rules(findings)).toEqual(['1:mention/missing:@docs/file.md', '1:mention/missing:@notes.md']);
+    // An example-shaped path that exists is a mention like any other.
+    const found = await checkAll('See @path/to/here.md.\n', 'doc.md');
+    expect(found.map((finding) => finding.rule)).toEqual(['mention/found']);
+  });
+
 });
 
 describe('REF ids', () => {
