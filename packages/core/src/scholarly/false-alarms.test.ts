@@ -151,6 +151,11 @@ describe('mentions: a file mention names a path that could exist', () => {
     ]);
   });
 
+  it('a scope and a package name with a dot are an npm package, not a file; deeper paths and file types still are files', () => {
+    const text = '# @nodelib/fs.stat\n\nInstall @types/lodash.debounce; read @docs/plan.md, @src/lib/fs.stat and @.aiwg/planning.';
+    expect(findMentions(text).map((mention) => mention.path)).toEqual(['docs/plan.md', 'src/lib/fs.stat', '.aiwg/planning']);
+  });
+
   it('a missing file mention is still reported next to a handle', async () => {
     const findings = await check('Ping @acme.ai about @docs/gone.md.\n');
     expect(rules(findings)).toEqual(['1:mention/missing:@docs/gone.md']);

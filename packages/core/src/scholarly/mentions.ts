@@ -35,9 +35,9 @@ const MENTION_BODY = /(\$AIWG_ROOT\/)?((?:\.aiwg|aiwg)\/[\w./-]*|[A-Za-z][\w./-]
 const MENTION_BEFORE = /[\s([{"']/;
 
 /**
- * File types a bare `@name.ext` (no `/`) must have to be read as a file mention. A mention with a
- * `/` names a path and is always one; without one, `@README.md` and `@setup.py` are files while
- * `@acme.ai`, `@jane.dev` and `@shop.io` are social-media handles or domains.
+ * File types a bare `@name.ext` (no `/`) must have to be read as a file mention: `@README.md` and
+ * `@setup.py` are files while `@acme.ai`, `@jane.dev` and `@shop.io` are social-media handles or
+ * domains. A mention with a `/` is a path (see {@link isFileMention} for scoped npm packages).
  */
 const FILE_TYPES = new Set(
   [
@@ -50,11 +50,18 @@ const FILE_TYPES = new Set(
     .split(' '),
 );
 
-/** True when a mention names a path that could exist: it has a `/`, or a file type's extension. */
+/**
+ * True when a mention names a path that could exist: its extension is a file type, or it is a path
+ * (a `/`) that is not a scope and a package name: `@nodelib/fs.stat` and `@types/lodash.debounce`
+ * (two segments, the second's "extension" no file type; each such package's README title) are npm
+ * packages, not files. `.aiwg/` paths are always paths.
+ */
 export function isFileMention(path: string): boolean {
-  if (path.includes('/')) return true;
   const extension = /\.([A-Za-z0-9]{1,10})$/.exec(path)?.[1];
-  return extension !== undefined && FILE_TYPES.has(extension.toLowerCase());
+  if (extension !== undefined && FILE_TYPES.has(extension.toLowerCase())) return true;
+  const slash = path.indexOf('/');
+  if (slash === -1) return false;
+  return extension === undefined || path.indexOf('/', slash + 1) !== -1 || /^\.?aiwg\//.test(path);
 }
 
 /** Finds `@path` mentions: not e-mail addresses, not `@octocat`, not `@types/node`, not `@acme.ai`. */
