@@ -218,7 +218,12 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
 
       // REF ids (SPEC §3.1-§3.2).
       const duplicatesReported = new Set<string>();
-      for (const ref of findRefIds(view.citable)) {
+      const refs = findRefIds(view.citable);
+      // A number aiwg never issues that a heading of this document opens with (`### REF-01 —
+      // Variable References Must Resolve`) is the document's own rule or requirement number.
+      const ownNumbers = refs.some((ref) => ref.form === 'malformed') ? idsOpeningHeadings(document.headings) : null;
+      for (const ref of refs) {
+        if (ref.form === 'malformed' && ownNumbers?.has(ref.id) === true) continue;
         const source = ref.form === 'valid' ? corpus.findRef(ref.id) : null;
         markCitation(ref.start, ref.id, source);
         if (!kinds.has('ref')) continue;
@@ -315,7 +320,9 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
       for (const citation of findAuthorYears(view.citable)) {
         let source: CorpusSource | null = null;
         let verdict: (() => void) | null = null;
-        if (citation.year < 1900 || citation.year > latestYear) {
+        // A year before 1900 is implausible unless the corpus records the work: Darwin (1859).
+        const recorded = () => corpus.findSurname(citation.surnames[0] as string).some((entry) => entry.year === citation.year);
+        if (citation.year > latestYear || (citation.year < 1900 && !recorded())) {
           verdict = () =>
             make(
               citation.start,
@@ -937,4 +944,14 @@ export function footnotesAndRlm(text: string): Span[] {
  */
 function documentRelative(file: string, rawPath: string): string | null {
   return /^\.?aiwg\//.test(rawPath) ? null : fromDocumentFolder(file, rawPath);
+}
+
+/** The REF-shaped ids that open a heading's title, emphasis or code marks aside (`## **REF-01**: …`). */
+function idsOpeningHeadings(headings: readonly { readonly title: string }[]): Set<string> {
+  const ids = new Set<string>();
+  for (const { title } of headings) {
+    const id = /^[\s*_`]*(REF-\d+)(?![\w-])/.exec(title)?.[1];
+    if (id !== undefined) ids.add(id);
+  }
+  return ids;
 }

@@ -175,11 +175,6 @@ describe('mentions: a file mention names a path that could exist', () => {
     expect(rules(await check('See @.aiwg/here.md.\n', {}, 'docs/x.md'))).toEqual(['1:mention/missing:@.aiwg/here.md']);
   });
 
-  it('says why a missing mention is an error inside a research path', async () => {
-    const [finding] = await check('See @docs/references/REF-099-gone.md.\n');
-    expect(finding?.severity).toBe('error');
-    expect(finding?.message).toContain('research');
-  });
   it('a missing example path (`@path/to/file.md`, `@file.md`, `@your-notes.md`) shows a form; a missing real-looking path is reported', async () => {
     const findings = await check(
       'Import files using @path/to/file.md syntax, or the @file.md syntax, or @docs/your-notes.md; @docs/file.md and @notes.md are gone.\n',
@@ -190,12 +185,35 @@ describe('mentions: a file mention names a path that could exist', () => {
     expect(found.map((finding) => finding.rule)).toEqual(['mention/found']);
   });
 
+  it('says why a missing mention is an error inside a research path', async () => {
+    const [finding] = await check('See @docs/references/REF-099-gone.md.\n');
+    expect(finding?.severity).toBe('error');
+    expect(finding?.message).toContain('research');
+  });
 });
 
 describe('REF ids', () => {
   it('the bounds of a range are not citations; a lone fabricated id still is', async () => {
     const findings = await check('The corpus runs REF-001 through REF-050, and REF-001 to REF-010 are core.\n\nWe rely on REF-777.\n');
     expect(rules(findings)).toEqual(['3:ref/not-in-corpus:REF-777']);
+  });
+});
+
+describe('REF ids the document numbers itself', () => {
+  it("a number aiwg never issues that opens a heading is the document's own rule number; one no heading opens is reported", async () => {
+    const findings = await check(
+      [
+        'Rules PATH-04, SEQ-01, REF-01 and REF-02 apply; REF-04 too.',
+        '',
+        '### REF-01 — Variable references must resolve',
+        '',
+        '## **REF-02**: File references',
+        '',
+        '## REF-777 — a number aiwg issues stays a citation, heading or not',
+        '',
+      ].join('\n'),
+    );
+    expect(rules(findings)).toEqual(['1:ref/malformed:REF-04', '7:ref/not-in-corpus:REF-777']);
   });
 });
 
@@ -210,6 +228,25 @@ describe('author-year', () => {
       '- REF-018: Yao et al. (2023), the paper.\n- REF-018: Yao et al. (2022), the same paper, a year off.\n- REF-018 and Zhang et al. (2024) on one line.\n',
     );
     expect(rules(findings)).toEqual(['2:author-year/year-mismatch:Yao et al. (2022)']);
+  });
+
+  it('a year before 1900 that the corpus records is a classic work, not an implausible year; one it does not record is', async () => {
+    const darwin = new CorpusIndex({
+      roots: [{ path: 'docs/references', exists: true }],
+      files: [
+        { path: 'docs/references/REF-018-react.md', text: REACT },
+        {
+          path: 'docs/references/REF-002-origin.md',
+          text: '# REF-002: Origin\n\n**Citation**: Darwin, C. (1859). On the Origin of Species. Murray.\n',
+        },
+      ],
+    });
+    const findings = await checkAll('Darwin (1859) and Darwin (1858) and Yao et al. (2923).\n', 'doc.md', { corpus: darwin });
+    expect(rules(findings)).toEqual([
+      '1:author-year/found:Darwin (1859)',
+      '1:author-year/implausible-year:Darwin (1858)',
+      '1:author-year/implausible-year:Yao et al. (2923)',
+    ]);
   });
 
   it('plans, acronyms and template placeholders are not authors; a real surname is', () => {

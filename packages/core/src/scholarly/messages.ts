@@ -55,7 +55,8 @@ export const scholarlyMessages = {
     `\`${name}\` is in the corpus with ${years.length === 0 ? 'no year' : `year ${years.join(', ')}`}, not ${year}`,
   yearMismatchFix: (years: readonly number[]) => (years.length === 0 ? 'check the year' : `did you mean ${years.join(' or ')}?`),
   implausibleYear: (year: number, latest: number) => `year ${year} is outside 1900-${latest}`,
-  implausibleYearFix: () => 'check the year; a year that cannot be right is a fabrication',
+  implausibleYearFix: () =>
+    'check the year; a year that cannot be right is a fabrication (a work before 1900 counts once the corpus records it)',
   quoteFound: (path: string) => `the quote occurs in \`${path}\``,
   quoteNotFound: (path: string, closest: string | null) =>
     `the quote occurs nowhere in \`${path}\`${closest === null ? '' : `; the closest passage is "${closest}"`}`,
