@@ -81,6 +81,14 @@ describe('aiwg-cite check --changed', () => {
     expect(code).toBe(1);
   });
 
+  it("follows a file a bare [path] names from its document's folder: deleted, the reference is a missing citation", () => {
+    const repo = gitRepo({ 'packages/foo/src/index.ts': A, 'packages/foo/README.md': '# Foo\n\nStart in [src/index.ts].\n' });
+    rmSync(join(repo.dir, 'packages/foo/src/index.ts'));
+    const { code, report } = changed(repo.dir);
+    expect(report.citations.map((citation) => `${citation.file} ${citation.rule}`)).toEqual(['packages/foo/README.md rlm/missing']);
+    expect(code).toBe(1);
+  });
+
   it('compares with another commit under --since, as a pull request does with its base', () => {
     const repo = project();
     const base = repo.git('rev-parse', 'HEAD');

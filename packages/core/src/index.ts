@@ -149,7 +149,7 @@ export { mergeReports, RUN_LEVEL_RULES } from './merge.ts';
 export { RLM_LABELS, rlmMessages, stagedChangeMessages } from './messages.ts';
 export { OutcomeTally } from './outcome-tally.ts';
 export type { NormalisedPath } from './paths.ts';
-export { joinRoot, normaliseArtifactPath, relativeToRoot } from './paths.ts';
+export { fromDocumentFolder, joinRoot, normaliseArtifactPath, relativeToRoot } from './paths.ts';
 export type {
   BatchHelper,
   BatchOutcome,

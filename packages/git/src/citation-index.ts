@@ -6,6 +6,7 @@ import {
   decodeDocument,
   extractRlm,
   forEachLimited,
+  fromDocumentFolder,
   normaliseArtifactPath,
   parseLineRange,
   type RlmCitation,
@@ -91,8 +92,45 @@ export function isMarkdownName(path: string): boolean {
  * kept split by cited artifact ({@link IndexPart}), so a commit that changes a cited file reads the
  * part that holds it, and a summary names every blob and every cited artifact, so a commit that
  * changes none reads no part at all. A missing, corrupt or mismatched part or summary is rebuilt.
+ *
+ * `fromFolders`: paths that came or went (deleted, added) whose names relative to a document's
+ * folder count too: a bare `[src/index.ts]` in `packages/foo/README.md` is a reference to
+ * `packages/foo/src/index.ts` while that file exists, and a citation of the root's `src/index.ts`
+ * once it is gone. Such an entry names the path it reached (`packages/foo/src/index.ts`).
  */
 export async function findCitingEntries(
+  options: CitationIndexOptions,
+  artifacts: ReadonlySet<string>,
+  excludeDocuments: ReadonlySet<string>,
+  fromFolders: ReadonlySet<string> = new Set(),
+): Promise<CitingEntry[]> {
+  if (fromFolders.size === 0) return findCitingEntriesOf(options, artifacts, excludeDocuments);
+  // A bare `[src/index.ts]` in `packages/foo/README.md` names `packages/foo/src/index.ts` from
+  // its document's folder (core `readFromDocumentFolder`): the index keeps it under `src/index.ts`.
+  const names = new Set(artifacts);
+  for (const path of fromFolders) for (const name of namesFromFolders(path)) names.add(name);
+  const entries = await findCitingEntriesOf(options, names, excludeDocuments);
+  return entries.flatMap((entry) => {
+    if (artifacts.has(entry.artifact)) return [entry];
+    const path = entry.citation.form === 'bare' ? fromDocumentFolder(entry.document, entry.artifact) : null;
+    return path !== null && fromFolders.has(path) ? [{ ...entry, artifact: path }] : [];
+  });
+}
+
+/**
+ * The names a document in a folder above `path` gives it relative to its own folder, each with a
+ * `/` as a bare citation needs: `a/b/c.ts` is `b/c.ts` from `a/`.
+ */
+function namesFromFolders(path: string): string[] {
+  const names: string[] = [];
+  for (let slash = path.indexOf('/'); slash !== -1; slash = path.indexOf('/', slash + 1)) {
+    const name = path.slice(slash + 1);
+    if (name.includes('/')) names.push(name);
+  }
+  return names;
+}
+
+async function findCitingEntriesOf(
   options: CitationIndexOptions,
   artifacts: ReadonlySet<string>,
   excludeDocuments: ReadonlySet<string>,

@@ -296,6 +296,8 @@ async function stagedChangeFacts(input: StagedChangeInput): Promise<StagedChange
     },
     new Set(changes.keys()),
     input.documents,
+    // A deleted file a bare `[path]` named from its document's folder: that reference is a citation of the root's path now.
+    new Set(input.changes.filter((change) => change.status === 'D').map((change) => change.path)),
   );
   if (input.selectDocuments === undefined) return { citing, changes };
   const allowed = new Set(input.selectDocuments([...new Set(citing.map((entry) => entry.document))]));

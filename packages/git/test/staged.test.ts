@@ -230,6 +230,20 @@ describe('the reverse direction: committed documents the staged change breaks', 
     expect(report.coverage.notes).toContain('this commit makes 1 citation missing in committed documents');
   });
 
+  it("a bare [path] that named a file from its document's folder is a citation once the commit deletes that file", async () => {
+    const repo = gitRepo({
+      'packages/foo/src/index.ts': CODE,
+      'packages/foo/README.md': 'Start in [src/index.ts].\n',
+      'packages/bar/README.md': 'Start in [src/index.ts] too.\n',
+      'packages/bar/src/index.ts': CODE,
+    });
+    repo.git('rm', '-q', 'packages/foo/src/index.ts');
+    const { report } = await run(repo);
+    expect(brief(report.citations)).toEqual(['packages/foo/README.md:1 missing (staged-change)']);
+    expect(report.citations[0]?.message).toBe('`packages/foo/src/index.ts` is deleted by this commit');
+    expect(report.verdict).toBe('FAIL');
+  });
+
   it('names where a renamed file went: an added path with the deleted one’s content', async () => {
     const repo = setup();
     repo.git('mv', 'src/b.ts', 'src/moved.ts');

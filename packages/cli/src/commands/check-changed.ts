@@ -67,6 +67,8 @@ export async function changedScope(
       { file: git.citationIndexPath(gitDir), snapshot, batch, includeCode, writeFile: writeOwnFile },
       new Set(changes),
       new Set(changed),
+      // A bare `[path]` can name a file that came or went from its document's folder.
+      new Set(changes),
     );
     // A citing document deleted from the working tree (but still in the index) cites nothing any more.
     citing = [...new Set(entries.map((entry) => entry.document))].filter(present);
