@@ -81,6 +81,9 @@ const CONDITION = /\b(?:if|when|whenever|once|until|unless)\b[^,;:.!?()]*$/i;
 const SPLIT_BEFORE = /\d(?:\.\d+)?\s?%\s*\/\s*$/;
 const SPLIT_AFTER = /^\s*\/\s*\d+(?:\.\d+)?\s?%/;
 const IDIOM_PERCENT = /^(?:100|0)\s?%$/;
+/** The state of a piece of work, not a finding: `Progress: 60%`, `Completion: 75%`, `60% complete`. */
+const PROGRESS_BEFORE = /\b(?:progress|completion)\s*[:=]\s*$/i;
+const PROGRESS_AFTER = /^\s*(?:complete|completed|done|finished|implemented)\b/i;
 /** A step of a plan or a setting's change (`5% → 25% → 100%`, `p95: 15% -> 10%`), not a measured result. */
 const ARROW_BEFORE = /(?:→|->|=>|⇒)$/;
 const ARROW_AFTER = /^[ \t]*(?:→|->|=>|⇒)/;
@@ -720,8 +723,8 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
 /**
  * The first number in a sentence that reads as an empirical statistic: not an idiom (`100%
  * decided`), not a weight or restatement in parentheses (`(30%)`, `fifty percent (50%)`), not part
- * of a version (`1.2.3`), a split (`50%/50%`), a condition (`when it exceeds 80%`), a chart's line
- * or an open task (`lineAt` says what the document's line at an index of `slice` is).
+ * of a version (`1.2.3`), a split (`50%/50%`), a condition (`when it exceeds 80%`), the progress of
+ * a piece of work (`Progress: 60%`, `60% complete`), a chart's line or an open task (`lineAt` says what the document's line at an index of `slice` is).
  */
 function firstStatistic(
   slice: string,
@@ -741,6 +744,7 @@ function firstStatistic(
     const rest = slice.slice(end, end + QUOTE_WINDOW);
     const after = rest.length < QUOTE_WINDOW ? rest + following.slice(0, QUOTE_WINDOW - rest.length) : rest;
     if (inPercentParens(before, text, rest) || SPLIT_BEFORE.test(before) || SPLIT_AFTER.test(rest) || CONDITION.test(before)) continue;
+    if (PROGRESS_BEFORE.test(before.replace(/[*_]+/g, '')) || PROGRESS_AFTER.test(rest)) continue;
     if (/\bv?\d+\.\d+\.\d+/.test(slice.slice(Math.max(0, match.index - 2), end + 4))) continue;
     if (ARROW_BEFORE.test(before.trimEnd()) || ARROW_AFTER.test(after) || insideQuotation(before, after)) continue;
     return { index: match.index, 0: text };

@@ -140,6 +140,22 @@ describe('statistics: only empirical numbers without a source', () => {
     );
     expect(rules(findings)).toEqual(['6:statistic/unsourced:30%', '14:statistic/unsourced:40%']);
   });
+
+  it('the progress of a piece of work is not a statistic; a completion rate measured is', async () => {
+    const findings = await check(
+      [
+        '**Progress**: 60%',
+        '',
+        '- Completion: 75% (phase 2 left)',
+        '',
+        'The migration is 80% complete and the docs are 50% done.',
+        '',
+        'Agents completed 64% of the tasks, a completion rate of 64%.',
+        '',
+      ].join('\n'),
+    );
+    expect(rules(findings)).toEqual(['7:statistic/unsourced:64%']);
+  });
 });
 
 describe('mentions: a file mention names a path that could exist', () => {
