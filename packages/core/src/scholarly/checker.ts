@@ -724,7 +724,8 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
  * The first number in a sentence that reads as an empirical statistic: not an idiom (`100%
  * decided`), not a weight or restatement in parentheses (`(30%)`, `fifty percent (50%)`), not part
  * of a version (`1.2.3`), a split (`50%/50%`), a condition (`when it exceeds 80%`), the progress of
- * a piece of work (`Progress: 60%`, `60% complete`), a chart's line or an open task (`lineAt` says what the document's line at an index of `slice` is).
+ * a piece of work (`Progress: 60%`, `60% complete`), a chart's line or an open task (`lineAt` says
+ * what the document's line at an index of `slice` is).
  */
 function firstStatistic(
   slice: string,
