@@ -15,7 +15,7 @@ import { findArxivIds, findDois, isPlaceholderDoi, type YearMonth } from './iden
 import { findMentions, type MentionResolution, type MentionResolver } from './mentions.ts';
 import { scholarlyMessages as say } from './messages.ts';
 import { normaliseQuoteText, quoteOccursIn } from './normalise-quote.ts';
-import { isHeuristicRule, type Profile, researchReason } from './profile.ts';
+import { EXAMPLES_IN_TEMPLATES, isHeuristicRule, isTemplate, type Profile, researchReason } from './profile.ts';
 import { buildProseView, type LinkSpan, type ProseView, type Sentence, sentenceAt, splitSentences, wordsStart } from './prose.ts';
 import { SCHOLARLY_KINDS, SCHOLARLY_RULES, type ScholarlyKind, type ScholarlyRuleId } from './rules.ts';
 
@@ -708,8 +708,12 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
       // Nothing to hold back, so whether the document is research writing does not matter (its
       // heading regex reads the whole text).
       if (result.findings.length === 0) return result;
-      if (profile !== 'recommended' || researchReason(context.file, context.document.text, researchPaths) !== null) return result;
-      const kept = result.findings.filter((finding) => !isHeuristicRule(finding.rule) || finding.severity === 'ok');
+      if (profile !== 'recommended') return result;
+      const research = researchReason(context.file, context.document.text, researchPaths) !== null;
+      if (research && !isTemplate(context.file)) return result;
+      // Outside research writing every heuristic finding is held back; in a research template, its example numbers.
+      const heldBack = research ? (rule: string) => EXAMPLES_IN_TEMPLATES.has(rule) : isHeuristicRule;
+      const kept = result.findings.filter((finding) => !heldBack(finding.rule) || finding.severity === 'ok');
       if (kept.length < result.findings.length) {
         held.set(context.file, result.findings.length - kept.length);
         // The held count is a run-level note: a stored result would lose it on the next run.

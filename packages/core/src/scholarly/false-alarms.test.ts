@@ -304,4 +304,17 @@ describe('profiles', () => {
     expect(researchReason('refs/a.md', 'text', ['refs'])).toBe('research path');
     expect(researchReason('a.md', 'Plain docs, REF-XXX template.', [])).toBeNull();
   });
+
+  it("a template's numbers are examples, not findings; its citations are real ones", async () => {
+    const research = '# Pitch\n\nEmail reaches 73% of journalists.\n\nAs Smith (2021) found.\n\n## References\n';
+    for (const file of ['kit/templates/media-pitch.md', 'docs/adr-template.md', 'refs/TEMPLATE.md', 'x/template/a.md']) {
+      expect(rules(await check(research, { profile: 'recommended' }, file))).toEqual(['5:author-year/author-not-in-corpus:Smith (2021)']);
+    }
+    expect(rules(await check(research, { profile: 'recommended' }, 'docs/template-guide.md'))).toEqual([
+      '5:author-year/author-not-in-corpus:Smith (2021)',
+      '3:statistic/unsourced:73%',
+    ]);
+    // --profile research shows them, as it shows every heuristic finding.
+    expect(rules(await check(research, { profile: 'research' }, 'docs/adr-template.md'))).toHaveLength(2);
+  });
 });

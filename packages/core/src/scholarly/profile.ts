@@ -35,6 +35,22 @@ const REFERENCES_HEADING =
 /** A REF id as aiwg issues them, outside a range's template form. */
 const REF_ID = /(?<![\w/.#{<$-])REF-(?:\d{3}|[1-9]\d{3,})(?![\w/])/;
 
+/**
+ * A template: a file in a `templates/` (or `template/`) folder, or named `template.md`,
+ * `adr-template.md`, `TEMPLATE.md`. It shows the shape of documents still to be written, so its
+ * numbers are examples, not findings; its citations (a REF id, an author-year) are real ones that
+ * every document made from it will carry.
+ */
+const TEMPLATE = /(?:^|\/)templates?\/|(?:^|[/_.-])template\.(?:md|markdown)$/i;
+
+/** The heuristic rules the recommended profile holds back in a template, research writing or not. */
+export const EXAMPLES_IN_TEMPLATES: ReadonlySet<string> = new Set(['statistic/unsourced']);
+
+/** True when `file` is a template (see {@link TEMPLATE}). */
+export function isTemplate(file: string): boolean {
+  return TEMPLATE.test(file);
+}
+
 /** Why a document counts as research writing, or `null`. */
 export function researchReason(file: string, text: string, researchPaths: readonly string[]): string | null {
   for (const prefix of researchPaths) {
