@@ -6,7 +6,7 @@ import { findRefIds } from '../corpus/ref-ids.ts';
 import { type CorpusSource, normaliseSurname } from '../corpus/source.ts';
 import { positionOf } from '../markdown/scan.ts';
 import type { Region } from '../markdown/types.ts';
-import { fromDocumentFolder, isPlaceholderPath, normaliseArtifactPath } from '../paths.ts';
+import { fromDocumentFolder, isPlaceholderPath, type NormalisedPath, normaliseArtifactPath } from '../paths.ts';
 import type { Finding, Severity } from '../report.ts';
 import type { RuleOfKind, StatusOf } from '../rules.ts';
 import { findAuthorYears } from './author-year.ts';
@@ -420,7 +420,9 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
       return { findings };
 
       async function checkMention(text: string, rawPath: string, aiwgRoot: boolean, offset: number): Promise<void> {
-        const normalised = normaliseArtifactPath(rawPath);
+        // `@./notes.md`, `@../api.md`: relative to the document that holds it, and only so.
+        const explicit = !aiwgRoot && /^\.\.?\//.test(rawPath);
+        const normalised = explicit ? fromDocument(file, rawPath) : normaliseArtifactPath(rawPath);
         if (!normalised.ok) {
           make(offset, 'mention', text, 'missing', 'mention/missing', say.mentionOutside(rawPath), say.mentionMissingFix(), {}, 'warning');
           return;
@@ -430,7 +432,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
         const resolution: MentionResolution = await resolve({ base: aiwgRoot ? 'aiwg-root' : 'root', path });
         // Claude Code reads an `@` import relative to the file that holds it: a nested CLAUDE.md's
         // `@docs/api.md` is its own folder's. A mention missing from the root is looked for there too.
-        const besideDocument = resolution === 'missing' && !aiwgRoot ? documentRelative(file, rawPath) : null;
+        const besideDocument = resolution === 'missing' && !aiwgRoot && !explicit ? documentRelative(file, rawPath) : null;
         const beside = besideDocument === null ? null : await resolve({ base: 'root', path: besideDocument });
         if (resolution === 'file' || resolution === 'directory') {
           make(offset, 'mention', text, 'found', 'mention/found', say.mentionFound(path), null, { path });
@@ -951,6 +953,12 @@ export function footnotesAndRlm(text: string): Span[] {
  * The root-relative path a mention names when read from the folder of the document holding it,
  * or `null` for a document at the root (the same path) and for `.aiwg/` paths (always the root's).
  */
+/** `path` read from the folder of the document `file` (a root document's folder is the root). */
+function fromDocument(file: string, path: string): NormalisedPath {
+  const slash = file.lastIndexOf('/');
+  return normaliseArtifactPath(slash === -1 ? path : `${file.slice(0, slash)}/${path}`);
+}
+
 function documentRelative(file: string, rawPath: string): string | null {
   return /^\.?aiwg\//.test(rawPath) ? null : fromDocumentFolder(file, rawPath);
 }

@@ -201,6 +201,19 @@ describe('mentions: a file mention names a path that could exist', () => {
     expect(found.map((finding) => finding.rule)).toEqual(['mention/found']);
   });
 
+  it("a mention opening with ./ or ../ is read from its document's folder only, as Claude Code reads it", async () => {
+    // `/repo/docs/here.md` exists.
+    const all = await checkAll('Read @./here.md, @../docs/here.md, @./gone.md and @../../up.md.\n', 'docs/CLAUDE.md');
+    expect(all.map((finding) => `${finding.rule}:${finding.text}:${finding.path ?? ''}`)).toEqual([
+      'mention/found:@./here.md:docs/here.md',
+      'mention/found:@../docs/here.md:docs/here.md',
+      'mention/missing:@./gone.md:docs/gone.md',
+      'mention/missing:@../../up.md:',
+    ]);
+    // From the root, `./` is the root and `../` leaves it.
+    expect(rules(await check('See @./docs/here.md and @../x.md.\n'))).toEqual(['1:mention/missing:@../x.md']);
+  });
+
   it('says why a missing mention is an error inside a research path', async () => {
     const [finding] = await check('See @docs/references/REF-099-gone.md.\n');
     expect(finding?.severity).toBe('error');

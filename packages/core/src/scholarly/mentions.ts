@@ -29,8 +29,11 @@ export type MentionResolution = 'file' | 'directory' | 'missing' | 'unavailable'
 /** The host port that resolves mentions; `.aiwg/` may live outside the root (SPEC §2.3 item 4). */
 export type MentionResolver = (target: MentionTarget) => MaybePromise<MentionResolution>;
 
-/** What may follow the `@`: an optional `$AIWG_ROOT/`, then an aiwg path or a file path with an extension. */
-const MENTION_BODY = /(\$AIWG_ROOT\/)?((?:\.aiwg|aiwg)\/[\w./-]*|[A-Za-z][\w./-]*\.[A-Za-z0-9]{1,10})(?![\w@])/y;
+/**
+ * What may follow the `@`: an optional `$AIWG_ROOT/`, then an aiwg path or a file path with an
+ * extension, which may open with `./` or `../` (relative to its document, as Claude Code reads it).
+ */
+const MENTION_BODY = /(\$AIWG_ROOT\/)?((?:\.aiwg|aiwg)\/[\w./-]*|(?:\.\.?\/)*[A-Za-z][\w./-]*\.[A-Za-z0-9]{1,10})(?![\w@])/y;
 /** What may stand before the `@`: line start, whitespace or an opening bracket or quote. */
 const MENTION_BEFORE = /[\s([{"']/;
 
