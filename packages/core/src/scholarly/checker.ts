@@ -451,7 +451,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
             make(offset, 'mention', text, 'unresolvable', 'mention/unresolvable', say.mentionNoAiwgDir(path), say.mentionNoAiwgDirFix(), {
               path,
             });
-        } else if (!isPlaceholderPath(path)) {
+        } else if (!isPlaceholderPath(path) && !(await projectToCome())) {
           const research = path.startsWith('.aiwg/research/') || corpusRoots.some((root) => path.startsWith(`${root}/`));
           const where = aiwgRoot ? ' under `$AIWG_ROOT`' : '';
           make(
@@ -465,6 +465,19 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
             { path },
             research ? 'error' : 'warning',
           );
+        }
+
+        /**
+         * In a template, a path into a folder this repository does not have, outside the top folder
+         * the template itself lives in (`@src/auth/login.ts` in `kit/templates/use-case.md`, with
+         * no `src/auth/`), names a file of the project the template is for. A missing file in a
+         * folder the repository has, or under the template's own top folder, is a reference gone stale.
+         */
+        async function projectToCome(): Promise<boolean> {
+          const slash = path.lastIndexOf('/');
+          if (aiwgRoot || slash === -1 || !isTemplate(file)) return false;
+          if (file.includes('/') && path.startsWith(file.slice(0, file.indexOf('/') + 1))) return false;
+          return (await resolve({ base: 'root', path: path.slice(0, slash) })) === 'missing';
         }
       }
 

@@ -214,6 +214,21 @@ describe('mentions: a file mention names a path that could exist', () => {
     expect(rules(await check('See @./docs/here.md and @../x.md.\n'))).toEqual(['1:mention/missing:@../x.md']);
   });
 
+  it("a template's mention into a folder the repository lacks names the project to come; a missing file in a folder it has is checked", async () => {
+    // `/repo/docs/` exists; `/repo/src/auth/`, `/repo/docs/auth/` and `/repo/kit/schemas/` do not.
+    const text = 'Implemented in @src/auth/login.ts and @docs/auth/flow.md; see @docs/gone.md and @kit/schemas/a.yaml.\n';
+    expect(rules(await check(text, {}, 'kit/templates/use-case.md'))).toEqual([
+      '1:mention/missing:@docs/gone.md',
+      '1:mention/missing:@kit/schemas/a.yaml',
+    ]);
+    expect(rules(await check(text, {}, 'kit/use-case.md'))).toEqual([
+      '1:mention/missing:@src/auth/login.ts',
+      '1:mention/missing:@docs/auth/flow.md',
+      '1:mention/missing:@docs/gone.md',
+      '1:mention/missing:@kit/schemas/a.yaml',
+    ]);
+  });
+
   it('says why a missing mention is an error inside a research path', async () => {
     const [finding] = await check('See @docs/references/REF-099-gone.md.\n');
     expect(finding?.severity).toBe('error');
