@@ -170,6 +170,12 @@ describe('mentions: a file mention names a path that could exist', () => {
   it('a scope and a package name with a dot are an npm package, not a file; deeper paths and file types still are files', () => {
     const text = '# @nodelib/fs.stat\n\nInstall @types/lodash.debounce; read @docs/plan.md, @src/lib/fs.stat and @.aiwg/planning.';
     expect(findMentions(text).map((mention) => mention.path)).toEqual(['docs/plan.md', 'src/lib/fs.stat', '.aiwg/planning']);
+    // Two segments with a file type of their own are files: a Prisma schema, a Terraform module, go.mod.
+    expect(findMentions('See @prisma/schema.prisma, @infra/main.tf and @go.mod.').map((mention) => mention.path)).toEqual([
+      'prisma/schema.prisma',
+      'infra/main.tf',
+      'go.mod',
+    ]);
   });
 
   it('a missing file mention is still reported next to a handle', async () => {

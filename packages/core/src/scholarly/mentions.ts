@@ -48,6 +48,7 @@ const FILE_TYPES = new Set(
     'ts tsx mts cts js jsx mjs cjs py pyi rb go rs java kt kts swift c h cc cpp hpp cs fs php pl lua r jl dart ex exs erl hs scala clj',
     'sh bash zsh fish ps1 bat cmd sql graphql gql proto html htm css scss sass less vue svelte astro',
     'png jpg jpeg gif svg webp ico mp4 mp3 wav zip gz tgz tar lock log patch diff',
+    'prisma gradle properties tf tfvars hcl nix mod sum cmake mk mdc zig sol vim erb ejs hbs njk liquid twig j2 tpl',
   ]
     .join(' ')
     .split(' '),
