@@ -31,15 +31,20 @@ export function normaliseArtifactPath(id: string): NormalisedPath {
   return { ok: true, path: parts.join('/') };
 }
 
+/** `path` read from the folder of the document `file` (root-relative; a root document's folder is the root). */
+export function normaliseFromDocument(file: string, path: string): NormalisedPath {
+  const slash = file.lastIndexOf('/');
+  return normaliseArtifactPath(slash === -1 ? path : `${file.slice(0, slash)}/${path}`);
+}
+
 /**
  * The root-relative path `path` names when read from the folder of the document `file` (both
  * root-relative), or `null` for a document at the root (the same path) or a path that would leave
  * the root from there.
  */
 export function fromDocumentFolder(file: string, path: string): string | null {
-  const slash = file.lastIndexOf('/');
-  if (slash === -1) return null;
-  const normalised = normaliseArtifactPath(`${file.slice(0, slash)}/${path}`);
+  if (!file.includes('/')) return null;
+  const normalised = normaliseFromDocument(file, path);
   return normalised.ok ? normalised.path : null;
 }
 

@@ -6,7 +6,7 @@ import { findRefIds } from '../corpus/ref-ids.ts';
 import { type CorpusSource, normaliseSurname } from '../corpus/source.ts';
 import { positionOf } from '../markdown/scan.ts';
 import type { Region } from '../markdown/types.ts';
-import { fromDocumentFolder, isPlaceholderPath, type NormalisedPath, normaliseArtifactPath } from '../paths.ts';
+import { fromDocumentFolder, isPlaceholderPath, normaliseArtifactPath, normaliseFromDocument } from '../paths.ts';
 import type { Finding, Severity } from '../report.ts';
 import type { RuleOfKind, StatusOf } from '../rules.ts';
 import { findAuthorYears } from './author-year.ts';
@@ -422,7 +422,7 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
       async function checkMention(text: string, rawPath: string, aiwgRoot: boolean, offset: number): Promise<void> {
         // `@./notes.md`, `@../api.md`: relative to the document that holds it, and only so.
         const explicit = !aiwgRoot && /^\.\.?\//.test(rawPath);
-        const normalised = explicit ? fromDocument(file, rawPath) : normaliseArtifactPath(rawPath);
+        const normalised = explicit ? normaliseFromDocument(file, rawPath) : normaliseArtifactPath(rawPath);
         if (!normalised.ok) {
           make(offset, 'mention', text, 'missing', 'mention/missing', say.mentionOutside(rawPath), say.mentionMissingFix(), {}, 'warning');
           return;
@@ -966,12 +966,6 @@ export function footnotesAndRlm(text: string): Span[] {
  * The root-relative path a mention names when read from the folder of the document holding it,
  * or `null` for a document at the root (the same path) and for `.aiwg/` paths (always the root's).
  */
-/** `path` read from the folder of the document `file` (a root document's folder is the root). */
-function fromDocument(file: string, path: string): NormalisedPath {
-  const slash = file.lastIndexOf('/');
-  return normaliseArtifactPath(slash === -1 ? path : `${file.slice(0, slash)}/${path}`);
-}
-
 function documentRelative(file: string, rawPath: string): string | null {
   return /^\.?aiwg\//.test(rawPath) ? null : fromDocumentFolder(file, rawPath);
 }
