@@ -4,7 +4,7 @@
  * bundle keeps ink, React and chokidar off `check`'s path. Needs the built CLI.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI_ENTRY, GIT_ENV, gitRepo, runCli, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -209,6 +209,27 @@ describe('aiwg-cite watch --scholarly', () => {
     writeFileSync(join(repo.dir, 'notes.md'), `# Notes\n\nSee REF-001 for details [src/a.ts@${sha16(A1)}, L1].\n`);
     await waitForLine(watching.stdout, (line) => line === 'notes.md:3:17 NOT-IN-CORPUS -> (none) REF-999');
     await waitForLine(watching.stdout, (line) => line.startsWith('PASS: Fresh 1'));
+    watching.child.kill('SIGTERM');
+    expect((await watching.exit).code).toBe(0);
+  });
+
+  it('an @-mention follows its target: found once the file is written, missing again once it is removed', async () => {
+    const repo = gitRepo({ 'docs/a.md': '# A\n\nThe parser is in @src/parse.ts and the notes @notes.md beside this file.\n' });
+    const watching = startWatch(repo.dir, ['--scholarly']);
+    const summary = await waitForLine(watching.stdout, (line) => line.startsWith('PASS: '));
+    expect(summary).toMatch(/Other warnings 2 in 1 document/);
+    // A folder that did not exist, then the file in it; then a file beside the document.
+    writeTree(repo.dir, { 'src/parse.ts': 'export {};\n' });
+    await waitForLine(watching.stdout, (line) => line === 'docs/a.md:3:18 MISSING -> FOUND @src/parse.ts');
+    writeTree(repo.dir, { 'docs/notes.md': '# Notes\n' });
+    await waitForLine(watching.stdout, (line) => line === 'docs/a.md:3:46 MISSING -> FOUND @notes.md');
+    rmSync(join(repo.dir, 'src/parse.ts'));
+    await waitForLine(watching.stdout, (line) => line === 'docs/a.md:3:18 FOUND -> MISSING @src/parse.ts');
+    expect(watching.stdout.at(-1)).toMatch(/Other warnings 1 in 2 documents/);
+    // What check says of the same tree.
+    const check = runCli(['check', '--format', 'json'], { cwd: repo.dir });
+    const report = JSON.parse(check.stdout) as { citations: { text: string; status: string }[] };
+    expect(report.citations.map((citation) => `${citation.text} ${citation.status}`)).toEqual(['@src/parse.ts missing', '@notes.md found']);
     watching.child.kill('SIGTERM');
     expect((await watching.exit).code).toBe(0);
   });

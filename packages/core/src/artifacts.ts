@@ -71,6 +71,14 @@ export class ArtifactCache {
     return this.#replacementValues.get(path) ?? null;
   }
 
+  /**
+   * Says that a check's verdict depends on what stands at a path it does not read through this
+   * cache (an `@`-mention's target, looked up by the host's resolver). Nothing is kept here; a
+   * cache that records what each document asked for (the watch engine's) records this path too, so
+   * that a file created or removed there checks the document again.
+   */
+  dependsOn(_path: string): void {}
+
   /** Forgets a path so the next `get` reads it again (used by the watch daemon). */
   invalidate(path: string): void {
     this.#entries.delete(path);

@@ -690,4 +690,12 @@ export class RecordingArtifacts extends ArtifactCache {
   override invalidate(path: string): void {
     this.#run.invalidate(path);
   }
+
+  /**
+   * Passed on, not recorded as an input: a stored result never holds a mention (an uncacheable
+   * kind), and a kept answer compares each mention's resolution itself.
+   */
+  override dependsOn(path: string): void {
+    this.#run.dependsOn(path);
+  }
 }

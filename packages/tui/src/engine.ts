@@ -42,6 +42,11 @@ export interface WatchEngineOptions {
   readonly clock?: () => number;
   /** How many documents a full load checks at once. @default 32 */
   readonly concurrency?: number;
+  /**
+   * Called before each load and batch checks documents: the checkers forget what they found of the
+   * tree outside the reader (where each `@`-mention target resolved), which may have changed since.
+   */
+  readonly beforeCheck?: () => void;
 }
 
 /** A document that is in scope but could not be checked. */
@@ -149,6 +154,7 @@ export class WatchEngine {
   readonly #noted = new Set<string>();
   readonly #clock: () => number;
   readonly #concurrency: number;
+  readonly #beforeCheck: (() => void) | undefined;
   #cache: ArtifactCache;
   readonly #documents = new Map<string, DocumentState>();
   /** Documents in scope that could not be checked, with why. */
@@ -175,6 +181,7 @@ export class WatchEngine {
     this.#history = options.history;
     this.#clock = options.clock ?? Date.now;
     this.#concurrency = options.concurrency ?? 32;
+    this.#beforeCheck = options.beforeCheck;
     this.#cache = new ArtifactCache(this.#reader, this.#sha256);
   }
 
@@ -403,6 +410,7 @@ export class WatchEngine {
    */
   async #recheck(files: readonly string[]): Promise<boolean> {
     if (files.length === 0) return false;
+    this.#beforeCheck?.();
     const seen = new Map<string, Set<string>>();
     // What git answered for this batch's pins (one lookup per batch), kept with each pinned document.
     let answered: HistoryAnswer | null = null;

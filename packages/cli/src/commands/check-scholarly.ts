@@ -136,6 +136,11 @@ export interface ScholarlyRun {
   mentionsResolved(): string[];
   /** Whether each of {@link mentionsResolved}'s targets, resolved now, resolves as it did. */
   resolveAsBefore(resolved: readonly string[]): Promise<boolean>;
+  /**
+   * Forgets what the mention targets resolved to, so the next checks look at the tree again (a
+   * watch, before each batch: a file created since makes a mention found).
+   */
+  forgetMentions(): void;
   /** After the one report is built: applies `--fix` and writes `--report`. */
   afterReport(report: Report, documents: readonly string[]): void;
   /**
@@ -197,18 +202,23 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
   // Every @-mention target the checks resolved, by `base` and path: what their findings read of the tree.
   const mentions = new Map<string, MentionResolution>();
   let resolveMention: MentionResolver | null = null;
-  if (corpus !== null) {
-    const resolve = withIgnoredPaths(
-      createMentionResolver(workspace.root, context.env, new Set(corpus.sources.map((source) => source.path))),
+  // Made again by `forgetMentions`: the resolvers keep what they found, and a watch's tree changes.
+  let resolveOnDisk: MentionResolver | null = null;
+  const newResolver = (index: CorpusIndex): MentionResolver =>
+    withIgnoredPaths(
+      createMentionResolver(workspace.root, context.env, new Set(index.sources.map((source) => source.path))),
       workspace,
       context.env,
     );
+  if (corpus !== null) {
+    resolveOnDisk = newResolver(corpus);
     // Each target resolved once per run (a kept answer's check asks first; git's check-ignore is a process).
     resolveMention = async (target) => {
       const key = `${target.base}\u0000${target.path}`;
       let resolution = mentions.get(key);
       if (resolution === undefined) {
-        resolution = await resolve(target);
+        resolveOnDisk ??= newResolver(corpus);
+        resolution = await resolveOnDisk(target);
         mentions.set(key, resolution);
       }
       return resolution;
@@ -236,6 +246,10 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
   return {
     checkers,
     mentionsResolved: () => [...mentions].map(([target, resolution]) => `${target}\u0000${resolution}`),
+    forgetMentions() {
+      mentions.clear();
+      resolveOnDisk = null;
+    },
     async resolveAsBefore(resolved) {
       for (const line of resolved) {
         const [base, path, resolution] = line.split('\u0000');

@@ -149,6 +149,7 @@ export const watch: Command = {
       check: run.withOptions(options),
       checkers: run.checkers,
       ...(history === undefined ? {} : { history }),
+      beforeCheck: () => run.forgetMentions(),
     });
     holds = (file) => engine.hasDocument(file);
     // Whether the last listing of directories was small enough to watch them all (see MAX_WATCHED_DIRECTORIES).

@@ -428,7 +428,13 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
           return;
         }
         const path = normalised.path;
-        const resolve = options.resolveMention ?? defaultResolver(artifacts);
+        const host = options.resolveMention ?? defaultResolver(artifacts);
+        // What stands at each path looked at decides the finding: said to the artifacts, so a watch
+        // checks the document again when a file or folder there comes or goes.
+        const resolve: MentionResolver = (target) => {
+          if (target.base === 'root') artifacts.dependsOn(target.path);
+          return host(target);
+        };
         const resolution: MentionResolution = await resolve({ base: aiwgRoot ? 'aiwg-root' : 'root', path });
         // Claude Code reads an `@` import relative to the file that holds it: a nested CLAUDE.md's
         // `@docs/api.md` is its own folder's. A mention missing from the root is looked for there too.
