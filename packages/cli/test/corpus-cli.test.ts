@@ -54,6 +54,29 @@ describe('aiwg-cite check: research corpus', () => {
     });
   });
 
+  it('an import path into an npm package the project depends on is no mention; one it does not depend on, or under a folder of its own, is', () => {
+    const prose = [
+      'Extend @openzeppelin/contracts/token/ERC20/ERC20.sol and load @fontsource/inter/400.css.',
+      'Types: @types/node/fs.d.ts. Ours: @acme/ui/src/button.tsx and @acme/ui/src/card.tsx.',
+      '',
+    ].join('\n\n');
+    const dir = tempDir();
+    writeTree(dir, {
+      'package.json': JSON.stringify({ name: 'app', dependencies: { '@openzeppelin/contracts': '^5.0.0' } }),
+      'node_modules/@fontsource/inter/package.json': '{"name":"@fontsource/inter"}\n',
+      'acme/ui/src/button.tsx': 'export {};\n',
+      'README.md': prose,
+    });
+    const { report } = check(dir);
+    // Declared in package.json, and installed: import paths. Neither: a mention. A folder `acme/` of
+    // the repository: its paths, found or missing.
+    expect(report?.citations.map((finding) => `${finding.text} ${finding.status}`)).toEqual([
+      '@types/node/fs.d.ts missing',
+      '@acme/ui/src/button.tsx found',
+      '@acme/ui/src/card.tsx missing',
+    ]);
+  });
+
   it('--corpus DIR (repeatable) replaces the default roots', () => {
     const dir = tempDir();
     writeTree(dir, { 'papers/a/REF-018-react.md': REACT, 'papers/b/REF-020-tot.md': LOW, 'doc.md': 'REF-018 and REF-020.\n' });

@@ -1,4 +1,4 @@
-import { type Dirent, existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import {
   AiwgCiteError,
@@ -301,6 +301,7 @@ export function createMentionResolver(
   const aiwgRoot = env.AIWG_ROOT?.trim();
   const cache = new Map<string, MentionResolution>();
   const aiwgDirExists = isDirectory(aiwgDir);
+  let declared: ReadonlySet<string> | undefined;
   return (target) => {
     const key = `${target.base}:${target.path}`;
     let result = cache.get(key);
@@ -314,10 +315,40 @@ export function createMentionResolver(
       result = aiwgDirExists && aiwgBase !== null ? kindOf(aiwgDir + target.path.slice('.aiwg'.length), aiwgBase) : 'unavailable';
     } else {
       result = kindOf(join(root, target.path), root);
+      if (result === 'missing' && isPackagePath(target.path)) result = 'package';
     }
     cache.set(key, result);
     return result;
   };
+
+  /**
+   * Whether a missing `scope/name/…` is an import path into the npm package `@scope/name` (`@openzeppelin/contracts/token/ERC20/ERC20.sol`,
+   * `@fontsource/inter/400.css`): the project depends on that package (its package.json, or its
+   * node_modules), and the repository has no folder named like the scope, which would make it a path of its own.
+   */
+  function isPackagePath(path: string): boolean {
+    const [scope, name, rest] = path.split('/', 3);
+    if (scope === undefined || name === undefined || rest === undefined || isDirectory(join(root, scope))) return false;
+    const packageName = `@${scope}/${name}`;
+    declared ??= declaredPackages(root);
+    return declared.has(packageName) || isDirectory(join(root, 'node_modules', packageName));
+  }
+}
+
+/** The npm packages the root package.json names as dependencies of any kind; none when it cannot be read. */
+function declaredPackages(root: string): ReadonlySet<string> {
+  const names = new Set<string>();
+  try {
+    const manifest: unknown = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    if (typeof manifest !== 'object' || manifest === null) return names;
+    for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+      const listed: unknown = (manifest as Record<string, unknown>)[field];
+      if (typeof listed === 'object' && listed !== null) for (const name of Object.keys(listed)) names.add(name);
+    }
+  } catch {
+    // No package.json, or not JSON: no declared packages.
+  }
+  return names;
 }
 
 function kindOf(path: string, confineTo: string | null): MentionResolution {

@@ -436,6 +436,8 @@ export function createScholarlyChecker(options: ScholarlyOptions): ScholarlyChec
           return host(target);
         };
         const resolution: MentionResolution = await resolve({ base: aiwgRoot ? 'aiwg-root' : 'root', path });
+        // An import path into a package (`@openzeppelin/contracts/token/ERC20/ERC20.sol`): no file of this repository.
+        if (resolution === 'package') return;
         // Claude Code reads an `@` import relative to the file that holds it: a nested CLAUDE.md's
         // `@docs/api.md` is its own folder's. A mention missing from the root is looked for there too.
         const besideDocument = resolution === 'missing' && !aiwgRoot && !explicit ? documentRelative(file, rawPath) : null;

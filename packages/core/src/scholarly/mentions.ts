@@ -22,9 +22,11 @@ export interface MentionTarget {
 /**
  * What a host found at a mention: `unavailable` when the base cannot be looked at all
  * (`$AIWG_ROOT` unset, or the usually gitignored `.aiwg/` directory absent); `ignored` when the path
- * is absent and git ignores it, so no clone has it and nothing here can say whether it exists.
+ * is absent and git ignores it, so no clone has it and nothing here can say whether it exists;
+ * `package` when the absent path is an import path into an npm package the project depends on
+ * (`@scope/name/file.css`), which names no file of the repository.
  */
-export type MentionResolution = 'file' | 'directory' | 'missing' | 'unavailable' | 'ignored';
+export type MentionResolution = 'file' | 'directory' | 'missing' | 'unavailable' | 'ignored' | 'package';
 
 /** The host port that resolves mentions; `.aiwg/` may live outside the root (SPEC §2.3 item 4). */
 export type MentionResolver = (target: MentionTarget) => MaybePromise<MentionResolution>;
