@@ -219,6 +219,50 @@ describe('check answered by a running watch', () => {
     }
   });
 
+  it('with --scholarly answers check itself, after edits of every kind, and declines once the corpus changed', async () => {
+    const reference = '# REF-001: A real paper\n\n**Authors**: Smith, J.\n**Year**: 2020\n';
+    const repo = gitRepo({
+      'docs/references/REF-001-real.md': reference,
+      'src/a.ts': A1,
+      'docs/research.md': `# Findings\n\nPer REF-001 (Smith, 2020), 42% of agents act [src/a.ts@${sha16(A1)}, L1]; see @docs/plan.md.\n`,
+      'notes/meeting.md': '# Meeting\n\nAbout 80% agreed, and REF-077 came up.\n',
+      'notes/copy.md': '# Meeting\n\nAbout 80% agreed, and REF-077 came up.\n',
+    });
+    startWatch(repo.dir, ['--scholarly', '--debounce', '3000'], { AIWG_CITE_DATE: '2026-11-22' });
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    const env = { AIWG_CITE_DATE: '2026-11-22' };
+    const step = (label: string) => {
+      for (const format of [[], ['--format', 'json'], ['--verbose'], ['--format', 'sarif']]) {
+        const served = runCli(['check', ...format], { cwd: repo.dir, env: { ...env, AIWG_CITE_WATCH: 'trace' } });
+        const own = runCli(['check', '--no-watch', ...format], { cwd: repo.dir, env });
+        expect(served.stderr, `${label}\n${described()}`).toBe('aiwg-cite: answered by the running watch\n');
+        expect({ code: served.code, stdout: served.stdout }, `${label} ${format.join(' ')}`).toEqual({
+          code: own.code,
+          stdout: own.stdout,
+        });
+      }
+    };
+    step('at start');
+    writeFileSync(join(repo.dir, 'docs/plan.md'), '# Plan\n');
+    step('the file a mention names written');
+    writeFileSync(join(repo.dir, 'notes/meeting.md'), '# Meeting\n\nAbout 80% agreed; 15% did not. REF-001 and REF-078 came up.\n');
+    step('a note edited: other numbers held back, another id, no copy any more');
+    writeFileSync(join(repo.dir, 'docs/research.md'), `# Findings\n\nPer (Smith, 2021) and (Doe, 2019), see @docs/plan.md.\n`);
+    step('research edited: author-years that do not match');
+    rmSync(join(repo.dir, 'docs/plan.md'));
+    step('the file a mention names removed');
+    rmSync(join(repo.dir, 'notes/copy.md'));
+    step('a document with held-back numbers deleted');
+    const { served } = both(repo.dir, ['--rlm'], env);
+    expect(served.stderr).toContain('(--rlm, and the watch runs every check)');
+    // The corpus the engine checks with is the one it read at start: a changed corpus is declined
+    // until it is as it was.
+    writeFileSync(join(repo.dir, 'docs/references/REF-078-other.md'), '# REF-078: Another paper\n');
+    expectDeclined(repo.dir, [], 'the corpus, the configuration or the month changed since the watch started', env);
+    rmSync(join(repo.dir, 'docs/references/REF-078-other.md'));
+    step('the corpus as it was');
+  });
+
   it('answers as the watch was started: --strict and --include-code', async () => {
     const repo = project();
     startWatch(repo.dir, ['--strict', '--include-code']);
@@ -270,14 +314,22 @@ const REALWORLD = sharedCorpus('realworld', 'the served-check tests over real-wo
 
 describe.skipIf(REALWORLD === undefined)('check answered by a watch, over real-world snapshots', { timeout: 300_000 }, () => {
   // Agent-written repositories: generated copies under agent folders, many findings of every kind.
-  it.each(['aiwg', 'fortemi'])('%s: the same report as the check by itself, before and after an edit', async (name) => {
+  // A watch of code citations answers `check --rlm`; a `watch --scholarly`, `check` itself (REF ids,
+  // mentions, author-year, statistics the profile holds back, the corpus stage's notes).
+  it.each([
+    ['aiwg', 'rlm'],
+    ['fortemi', 'rlm'],
+    ['aiwg', 'scholarly'],
+    ['fortemi', 'scholarly'],
+  ])('%s, %s: the same report as the check by itself, before and after an edit', async (name, mode) => {
     const dir = await snapshotRepo(REALWORLD as string, name);
-    startWatch(dir, [], { AIWG_CITE_DATE: '2026-11-22' });
+    startWatch(dir, mode === 'rlm' ? [] : ['--scholarly'], { AIWG_CITE_DATE: '2026-11-22' });
     await until(() => existsSync(socketOf(dir)), 'the watch to answer', 240_000);
+    const asked = mode === 'rlm' ? ['--rlm'] : [];
     const compare = async (label: string) => {
       for (const format of [[], ['--format', 'json'], ['--verbose']]) {
-        const served = await cli(['check', '--rlm', ...format], dir, { AIWG_CITE_WATCH: 'trace' });
-        const own = await cli(['check', '--rlm', '--no-watch', ...format], dir);
+        const served = await cli(['check', ...asked, ...format], dir, { AIWG_CITE_WATCH: 'trace' });
+        const own = await cli(['check', ...asked, '--no-watch', ...format], dir);
         expect(served.stderr, label).toBe('aiwg-cite: answered by the running watch\n');
         expect({ code: served.code, stdout: served.stdout }, `${label} ${format.join(' ')}`).toEqual({
           code: own.code,
@@ -287,7 +339,14 @@ describe.skipIf(REALWORLD === undefined)('check answered by a watch, over real-w
     };
     await compare('as committed');
     const document = execFileSync('git', ['ls-files', '*.md'], { cwd: dir, encoding: 'utf8' }).split('\n')[0] as string;
-    appendFileSync(join(dir, document), '\nSee [src/not-there.ts, L1-2] and [README.md, L1].\n');
+    appendFileSync(
+      join(dir, document),
+      '\nSee [src/not-there.ts, L1-2] and [README.md, L1], @docs/not-yet.md, REF-998 and (Okafor, 2019): 37% of runs.\n',
+    );
     await compare('after an edit');
+    if (mode === 'scholarly') {
+      writeFileSync(join(dir, 'docs/not-yet.md'), '# Now here\n');
+      await compare('after the file a mention names was written');
+    }
   });
 });

@@ -30,6 +30,8 @@ export const watchServeMessages = {
     paths: 'paths',
     flag: (flag: string) => `--${flag}`,
     notRlm: 'not --rlm',
+    rlmOfScholarly: '--rlm, and the watch runs every check',
+    corpusChanged: 'the corpus, the configuration or the month changed since the watch started',
     anotherRoot: 'another root',
     anotherConfig: 'another --config',
     anotherEnvironment: 'another environment',

@@ -69,8 +69,19 @@ export interface CheckServerOptions {
   readonly gitDir: string;
   readonly engine: WatchEngine;
   readonly daemon: WatchDaemon;
-  /** A run of the watch's configuration in `check --rlm`'s mode, used by nothing else (its copies state is the server's). */
-  readonly run: ScholarlyRun;
+  /**
+   * Which `check` the watch answers: `check --rlm` for a watch of code citations, `check` for a
+   * `watch --scholarly`, whose engine runs every check of `check`.
+   */
+  readonly mode: 'rlm' | 'scholarly';
+  /** The run whose checkers the engine runs: its configuration, corpus and month, and what its checks held back. */
+  readonly watchRun: ScholarlyRun;
+  /**
+   * A run of the watch's configuration in the mode it answers, used by nothing else (its copies
+   * state is the server's): one for every answer of a `--rlm` watch; a new one for each answer of a
+   * `--scholarly` watch, which reads the corpus again to compare it with the one the engine checks with.
+   */
+  readonly prepare: () => Promise<ScholarlyRun>;
   /** The watch's own options, as its run resolved them. */
   readonly options: CheckOptions;
   /** The reader the engine reads through. */
@@ -211,9 +222,13 @@ export class CheckServer {
     if (typeof asked === 'string') return decline(asked);
     if (stampOf(this.#configFiles) !== this.#configStamp) return decline(WHY.configurationChanged);
     const started = performance.now();
+    // Read while the events before the request are taken (the configuration and corpus as they are
+    // now, which is after the request came): a `--scholarly` watch's corpus costs no extra wait.
+    const preparing = this.#options.prepare();
+    preparing.catch(() => undefined);
     if (!(await this.#settle())) return decline(WHY.noSyncEvent);
     const settled = performance.now();
-    const answer = await this.#report(request, asked);
+    const answer = await this.#report(request, asked, await preparing);
     if (this.#options.context.env.AIWG_CITE_WATCH === 'trace') {
       const what = answer.head.served
         ? watchServeMessages.answeredIn(performance.now() - settled)
@@ -245,11 +260,12 @@ export class CheckServer {
     if (positionals.length > 0) return WHY.paths;
     const other = Object.keys(values).find((flag) => !SERVED_FLAGS.has(flag) && values[flag as keyof typeof values] !== undefined);
     if (other !== undefined) return WHY.flag(other);
-    if (values.rlm !== true) return WHY.notRlm;
+    if (own.mode === 'rlm' && values.rlm !== true) return WHY.notRlm;
+    if (own.mode === 'scholarly' && values.rlm === true) return WHY.rlmOfScholarly;
     if (root !== own.root) return WHY.anotherRoot;
     if (global.context.configFile?.path !== own.context.configFile?.path) return WHY.anotherConfig;
     if (!sameEntries(relevantEnv(global.context.env), relevantEnv(own.context.env))) return WHY.anotherEnvironment;
-    const options = own.run.withOptions({
+    const options = own.watchRun.withOptions({
       strict: values.strict === true || isTruthy(global.context.env.AIWG_CITE_STRICT),
       includeCode: values['include-code'] === true,
       ...(maxWarnings === undefined ? {} : { maxWarnings }),
@@ -363,11 +379,14 @@ export class CheckServer {
     }
   }
 
-  async #report(request: ServeRequest, asked: Served): Promise<{ head: ServeAnswer; output: string }> {
-    const { run, engine, reader } = this.#options;
+  async #report(request: ServeRequest, asked: Served, run: ScholarlyRun): Promise<{ head: ServeAnswer; output: string }> {
+    const { engine, reader, mode, watchRun } = this.#options;
     const decline = (why: string) => ({ head: { served: false, why } as const, output: '' });
     if (engine.hasHistoryNotes) return decline(WHY.historyNote);
     if (!this.#options.watchesEveryDirectory()) return decline(WHY.notEveryDirectory);
+    // The configuration, the corpus (every file of it, and the bibliographies) and the month the
+    // engine's checks ran with, against those a check of its own would read now.
+    if (mode === 'scholarly' && run.cacheContext() !== watchRun.cacheContext()) return decline(WHY.corpusChanged);
     const discovery = this.#options.discovery();
     // check's own selection: the configuration's globs and the deploy manifests, read now.
     const selected = run.filterDocuments(discovery.documents, false, { identity: 'pipeline' });
@@ -387,6 +406,8 @@ export class CheckServer {
     for (const [file, body] of unheld) shared.set(file, body);
     const leftOut = copies.leaveOut(shared);
     for (const file of held.unheld) if (!leftOut.has(file)) return decline(WHY.unheldDocument);
+    // What the engine's checks held back in the documents this check covers: the run's note counts it.
+    if (mode === 'scholarly') run.thread.adoptHeld(watchRun.thread.held().filter(([file]) => held.outcomes.has(file)));
     const countOk = COUNTING_FORMATS.has(asked.format);
     let outcomes: TalliedOutcomes;
     if (countOk) {

@@ -41,9 +41,10 @@ Options:
   --debounce MS        quiet time that ends a burst of file events (default 100)
   -h, --help           show this help
 
-In a git repository, a watch of the whole root without --scholarly answers \`aiwg-cite check --rlm\`
-(the same report a check of its own prints; see \`aiwg-cite check --help\`) on
-.git/aiwg-cite/watch.sock; AIWG_CITE_WATCH=trace makes it say on stderr what it answered and how fast.
+In a git repository, a watch of the whole root answers \`aiwg-cite check --rlm\`, or with --scholarly
+(and no --corpus) \`aiwg-cite check\` (the same report a check of its own prints; see
+\`aiwg-cite check --help\`) on .git/aiwg-cite/watch.sock; AIWG_CITE_WATCH=trace makes it say on
+stderr what it answered and how fast.
 
 Stops on q, Ctrl-C, SIGINT or SIGTERM with exit code 0; a second Ctrl-C while stopping exits 130.
 Stops with one line and exit code 2 when its root is deleted, renamed or replaced.
@@ -218,16 +219,21 @@ export const watch: Command = {
       },
     });
 
-    // `check --rlm` asks a watch of the same mode over the whole root for its answer (watch-serve.ts).
+    // `check --rlm` asks a watch of code citations over the whole root for its answer, and `check`
+    // a `watch --scholarly` whose corpus is the configured one (watch-serve.ts).
+    const mode = values.scholarly === true ? 'scholarly' : 'rlm';
+    const rlmRun = mode === 'rlm' ? await prepareScholarly({ rlm: true }, workspace, context) : null;
     const server =
-      gitDir === undefined || gitDir === '' || values.scholarly === true || positionals.length > 0
+      gitDir === undefined || gitDir === '' || values.corpus !== undefined || positionals.length > 0
         ? null
         : new CheckServer({
             root: workspace.root,
             gitDir,
             engine,
             daemon,
-            run: await prepareScholarly({ rlm: true }, workspace, context),
+            mode,
+            watchRun: run,
+            prepare: async () => rlmRun ?? (await prepareScholarly({}, workspace, context)),
             options: run.withOptions(options),
             reader,
             bodies,
