@@ -50,6 +50,11 @@ const EXTENSION = /\.[A-Za-z0-9]{1,10}$/;
 /** A name that ends in a file type with a letter in it (`x.ts`, `src/a.py`, `b.7z`), not a version (`v2.0.0`). */
 const FILE_NAME = /\.[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*$/;
 const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
+/**
+ * A last segment that is a version or a number (`v1.3`, `2.0.0`, `v20.x`, `2.5`): `[v1.2/v1.3]`,
+ * `[node/v20.x]` and `[1/2.5]` in prose are versions and ratios, not files.
+ */
+const VERSION_NAME = /(?:^|[/\\])v?\d+(?:\.(?:\d+|x))+$/i;
 
 /** A relative path a manual writes as an example (`path/to/file.ts`): a citation only if the file exists. */
 function isExamplePath(id: string): boolean {
@@ -139,7 +144,10 @@ export function classifyInner(inner: string): RlmClassification {
   }
   if (BARE.test(inner)) {
     if (!PATH_SHAPED.test(inner) || SLASH_WORD.test(inner)) return { type: 'none' };
-    const needsExistingFile = (!hasPathWithExtension(inner) && !OUTSIDE_ROOT.test(inner)) || isExamplePath(inner);
+    const needsExistingFile =
+      (!hasPathWithExtension(inner) && !OUTSIDE_ROOT.test(inner)) ||
+      isExamplePath(inner) ||
+      (VERSION_NAME.test(inner) && !OUTSIDE_ROOT.test(inner));
     return { type: 'citation', citation: { id: inner, hash: null, lines: null, form: 'bare', needsExistingFile } };
   }
   return diagnose(inner);

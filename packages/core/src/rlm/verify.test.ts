@@ -60,3 +60,20 @@ describe('a path a manual writes as an example', () => {
     expect(findings.map((finding) => finding.rule)).toEqual(['rlm/invalid-range']);
   });
 });
+
+describe('versions and ratios in brackets', () => {
+  it('are citations only when such a file exists: `[v1.2/v1.3]`, `[node/v20.x]`, `[1/2.5]` missing are no finding', async () => {
+    const text = 'Compare [v1.2/v1.3], [1.0.0/2.0.0] and [node/v20.x]; a ratio [1/2.5]. But [docs/1.md] and [man/tool.1] are files.\n';
+    expect(await fixes('README.md', text)).toEqual([
+      expect.stringMatching(/^rlm\/missing cite a file that exists, or restore `docs\/1.md`/),
+      expect.stringMatching(/^rlm\/missing cite a file that exists, or restore `man\/tool.1`/),
+    ]);
+  });
+
+  it('one that exists is checked like any citation', async () => {
+    const fs = createMemoryFileSystem({ '/repo/releases/v1.3': 'notes\n' });
+    const artifacts = new ArtifactCache(createConfinedReader(fs, '/repo'));
+    const { findings } = await checkDocument('README.md', 'See [releases/v1.3].\n', artifacts, {}, [rlmChecker]);
+    expect(findings.map((finding) => finding.rule)).toEqual(['rlm/unversioned']);
+  });
+});
