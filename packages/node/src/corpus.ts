@@ -322,9 +322,10 @@ export function createMentionResolver(
   };
 
   /**
-   * Whether a missing `scope/name/…` is an import path into the npm package `@scope/name` (`@openzeppelin/contracts/token/ERC20/ERC20.sol`,
-   * `@fontsource/inter/400.css`): the project depends on that package (its package.json, or its
-   * node_modules), and the repository has no folder named like the scope, which would make it a path of its own.
+   * Whether a missing `scope/name/…` is an import path into the npm package `@scope/name`
+   * (`@openzeppelin/contracts/token/ERC20/ERC20.sol`, `@fontsource/inter/400.css`): the project
+   * depends on that package (its package.json, or its node_modules), and the repository has no
+   * folder named like the scope, which would make it a path of its own.
    */
   function isPackagePath(path: string): boolean {
     const [scope, name, rest] = path.split('/', 3);

@@ -211,7 +211,6 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
       context.env,
     );
   if (corpus !== null) {
-    resolveOnDisk = newResolver(corpus);
     // Each target resolved once per run (a kept answer's check asks first; git's check-ignore is a process).
     resolveMention = async (target) => {
       const key = `${target.base}\u0000${target.path}`;
