@@ -98,12 +98,13 @@ export interface CheckServerOptions {
 }
 
 /**
- * Answers `check --rlm` for a running watch (issue 18: a warm re-check without reading every
- * document again). The answer is the report `check` prints, built by the pipeline's own last
- * stages (core `finishPipeline`) over the outcomes the engine keeps; the request is declined, and
- * the asking process checks by itself, whenever that could differ: other flags or paths, another
- * root, environment or configuration, the configuration file changed since the watch started, a
- * document the engine does not hold, a history note. Before answering it waits for the file events
+ * Answers `check --rlm` for a running watch, or `check` for a `watch --scholarly` (issue 18: a
+ * warm re-check without reading every document again). The answer is the report `check` prints,
+ * built by the pipeline's own last stages (core `finishPipeline`) over the outcomes the engine
+ * keeps; the request is declined, and the asking process checks by itself, whenever that could
+ * differ: other flags or paths, another root, environment or configuration, the configuration file
+ * changed since the watch started, for `--scholarly` the corpus or the month changed, a document
+ * the engine does not hold, a history note. Before answering it waits for the file events
  * made before the request: it writes a file in a directory it watches and waits for that file's
  * event, which the kernel queues after every earlier one, then runs the batch at once.
  */
