@@ -181,7 +181,8 @@ describe('runPipeline with okJson: citations that check out kept as their report
       result.report.citations,
       result.okJson,
       (finding) => pieces.push(write(finding)),
-      (texts, from, to) => writeOkJson(texts, from, to, (text) => pieces.push(text)),
+      (texts, from, to) =>
+        writeOkJson(texts, from, to, (text) => pieces.push(typeof text === 'string' ? text : new TextDecoder().decode(text))),
     );
     return pieces.join(',');
   }

@@ -75,14 +75,15 @@ export function addOkCounts(into: OkCounts, counts: ReadonlyMap<string, number>)
  * ({@link okKey}, which decides its `verdicts`), and where its text ends in `json`, which holds
  * every text joined by commas: each one's text as `check --format json` writes it
  * (`JSON.stringify` of the finding, then its `verdicts`), so that a report copies a run of them as
- * one slice.
+ * one slice. `json` is text, or its bytes when they are all ASCII (as the result cache read them:
+ * a report writes them out undecoded; `ends` count bytes then, which are its UTF-16 code units).
  */
 export interface OkJson {
   readonly lines: readonly number[];
   readonly columns: readonly number[];
   readonly kinds: readonly string[];
   readonly keys: readonly string[];
-  readonly json: string;
+  readonly json: string | Uint8Array;
   readonly ends: readonly number[];
 }
 

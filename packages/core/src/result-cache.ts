@@ -18,9 +18,11 @@ export interface ResultStorage {
    * The value stored under `key`, or one part of it: its `head`, before its first tab (an entry
    * without the texts of the citations that checked out), or its `tail`, after that tab (`null`
    * when it has none). A host that keeps the parts apart spares a run that only counts those
-   * citations the reading of their texts.
+   * citations the reading of their texts. A `tail` may come as its UTF-8 bytes when every one of
+   * them is ASCII (a byte a UTF-16 code unit): a JSON report then copies its texts as bytes,
+   * never decoding them.
    */
-  read(key: string, part?: 'head' | 'tail'): MaybePromise<string | null>;
+  read(key: string, part?: 'head' | 'tail'): MaybePromise<string | Uint8Array | null>;
   write(key: string, file: string, value: string): MaybePromise<void>;
 }
 
@@ -91,6 +93,8 @@ export function artifactState(artifact: Artifact): string {
  */
 const FORMAT = 6;
 const encoder = new TextEncoder();
+const utf8 = new TextDecoder();
+const TAB = 0x09;
 
 interface Entry {
   readonly format: number;
@@ -307,8 +311,8 @@ export class ResultCache {
   }
 
   #lookup(
-    head: string | null,
-    tail: string | null,
+    head: string | Uint8Array | null,
+    tail: string | Uint8Array | null,
     mode: OkMode,
     key: string,
     file: string,
@@ -467,10 +471,10 @@ export class ResultCache {
     }
   }
 
-  #read(key: string, part: 'head' | 'tail'): MaybePromise<string | null> {
+  #read(key: string, part: 'head' | 'tail'): MaybePromise<string | Uint8Array | null> {
     try {
       const text = this.#storage.read(key, part);
-      return typeof text === 'string' || text === null ? text : Promise.resolve(text).catch(() => null);
+      return isPromise(text) ? text.catch(() => null) : text;
     } catch {
       return null;
     }
@@ -503,9 +507,9 @@ interface Parsed extends Pick<Entry, 'inputs' | 'findings' | 'skippedInCode' | '
  * they stood (`keep`), counted and left unread (`count`), or counted and handed on as their JSON
  * text (`json`; kept as in `keep` when the texts may not stand for them).
  */
-function parse(head: string | null, tail: string | null, key: string, file: string, mode: OkMode): Parsed | null {
+function parse(head: string | Uint8Array | null, tail: string | Uint8Array | null, key: string, file: string, mode: OkMode): Parsed | null {
   if (head === null) return null;
-  const entry = parseJson(head) as Partial<StoredEntry> | null;
+  const entry = parseJson(typeof head === 'string' ? head : utf8.decode(head)) as Partial<StoredEntry> | null;
   if (typeof entry !== 'object' || entry === null) return null;
   if (entry.format !== FORMAT || entry.key !== key || entry.file !== file) return null;
   if (typeof entry.skippedInCode !== 'number' || typeof entry.suppressed !== 'number') return null;
@@ -519,12 +523,15 @@ function parse(head: string | null, tail: string | null, key: string, file: stri
   const { inputs, ok, skippedInCode, suppressed } = entry as StoredEntry;
   // Built whole, property by property (a rest and a spread per entry cost a warm run more than parsing it).
   if (mode === 'count') return { inputs, findings, skippedInCode, suppressed, late, ok: new Map(ok), okJson: undefined };
-  const tab = tail?.indexOf('\t') ?? -1;
-  if (tail === null || tab === -1) return null;
-  const stored = parseJson(tail.slice(0, tab));
+  if (tail === null) return null;
+  const tab = typeof tail === 'string' ? tail.indexOf('\t') : tail.indexOf(TAB);
+  if (tab === -1) return null;
+  const stored = parseJson(typeof tail === 'string' ? tail.slice(0, tab) : utf8.decode(tail.subarray(0, tab)));
   const count = ok.reduce((sum, [, counted]) => sum + counted, 0);
   if (!isStoredOk(stored, count)) return null;
-  const texts = tail.slice(tab + 1);
+  // Bytes stay bytes for a JSON report, which copies them; a finding is made of text.
+  const bytes = typeof tail !== 'string' && mode === 'json' && stored[5] === 1;
+  const texts = typeof tail === 'string' ? tail.slice(tab + 1) : bytes ? tail.subarray(tab + 1) : utf8.decode(tail.subarray(tab + 1));
   const ends = textEnds(stored[4], texts);
   if (ends === null) return null;
   // Each text's counted key; the texts of each key must add up to its count.
@@ -544,6 +551,7 @@ function parse(head: string | null, tail: string | null, key: string, file: stri
     const okJson: OkJson = { lines: stored[1], columns: stored[2], kinds, keys, json: texts, ends };
     return { inputs, findings, skippedInCode, suppressed, late, ok: new Map(ok), okJson };
   }
+  if (typeof texts !== 'string') return null;
   // The findings' own texts: a report text loses the verdicts it was stored with.
   let own = texts;
   if (stored[5] === 1 && count > 0) {
@@ -571,17 +579,18 @@ function parse(head: string | null, tail: string | null, key: string, file: stri
 }
 
 /**
- * Where each text ends in `texts` (the texts joined by commas), from their lengths; `null` when
- * they do not fill it exactly, or one is not a JSON object (the pack's signature vouches for the
- * bytes; this only refuses what is not laid out as {@link StoredOk} says).
+ * Where each text ends in `texts` (the texts joined by commas, as a string or as ASCII bytes), from
+ * their lengths; `null` when they do not fill it exactly, or one is not a JSON object (the pack's
+ * signature vouches for the bytes; this only refuses what is not laid out as {@link StoredOk} says).
  */
-function textEnds(lengths: readonly number[], texts: string): number[] | null {
+function textEnds(lengths: readonly number[], texts: string | Uint8Array): number[] | null {
+  const codeAt = typeof texts === 'string' ? (at: number) => texts.charCodeAt(at) : (at: number) => texts[at];
   const ends: number[] = [];
   let from = 0;
   for (let at = 0; at < lengths.length; at += 1) {
-    if (at > 0 && texts.charCodeAt(from++) !== 0x2c) return null;
+    if (at > 0 && codeAt(from++) !== 0x2c) return null;
     const to = from + (lengths[at] as number);
-    if (texts.charCodeAt(from) !== 0x7b || texts.charCodeAt(to - 1) !== 0x7d) return null;
+    if (codeAt(from) !== 0x7b || codeAt(to - 1) !== 0x7d) return null;
     ends.push(to);
     from = to;
   }

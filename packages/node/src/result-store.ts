@@ -176,12 +176,36 @@ interface Pending {
 type Part = 'head' | 'tail';
 
 /**
- * A segment file as read: its verified body as one string (a value is a slice of it, no copy per
- * entry), and per key the index of its line in `starts`, `values` and `ends` (where the line
- * starts, where its value starts, where its value ends), found once when the segment is read.
+ * A segment file's body as read: one string (a value is a slice of it, no copy per entry), or, for
+ * a file of tails that is all ASCII, its bytes, which a JSON report copies as they are (one byte a
+ * UTF-16 code unit, so offsets are the same either way). Decoding 25 MB of texts into strings, and
+ * encoding them again on the way out, cost a warm JSON run over 2,000 documents more than a third
+ * of what it spends beyond reading its files (bench/markdown.bench.mjs).
+ */
+type Body = string | Buffer;
+
+/** Where `char` (one ASCII character) next stands in `body` from `from`, or -1. */
+function find(body: Body, char: '\n' | '\t', from: number): number {
+  return typeof body === 'string' ? body.indexOf(char, from) : body.indexOf(char === '\n' ? NEWLINE : TAB, from);
+}
+
+/** Part of a body as a string. */
+function textOf(body: Body, from: number, to: number): string {
+  return typeof body === 'string' ? body.slice(from, to) : body.toString('latin1', from, to);
+}
+
+/** Part of a body as it is: a slice of the string, or a view of the bytes (no copy). */
+function partOf(body: Body, from: number, to: number): string | Buffer {
+  return typeof body === 'string' ? body.slice(from, to) : body.subarray(from, to);
+}
+
+/**
+ * A segment file as read: its verified body ({@link Body}), and per key the index of its line in
+ * `starts`, `values` and `ends` (where the line starts, where its value starts, where its value
+ * ends), found once when the segment is read.
  */
 interface Segment {
-  readonly text: string;
+  readonly text: Body;
   readonly lines: Map<string, number>;
   readonly starts: number[];
   readonly values: number[];
@@ -208,9 +232,9 @@ function sameTag(heads: Segment, line: number, tails: Segment, at: number): bool
   const from = heads.tags[line] as number;
   const tailFrom = tails.tags[at] as number;
   if (from === -1 || tailFrom === -1) return false;
-  const to = heads.text.indexOf('\n', from);
+  const to = find(heads.text, '\n', from);
   const tailTo = (tails.values[at] as number) - 1;
-  return to - from === tailTo - tailFrom && heads.text.startsWith(tails.text.slice(tailFrom, tailTo), from);
+  return to - from === tailTo - tailFrom && textOf(heads.text, from, to) === textOf(tails.text, tailFrom, tailTo);
 }
 
 /**
@@ -234,6 +258,7 @@ const JOURNAL = -1;
 /** How large the journal may grow (UTF-16 code units of its heads and texts); past this, a run folds it into the segments. */
 const JOURNAL_LIMIT = 1 << 23;
 const NEWLINE = 0x0a;
+const TAB = 0x09;
 /** The most UTF-8 bytes one UTF-16 code unit encodes to. */
 const MAX_UTF8_PER_UNIT = 3;
 
@@ -245,10 +270,10 @@ function hexValue(code: number): number {
 }
 
 /** A segment's whole line for `key`, its newline included (as a rewrite copies it). */
-function lineOf(segment: Segment, key: string): string {
+function lineOf(segment: Segment, key: string): string | Buffer {
   const line = segment.lines.get(key) as number;
   const start = segment.starts[line] as number;
-  return segment.text.slice(start, segment.text.indexOf('\n', segment.ends[line] as number) + 1);
+  return partOf(segment.text, start, find(segment.text, '\n', segment.ends[line] as number) + 1);
 }
 
 /** The segment of a key: its first two hexadecimal digits, modulo {@link SEGMENTS} (read as codes: no substring, no parse). */
@@ -295,7 +320,7 @@ export class PackResultStorage implements ResultStorage {
     this.#journalLimit = options.journalLimit ?? JOURNAL_LIMIT;
   }
 
-  read(key: string, part?: 'head' | 'tail'): string | null {
+  read(key: string, part?: 'head' | 'tail'): string | Buffer | null {
     // The journal holds a partial run's entries, newer than any of the segments'.
     let number = JOURNAL;
     let heads = this.#load(JOURNAL, 'head');
@@ -308,15 +333,17 @@ export class PackResultStorage implements ResultStorage {
     if (line === undefined) return null;
     heads.hits[line] = 1;
     // Each part is a slice of its segment's string: no copy per entry.
-    const head = part === 'tail' ? '' : heads.text.slice(heads.values[line], heads.ends[line]);
+    const head = part === 'tail' ? '' : textOf(heads.text, heads.values[line] as number, heads.ends[line] as number);
     const tagged = heads.tags[line] !== -1;
     if (part === 'head' || (part === undefined && !tagged)) return head;
     if (!tagged) return null;
     const tails = this.#load(number, 'tail');
     const at = tails.lines.get(key);
     if (at === undefined || !sameTag(heads, line, tails, at)) return null;
-    const tail = tails.text.slice(tails.values[at], tails.ends[at]);
-    return part === 'tail' ? tail : `${head}\t${tail}`;
+    const from = tails.values[at] as number;
+    const to = tails.ends[at] as number;
+    // A tail alone as it was read: its bytes when they are ASCII (see `Body`).
+    return part === 'tail' ? partOf(tails.text, from, to) : `${head}\t${textOf(tails.text, from, to)}`;
   }
 
   /**
@@ -467,7 +494,7 @@ export class PackResultStorage implements ResultStorage {
    * Replaces a segment file with the run's new lines, its `kept` lines, copied as they were read,
    * and `moved` lines (from the journal); an empty one is removed.
    */
-  #rewrite(number: number, part: Part, segment: Segment, kept: ReadonlySet<string>, moved: readonly string[]): void {
+  #rewrite(number: number, part: Part, segment: Segment, kept: ReadonlySet<string>, moved: readonly (string | Buffer)[]): void {
     const pendings = part === 'head' ? this.#pendingHeads : this.#pendingTails;
     const { text, lines, starts, ends } = segment;
     // Runs of adjacent kept lines are copied at once, each to its newline (after a head's tag, if it has one).
@@ -475,7 +502,7 @@ export class PackResultStorage implements ResultStorage {
     for (const [key, line] of lines) {
       if (!kept.has(key)) continue;
       const start = starts[line] as number;
-      const end = text.indexOf('\n', ends[line] as number) + 1;
+      const end = find(text, '\n', ends[line] as number) + 1;
       const last = runs[runs.length - 1];
       if (last !== undefined && last[1] === start) last[1] = end;
       else runs.push([start, end]);
@@ -485,7 +512,7 @@ export class PackResultStorage implements ResultStorage {
       rmSync(this.#file(number, part).path, { force: true });
     } else {
       pending ??= this.#pendingOf(number, part);
-      for (const [start, end] of runs) this.#put(pending, text.slice(start, end));
+      for (const [start, end] of runs) this.#put(pending, partOf(text, start, end));
       for (const line of moved) this.#put(pending, line);
       this.#drain(pending).commit();
     }
@@ -519,23 +546,25 @@ export class PackResultStorage implements ResultStorage {
   }
 
   /**
-   * The segment's pending bytes, with room for text of `length` UTF-16 code units at
-   * `pending.size` (what was pending is appended to the replacement first when they are too full);
-   * `null` when the text is longer than all of them: it goes straight to the replacement.
+   * The segment's pending bytes, with room for `length` units of at most `perUnit` bytes each
+   * (UTF-16 code units of text, 3; bytes, 1) at `pending.size` (what was pending is appended to the
+   * replacement first when they are too full); `null` when that is more than all of them: it goes
+   * straight to the replacement.
    */
-  #room(pending: Pending, length: number): Buffer | null {
-    const bound = length * MAX_UTF8_PER_UNIT;
+  #room(pending: Pending, length: number, perUnit = MAX_UTF8_PER_UNIT): Buffer | null {
+    const bound = length * perUnit;
     pending.bytes ??= Buffer.allocUnsafe(PENDING_BYTES);
     if (pending.size + bound <= pending.bytes.length) return pending.bytes;
     this.#drain(pending);
     return bound <= pending.bytes.length ? pending.bytes : null;
   }
 
-  /** Encodes text into the segment's pending bytes. */
-  #put(pending: Pending, text: string): void {
-    const bytes = this.#room(pending, text.length);
+  /** Encodes text into the segment's pending bytes, or copies bytes there. */
+  #put(pending: Pending, text: string | Buffer): void {
+    const bytes = this.#room(pending, text.length, typeof text === 'string' ? MAX_UTF8_PER_UNIT : 1);
     if (bytes === null) this.#drain(pending).append(text);
-    else pending.size += bytes.write(text, pending.size);
+    else if (typeof text === 'string') pending.size += bytes.write(text, pending.size);
+    else pending.size += text.copy(bytes, pending.size);
   }
 
   /** Appends a segment's pending bytes to its replacement, opened on the first of them. */
@@ -564,28 +593,28 @@ export class PackResultStorage implements ResultStorage {
     const loadedSegments = part === 'head' ? this.#heads : this.#tails;
     let loaded = loadedSegments.get(number);
     if (loaded !== undefined) return loaded;
-    // One string per segment: decoded in one pass, its bytes released at once, each key and
-    // value a slice of it.
+    // One string per segment (decoded in one pass, its bytes released at once, each key and value a
+    // slice of it), or the bytes of tails that are all ASCII (see `Body`).
     const bytes = this.#file(number, part).readBytes();
-    const text = bytes === null ? '' : decodeUtf8(bytes);
+    const text: Body = bytes === null ? '' : part === 'tail' && isAscii(bytes) ? bytes : decodeUtf8(bytes);
     loaded = { text, lines: new Map(), starts: [], values: [], ends: [], tags: new Int32Array(0), hits: new Uint8Array(0) };
     loadedSegments.set(number, loaded);
     const { lines, starts, values, ends } = loaded;
     const tags: number[] = [];
     for (let start = 0; start < text.length; ) {
-      const end = text.indexOf('\n', start);
+      const end = find(text, '\n', start);
       if (end === -1) break;
-      const first = text.indexOf('\t', start);
+      const first = find(text, '\t', start);
       // A head: key, file, value (no tab), then a tab and a tag (no tab) when it has a tail. A
       // tail: key, tag, then the value, the rest of the line.
-      const second = first > start && first < end ? text.indexOf('\t', first + 1) : -1;
+      const second = first > start && first < end ? find(text, '\t', first + 1) : -1;
       let shaped = second !== -1 && second < end;
       let valueEnd = end;
       let tag = -1;
       if (shaped && part === 'head') {
-        const third = text.indexOf('\t', second + 1);
+        const third = find(text, '\t', second + 1);
         if (third !== -1 && third < end) {
-          const fourth = text.indexOf('\t', third + 1);
+          const fourth = find(text, '\t', third + 1);
           shaped = third + 1 < end && (fourth === -1 || fourth > end);
           valueEnd = third;
           tag = third + 1;
@@ -595,7 +624,7 @@ export class PackResultStorage implements ResultStorage {
         tag = first + 1;
       }
       if (shaped) {
-        lines.set(text.slice(start, first), starts.length);
+        lines.set(textOf(text, start, first), starts.length);
         starts.push(start);
         values.push(second + 1);
         ends.push(valueEnd);

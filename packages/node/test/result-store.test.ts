@@ -8,6 +8,9 @@ import { PackResultStorage, SignedFile } from '../src/index.ts';
 const secret = randomBytes(32);
 const key = (at: number) => at.toString(16).padStart(2, '0').repeat(32);
 
+/** A value read, as text (a tail of ASCII comes as its bytes). */
+const text = (value: string | Uint8Array | null) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value);
+
 /** Partial runs write the segments they touch, not the journal (the segments' own tests). */
 const NO_JOURNAL = { journalLimit: 0 };
 
@@ -149,7 +152,7 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     writeFileSync(join(dir, 'text-01'), tails);
     const mixed = new PackResultStorage(dir, secret);
     expect(mixed.read(key(1))).toBe('same head\tsame tail');
-    expect(mixed.read(key(1), 'tail')).toBe('same tail');
+    expect(text(mixed.read(key(1), 'tail'))).toBe('same tail');
   });
 
   it("rewrites a segment's texts with its heads: the tails of dropped entries go, a segment left without tails has no text file", () => {
@@ -164,12 +167,51 @@ describe('PackResultStorage: the result cache as signed segments', () => {
     second.flush(true);
     expect(new SignedFile(join(dir, 'text-01'), secret).read()).toMatch(new RegExp(`^${key(1)}\t[0-9a-f]{16}\tone\n$`));
     const third = new PackResultStorage(dir, secret, NO_JOURNAL);
-    expect([third.read(key(1)), third.read(key(1), 'tail'), third.read(key(0x41))]).toEqual(['a\tone', 'one', null]);
+    expect([third.read(key(1)), text(third.read(key(1), 'tail')), third.read(key(0x41))]).toEqual(['a\tone', 'one', null]);
     // The entry written again without a tail: the texts of its segment go.
     third.write(key(1), 'a.md', 'a alone');
     third.flush(false);
     expect(readdirSync(dir).filter((name) => name.startsWith('text-'))).toEqual([]);
     expect(new PackResultStorage(dir, secret).read(key(1))).toBe('a alone');
+  });
+
+  it('reads a tail of ASCII as its bytes and one with other text as a string; rewrites and the journal copy both unchanged', () => {
+    const dir = tempDir();
+    const first = new PackResultStorage(dir, secret);
+    // Keys 01 and 41 share segment 1 (tails all ASCII); 02 and 42 share segment 2 (one tail is not).
+    first.write(key(1), 'a.md', 'a\t{"m":"plain"}');
+    first.write(key(0x41), 'b.md', 'b\t{"m":"dropped"}');
+    first.write(key(2), 'c.md', 'c\t{"m":"é"}');
+    first.write(key(0x42), 'd.md', 'd\t{"m":"plain too"}');
+    first.flush(true);
+    const second = new PackResultStorage(dir, secret);
+    const ascii = second.read(key(1), 'tail');
+    expect(ascii).toBeInstanceOf(Uint8Array);
+    expect(text(ascii)).toBe('{"m":"plain"}');
+    expect(second.read(key(1))).toBe('a\t{"m":"plain"}');
+    expect(second.read(key(2), 'tail')).toBe('{"m":"é"}');
+    expect(second.read(key(0x42), 'tail')).toBe('{"m":"plain too"}');
+    // A full run that drops key 41 rewrites segment 1's texts from the bytes it read.
+    second.flush(true);
+    const textOne = new SignedFile(join(dir, 'text-01'), secret).read() ?? '';
+    expect(textOne).toMatch(new RegExp(`^${key(1)}\t[0-9a-f]{16}\t\\{"m":"plain"\\}\n$`));
+    // A partial run's journal holds an ASCII tail; the next full run folds it into segment 2, whose texts are not ASCII.
+    const partial = new PackResultStorage(dir, secret);
+    partial.write(key(0x82), 'e.md', 'e\t{"m":"journal"}');
+    partial.flush(false);
+    const full = new PackResultStorage(dir, secret);
+    for (const at of [1, 2, 0x42, 0x82]) full.read(key(at));
+    expect(text(full.read(key(0x82), 'tail'))).toBe('{"m":"journal"}');
+    full.flush(true);
+    const after = new PackResultStorage(dir, secret);
+    expect([1, 2, 0x41, 0x42, 0x82].map((at) => after.read(key(at)))).toEqual([
+      'a\t{"m":"plain"}',
+      'c\t{"m":"é"}',
+      null,
+      'd\t{"m":"plain too"}',
+      'e\t{"m":"journal"}',
+    ]);
+    expect(readdirSync(dir).filter((name) => name.startsWith('journal-'))).toEqual([]);
   });
 
   it('serves the good lines of a signed segment, drops malformed ones on the next rewrite and copies kept lines unchanged', () => {
@@ -233,7 +275,7 @@ describe('PackResultStorage: the journal of partial runs', () => {
     // The journal's value of a key is the newer one, whole or in parts.
     expect(next.read(key(3))).toBe('head 3 again\ttail 3 again');
     expect(next.read(key(3), 'head')).toBe('head 3 again');
-    expect(next.read(key(3), 'tail')).toBe('tail 3 again');
+    expect(text(next.read(key(3), 'tail'))).toBe('tail 3 again');
     expect(next.read(key(0x41))).toBe('new head\tnew tail');
     expect(next.read(key(0x42))).toBe('no tail');
     expect(next.read(key(4))).toBe('head 4\ttail 4');

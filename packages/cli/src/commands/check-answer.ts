@@ -96,8 +96,8 @@ export interface RunAnswer {
   readonly tellHistoryState: (artifacts: readonly string[]) => ((state: string) => void) | null;
   /** The kept answer, when nothing it depends on changed since. */
   reuse(discovery: Discovery): Promise<ReusedAnswer | null>;
-  /** Called with every piece the run prints, in order. */
-  print(piece: string): void;
+  /** Called with every piece the run prints, in order (text, or bytes it may keep a view of). */
+  print(piece: string | Uint8Array): void;
   /** Keeps this run's answer when it qualifies (see above); a failure to write costs only time. */
   keep(discovery: Discovery, exit: number): Promise<void>;
 }
@@ -116,7 +116,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
     const { hits, misses, unstored, onTree } = results.stats;
     return documents > 0 && misses === 0 && hits + unstored + onTree === documents;
   };
-  const printed: string[] = [];
+  const printed: (string | Uint8Array)[] = [];
   let printedBytes = 0;
   let asked: { readonly state: string; readonly artifacts: readonly string[] } | null = null;
   let unkept = false;

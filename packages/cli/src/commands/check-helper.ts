@@ -188,10 +188,30 @@ export async function helpCheck(
     return start.files.slice(first, first + BATCH);
   };
   const hand = (share: BatchShare): void => {
-    link.port.postMessage({ kind: 'part', entries: run.entries.splice(0), share, cache: run.cache?.work() ?? null } satisfies FromHelper);
+    link.port.postMessage({
+      kind: 'part',
+      entries: run.entries.splice(0),
+      share: postable(share),
+      cache: run.cache?.work() ?? null,
+    } satisfies FromHelper);
   };
   await checkDocumentShare(take, ports, hand);
   const done: FromHelper = { kind: 'done', held: run.thread.held() };
   link.port.postMessage(done);
   return 0;
+}
+
+/**
+ * A share as it is posted to the main thread: the texts of a result the cache answered, a view of
+ * the bytes of the whole segment it was read from, are copied alone (a posted view takes its
+ * whole buffer along, a copy per document).
+ */
+export function postable(share: BatchShare): BatchShare {
+  if (!share.cached.some(([, result]) => result.okJson?.json instanceof Uint8Array)) return share;
+  const cached = share.cached.map(([file, result]) => {
+    const texts = result.okJson;
+    if (texts === undefined || !(texts.json instanceof Uint8Array)) return [file, result] as const;
+    return [file, { ...result, okJson: { ...texts, json: new Uint8Array(texts.json) } }] as const;
+  });
+  return { ...share, cached };
 }

@@ -20,7 +20,7 @@ import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { paletteFor, shouldColor } from '../color.ts';
 import { type CliContext, type Command, type Output, runNow } from '../context.ts';
 import { formatGithub } from '../format/github.ts';
-import { writeCheckJson } from '../format/json.ts';
+import { chunkedWriter, joinPieces, type Piece, writeCheckJson } from '../format/json.ts';
 import { formatJunit } from '../format/junit.ts';
 import { formatPretty, type PrettyOptions } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
@@ -281,12 +281,15 @@ export const check: Command = {
     await cache?.finish(!explicit && shard === undefined && changed?.documents == null);
     scholarly.afterReport(report, documents);
 
-    const print = (piece: string) => {
-      context.stdout.write(piece);
+    const print = (piece: Piece) => {
+      printBytes(context.stdout, piece);
       answer?.print(piece);
     };
-    if (format === 'json') writeCheckJson(report, print, result.okJson);
-    else print(render(report, format, context, { ...prettyOptions(values), ok }));
+    if (format === 'json') {
+      const out = chunkedWriter(print);
+      writeCheckJson(report, out.write, result.okJson);
+      out.end();
+    } else print(render(report, format, context, { ...prettyOptions(values), ok }));
     const exit = report.verdict === 'PASS' ? 0 : 1;
     if (discovery !== null) await answer?.keep(discovery, exit);
     return exit;
@@ -294,12 +297,17 @@ export const check: Command = {
 };
 
 /**
- * Prints a kept answer's bytes: as they are to a Node stream (the process's stdout), else as the
- * text they encode (ASCII, most of a report, copied a byte a character).
+ * Prints text, or bytes (a kept answer's, a report's texts read from the result cache): as they
+ * are to a Node stream (the process's stdout), else as the text they encode (ASCII, most of a
+ * report, copied a byte a character).
  */
-function printBytes(out: Output, bytes: Buffer): void {
-  if (out instanceof Writable) out.write(bytes);
-  else out.write(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'));
+function printBytes(out: Output, piece: Piece): void {
+  if (typeof piece === 'string' || out instanceof Writable) {
+    out.write(piece as string);
+    return;
+  }
+  const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+  out.write(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'));
 }
 
 /** `{ [key]: value }`, or nothing when the value is undefined (exactOptionalPropertyTypes). */
@@ -316,9 +324,9 @@ export function prettyOptions(values: { readonly verbose?: boolean | undefined; 
 export function render(report: Report, format: (typeof FORMATS)[number], context: CliContext, pretty: PrettyOptions = {}): string {
   switch (format) {
     case 'json': {
-      const pieces: string[] = [];
+      const pieces: Piece[] = [];
       writeCheckJson(report, (piece) => pieces.push(piece));
-      return pieces.join('');
+      return joinPieces(pieces);
     }
     case 'source-check':
       return formatSourceCheck(report);

@@ -17,7 +17,7 @@ import { CONFIG_FILE, removeOwnFile, resolveWorkspace } from '@aiwg-cite/node';
 import type { WatchDaemon, WatchEngine } from '@aiwg-cite/tui';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import type { CliContext, Output } from '../context.ts';
-import { writeCheckJson } from '../format/json.ts';
+import { joinPieces, type Piece, writeCheckJson } from '../format/json.ts';
 import { applyGlobalFlags } from '../main.ts';
 import { watchSocketPath } from '../watch-client.ts';
 import { watchServeMessages } from '../watch-messages.ts';
@@ -436,9 +436,9 @@ export class CheckServer {
     const { report } = result;
     let output: string;
     if (asked.format === 'json') {
-      const pieces: string[] = [];
+      const pieces: Piece[] = [];
       writeCheckJson(report, (piece) => pieces.push(piece), result.okJson);
-      output = pieces.join('');
+      output = joinPieces(pieces);
     } else {
       const stdout: Output = {
         write: () => true,

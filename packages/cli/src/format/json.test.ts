@@ -1,11 +1,11 @@
 import { buildReport, countOk, type Finding, okJsonOf, type Report, withVerdicts } from '@aiwg-cite/core';
 import { describe, expect, it } from 'vitest';
-import { formatJson, writeCheckJson, writeJson } from './json.ts';
+import { chunkedWriter, formatJson, joinPieces, type Piece, writeCheckJson, writeJson } from './json.ts';
 import { sampleReport } from './sample-report.ts';
 
 function pieces(report: Report): string[] {
   const out: string[] = [];
-  writeJson(report, (piece) => out.push(piece));
+  writeJson(report, (piece) => out.push(typeof piece === 'string' ? piece : joinPieces([piece])));
   return out;
 }
 
@@ -32,9 +32,9 @@ describe('writeJson', () => {
 
 describe('writeCheckJson', () => {
   const checkJson = (report: Report): string => {
-    const out: string[] = [];
+    const out: Piece[] = [];
     writeCheckJson(report, (piece) => out.push(piece));
-    return out.join('');
+    return joinPieces(out);
   };
 
   it('writes formatJson’s text of the report with every citation’s verdicts', () => {
@@ -54,7 +54,8 @@ describe('writeCheckJson', () => {
 });
 
 describe('writeCheckJson with texts of citations that checked out (core OkJson)', () => {
-  it('writes what the report that keeps them writes, across 64 KB pieces and files with texts only', () => {
+  /** 120 documents of 12 citations, most of them fresh; `message` is the fresh ones'. */
+  function documents(message: string) {
     const fresh = (file: string, line: number): Finding => ({
       file,
       line,
@@ -64,7 +65,7 @@ describe('writeCheckJson with texts of citations that checked out (core OkJson)'
       status: 'fresh',
       severity: 'ok',
       rule: 'rlm/fresh',
-      message: '`src/a.ts` matches the cited hash: é',
+      message,
       fix: null,
     });
     const stale = (file: string, line: number): Finding => ({
@@ -87,9 +88,56 @@ describe('writeCheckJson with texts of citations that checked out (core OkJson)'
       texts.set(file, okJsonOf(all.filter((finding) => finding.file === file && finding.severity === 'ok').reverse()));
     }
     const counted = buildReport(others, 120, { skippedInCode: 0, suppressed: 0, notes: [] }, {}, ok, texts);
-    const out: string[] = [];
+    return { expected: formatJson({ ...kept, citations: withVerdicts(kept.citations) }), counted, texts };
+  }
+
+  it('writes what the report that keeps them writes, across 64 KB pieces and files with texts only', () => {
+    const { expected, counted, texts } = documents('`src/a.ts` matches the cited hash: é');
+    const out: Piece[] = [];
     writeCheckJson(counted, (piece) => out.push(piece), texts);
     expect(out.length).toBeGreaterThan(3);
-    expect(out.join('')).toBe(formatJson({ ...kept, citations: withVerdicts(kept.citations) }));
+    expect(out.every((piece) => typeof piece === 'string')).toBe(true);
+    expect(joinPieces(out)).toBe(expected);
+  });
+
+  it('writes texts held as ASCII bytes (as the result cache reads them) as they are, gathered in chunks, to the same bytes', () => {
+    const { expected, counted, texts } = documents('`src/a.ts` matches the cited hash');
+    const encoder = new TextEncoder();
+    const asBytes = new Map([...texts].map(([file, held]) => [file, { ...held, json: encoder.encode(held.json as string) }]));
+    const pieces: Piece[] = [];
+    writeCheckJson(counted, (piece) => pieces.push(piece), asBytes);
+    expect(pieces.some((piece) => typeof piece !== 'string')).toBe(true);
+    expect(joinPieces(pieces)).toBe(expected);
+    const chunks: Uint8Array[] = [];
+    const out = chunkedWriter((chunk) => chunks.push(chunk));
+    writeCheckJson(counted, out.write, asBytes);
+    out.end();
+    expect(chunks.length).toBeLessThan(pieces.length / 4);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(expected);
+  });
+});
+
+describe('chunkedWriter', () => {
+  it('keeps the order of short and long pieces, text and bytes, and hands on whole characters', () => {
+    const chunks: Uint8Array[] = [];
+    const out = chunkedWriter((chunk) => chunks.push(chunk));
+    const long = 'é'.repeat(20_000);
+    const given: Piece[] = [
+      'a',
+      new TextEncoder().encode('b'.repeat(40_000)),
+      'c€',
+      long,
+      new Uint8Array([0x64]),
+      'x'.repeat(70_000),
+      'end',
+    ];
+    for (const piece of given) out.write(piece);
+    out.end();
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(joinPieces(given));
+    // Each chunk is whole UTF-8 (no character cut between two).
+    for (const chunk of chunks) expect(new TextDecoder('utf-8', { fatal: true }).decode(chunk)).toBeTypeOf('string');
+    // A second end hands on nothing more.
+    out.end();
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(joinPieces(given));
   });
 });

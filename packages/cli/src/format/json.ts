@@ -11,6 +11,48 @@ export function formatJson(report: Report): string {
 
 /** About how many UTF-16 units {@link writeJson} gathers before each write. */
 const PIECE = 64 * 1024;
+/** About how many bytes {@link chunkedWriter} gathers before each write. */
+const CHUNK = 64 * 1024;
+
+/** A piece of output: text, or UTF-8 bytes (as a result cache read them; see core `OkJson`). */
+export type Piece = string | Uint8Array;
+
+/**
+ * Gathers pieces into chunks of about 64 KB of UTF-8 before handing each on (a new buffer each
+ * time: `out` may keep it), so that the many short runs of texts a JSON report copies as bytes
+ * cost one write per chunk, not one each; a long piece goes on as it is. `end` hands on the rest.
+ */
+export function chunkedWriter(out: (chunk: Uint8Array) => void): { readonly write: (piece: Piece) => void; readonly end: () => void } {
+  let chunk = Buffer.allocUnsafe(CHUNK);
+  let size = 0;
+  const flush = (): void => {
+    if (size === 0) return;
+    out(chunk.subarray(0, size));
+    chunk = Buffer.allocUnsafe(CHUNK);
+    size = 0;
+  };
+  return {
+    write(piece) {
+      // At most three bytes a UTF-16 code unit.
+      const bound = typeof piece === 'string' ? piece.length * 3 : piece.length;
+      if (size + bound > CHUNK || bound > CHUNK / 2) flush();
+      if (bound > CHUNK / 2) out(typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece);
+      else if (typeof piece === 'string') size += chunk.write(piece, size, 'utf8');
+      else {
+        chunk.set(piece, size);
+        size += piece.length;
+      }
+    },
+    end: flush,
+  };
+}
+
+/** Pieces of output as one text. */
+export function joinPieces(pieces: readonly Piece[]): string {
+  return pieces
+    .map((piece) => (typeof piece === 'string' ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('utf8')))
+    .join('');
+}
 
 /**
  * Writes exactly {@link formatJson}'s text in pieces of about 64 KB: the top-level arrays (the
@@ -22,7 +64,7 @@ const PIECE = 64 * 1024;
  */
 export function writeJson(
   report: Report,
-  write: (piece: string) => unknown,
+  write: (piece: Piece) => unknown,
   citation: (finding: Finding) => string = (finding) => JSON.stringify(finding) ?? 'null',
   okJson: ReadonlyMap<string, OkJson> = new Map(),
 ): void {
@@ -39,8 +81,16 @@ export function writeJson(
     }
     piece += '[';
     let written = 0;
-    const add = (text: string): void => {
-      piece += written++ === 0 ? text : `,${text}`;
+    const add = (text: Piece): void => {
+      if (written++ > 0) piece += ',';
+      if (typeof text !== 'string') {
+        // Bytes go on as they are, after the text before them.
+        if (piece !== '') write(piece);
+        write(text);
+        piece = '';
+        return;
+      }
+      piece += text;
       if (piece.length >= PIECE) {
         write(piece);
         piece = '';
@@ -66,6 +116,6 @@ export function writeJson(
  * written without copying the citations. `okJson`: citations that checked out, kept as text per
  * document (core `runPipeline` with `okJson`), written among the others.
  */
-export function writeCheckJson(report: Report, write: (piece: string) => unknown, okJson: ReadonlyMap<string, OkJson> = new Map()): void {
+export function writeCheckJson(report: Report, write: (piece: Piece) => unknown, okJson: ReadonlyMap<string, OkJson> = new Map()): void {
   writeJson(report, write, verdictJsonWriter(), okJson);
 }

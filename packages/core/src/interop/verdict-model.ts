@@ -212,10 +212,14 @@ export function okOwnJson(text: string, key: string): string | null {
 
 /**
  * What `check --format json` writes for texts `from` to `to` (past the last) of a document's
- * citations that checked out: their report texts, written as the one slice of `json` they are.
+ * citations that checked out: their report texts, written as the one slice of `json` they are
+ * (a view of its bytes when it holds bytes).
  */
-export function writeOkJson(texts: OkJson, from: number, to: number, write: (text: string) => void): void {
-  if (to > from) write(texts.json.slice(from === 0 ? 0 : (texts.ends[from - 1] as number) + 1, texts.ends[to - 1]));
+export function writeOkJson(texts: OkJson, from: number, to: number, write: (text: string | Uint8Array) => void): void {
+  if (to <= from) return;
+  const start = from === 0 ? 0 : (texts.ends[from - 1] as number) + 1;
+  const end = texts.ends[to - 1] as number;
+  write(typeof texts.json === 'string' ? texts.json.slice(start, end) : texts.json.subarray(start, end));
 }
 
 /**
