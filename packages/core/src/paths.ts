@@ -49,10 +49,11 @@ export function fromDocumentFolder(file: string, path: string): string | null {
 }
 
 /**
- * `path/to/…` anywhere in a path, the form every manual writes for "your path here", or a folder or
- * file named `your-…`/`your_…`: a reader's own file, not one of this project.
+ * `path/to/…` anywhere in a path, the form every manual writes for "your path here", a folder or
+ * file named `your-…`/`your_…` (a reader's own file, not one of this project), or a segment of
+ * three dots or more, which elides folders (`src/.../login.ts`, `.../config.json`).
  */
-const EXAMPLE_SEGMENT = /(?:^|[/\\])(?:path[/\\]to[/\\]|your[-_])/i;
+const EXAMPLE_SEGMENT = /(?:^|[/\\])(?:path[/\\]to[/\\]|your[-_]|\.{3,}(?:[/\\]|$))/i;
 /** Names that stand for "some file" when written alone at the root (`@file.md`, `[foo.ts, L1]`). */
 const PLACEHOLDER_NAMES = new Set([
   'file',
@@ -70,7 +71,7 @@ const PLACEHOLDER_NAMES = new Set([
 
 /**
  * True for a relative path that documentation writes to show a form rather than to name a file of
- * the project: `path/to/file.ts`, `docs/your-notes.md`, `@file.md`. Such a path is a citation
+ * the project: `path/to/file.ts`, `docs/your-notes.md`, `src/.../login.ts`, `@file.md`. Such a path is a citation
  * only when the file exists; missing, it is an illustration, as `REF-XXX` is (SPEC §3.1). A name
  * such as `file.ts` counts only alone at the root: `src/utils/file.ts` is a real module's name.
  */

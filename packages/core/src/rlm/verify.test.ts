@@ -53,6 +53,13 @@ describe('a path a manual writes as an example', () => {
     ]);
   });
 
+  it('a segment of three dots elides folders: `[src/.../login.ts]` missing is no finding; `[src/a...b.ts]` is a file name', async () => {
+    const text = 'Login is in [src/.../login.ts, L4-9], config in [.../config.json] and [src/...]. But [src/a...b.ts] is gone.\n';
+    expect(await fixes('README.md', text)).toEqual([
+      expect.stringMatching(/^rlm\/missing cite a file that exists, or restore `src\/a...b.ts`/),
+    ]);
+  });
+
   it('an example path that exists is checked like any citation', async () => {
     const fs = createMemoryFileSystem({ '/repo/path/to/file.ts': 'a\nb\n' });
     const artifacts = new ArtifactCache(createConfinedReader(fs, '/repo'));

@@ -197,9 +197,9 @@ describe('mentions: a file mention names a path that could exist', () => {
     expect(rules(await check('See @.aiwg/here.md.\n', {}, 'docs/x.md'))).toEqual(['1:mention/missing:@.aiwg/here.md']);
   });
 
-  it('a missing example path (`@path/to/file.md`, `@file.md`, `@your-notes.md`) shows a form; a missing real-looking path is reported', async () => {
+  it('a missing example path (`@path/to/file.md`, `@file.md`, `@your-notes.md`, `@docs/.../notes.md`) shows a form; a missing real-looking path is reported', async () => {
     const findings = await check(
-      'Import files using @path/to/file.md syntax, or the @file.md syntax, or @docs/your-notes.md; @docs/file.md and @notes.md are gone.\n',
+      'Import files using @path/to/file.md syntax, or the @file.md syntax, or @docs/your-notes.md or @docs/.../notes.md; @docs/file.md and @notes.md are gone.\n',
     );
     expect(rules(findings)).toEqual(['1:mention/missing:@docs/file.md', '1:mention/missing:@notes.md']);
     // An example-shaped path that exists is a mention like any other.
