@@ -234,6 +234,44 @@ describe('aiwg-cite watch --scholarly', () => {
     expect((await watching.exit).code).toBe(0);
   });
 
+  it('reads the corpus and the configuration again when they change, a git-ignored corpus too, and answers check by them', async () => {
+    const repo = gitRepo({
+      '.gitignore': '.aiwg/\n',
+      'aiwg-cite.config.json': '{"corpus": [".aiwg/research/sources"]}\n',
+      '.aiwg/research/sources/REF-001-real.md': '# REF-001: A real paper\n\n**Authors**: Smith, J.\n**Year**: 2020\n',
+      'notes.md': '# Notes\n\nSee REF-001 and REF-002 for details.\n',
+    });
+    const watching = startWatch(repo.dir, ['--scholarly']);
+    await waitForLine(watching.stdout, (line) => /^FAIL: .*Other errors 1 {2}Other warnings 0 in 1 document/.test(line));
+    const checked = (...args: string[]) => {
+      const served = runCli(['check', ...args], { cwd: repo.dir, env: { AIWG_CITE_WATCH: 'trace' } });
+      const alone = runCli(['check', '--no-watch', ...args], { cwd: repo.dir });
+      expect(served.stderr).toBe('aiwg-cite: answered by the running watch\n');
+      expect(served.stdout).toBe(alone.stdout);
+      return served;
+    };
+    // A source written into the ignored corpus root: the id is found.
+    writeTree(repo.dir, { '.aiwg/research/sources/REF-002-other.md': '# REF-002: Another\n\n**Authors**: Doe, A.\n**Year**: 2021\n' });
+    await waitForLine(watching.stdout, (line) => line === 'notes.md:3:17 NOT-IN-CORPUS -> FOUND REF-002');
+    await waitForLine(watching.stdout, (line) => /^PASS: .*Other errors 0 {2}Other warnings 0 in 1 document/.test(line));
+    expect(checked('--format', 'json').code).toBe(0);
+    // A configuration that does not read: said once, and the watch keeps what it had.
+    writeFileSync(join(repo.dir, 'aiwg-cite.config.json'), '{"corpus": [".aiwg/research/sources"], "rulez": {}}\n');
+    await waitForLine(watching.stderr, (line) => line.includes('unknown key `rulez`'));
+    // The source removed, then a severity the configuration lowers: no verdict changes, the summary does.
+    rmSync(join(repo.dir, '.aiwg/research/sources/REF-002-other.md'));
+    writeFileSync(
+      join(repo.dir, 'aiwg-cite.config.json'),
+      '{"corpus": [".aiwg/research/sources"], "rules": {"ref/not-in-corpus": "warning"}}\n',
+    );
+    await waitForLine(watching.stdout, (line) => line === 'notes.md:3:17 FOUND -> NOT-IN-CORPUS REF-002');
+    await waitForLine(watching.stdout, (line) => /^PASS: .*Other errors 0 {2}Other warnings 1 in 1 document/.test(line));
+    expect(watching.stderr.filter((line) => line.includes('unknown key'))).toHaveLength(1);
+    expect(checked().stdout).toMatch(/PASS \(0 errors, 1 warning\)/);
+    watching.child.kill('SIGTERM');
+    expect((await watching.exit).code).toBe(0);
+  });
+
   it('without --scholarly only code citations count, and --corpus alone is a usage error', async () => {
     const repo = gitRepo(files);
     const watching = startWatch(repo.dir);

@@ -23,7 +23,7 @@ export const watchServeMessages = {
   why: {
     notARequest: 'not a request',
     loading: 'the watch is still loading',
-    configurationChanged: 'the configuration changed since the watch started',
+    configurationChanged: 'the configuration changed since the watch read it',
     noSyncEvent: 'the watch saw no event of its sync file',
     notACheck: 'not a check',
     invalid: 'the request is not a valid check',
@@ -31,7 +31,7 @@ export const watchServeMessages = {
     flag: (flag: string) => `--${flag}`,
     notRlm: 'not --rlm',
     rlmOfScholarly: '--rlm, and the watch runs every check',
-    corpusChanged: 'the corpus, the configuration or the month changed since the watch started',
+    corpusChanged: 'the corpus, the configuration or the month changed since the watch read them',
     anotherRoot: 'another root',
     anotherConfig: 'another --config',
     anotherEnvironment: 'another environment',

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { joinRoot, relativeToRoot } from '@aiwg-cite/core';
 import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
-import type { EngineUpdate, WatchEngine } from './engine.ts';
+import type { EngineSettings, EngineUpdate, WatchEngine } from './engine.ts';
 import { watchMessages } from './messages.ts';
 import { BatchScheduler } from './scheduler.ts';
 
@@ -34,6 +34,17 @@ export interface WatchDaemonOptions {
    * again about the documents' stale pins (`ChangeBatch.history`).
    */
   readonly gitState?: () => string | null;
+  /**
+   * What the checks read besides the documents and the files they cite (the configuration, the
+   * corpus, the bibliographies): `isFile` names such a path, file or folder (root-relative; its
+   * directory must be among {@link directories} to be seen); a batch with one asks `reload`, which reads them again
+   * and gives the checks' new settings, or `null` when nothing the checks use changed (or what
+   * changed cannot be read: it says so itself). New settings check every document again.
+   */
+  readonly settings?: {
+    readonly isFile: (relative: string) => boolean;
+    readonly reload: () => Promise<EngineSettings | null>;
+  };
   /** Called after the first load and after every batch. */
   readonly onUpdate: (update: EngineUpdate) => void;
   /** Called for problems that do not stop the daemon (watcher errors, failed re-discovery). */
@@ -59,6 +70,8 @@ const SKIPPED_SEGMENTS = new Set(['node_modules', '.git']);
 
 /** The scheduler's key for a change of git's state (no path is empty). */
 const GIT_STATE = '';
+/** The scheduler's key for a look at the settings (a path has no NUL). */
+const SETTINGS = '\0settings';
 
 function isMarkdownPath(path: string): boolean {
   return /\.(md|markdown)$/i.test(path);
@@ -95,6 +108,8 @@ export class WatchDaemon {
   #rootTimer: ReturnType<typeof setInterval> | null = null;
   /** {@link WatchDaemonOptions.gitState} when last looked at. */
   #gitState: string | null = null;
+  /** What the last failed reload of the settings said, until one succeeds. */
+  #settingsProblem: string | null = null;
   /** {@link WatchDaemonOptions.directories} when last listed. */
   #directories: readonly string[] = [];
 
@@ -155,6 +170,9 @@ export class WatchDaemon {
     for (const path of this.#engine.artifacts()) {
       if (changedSince(joinRoot(this.#root, path), since, this.#engine.wasFile(path))) this.#scheduler.push(path, 'file');
     }
+    // The settings too may have changed since they were read: looked at once more (a reload that
+    // finds them the same changes nothing).
+    if (this.#options.settings !== undefined) this.#scheduler.push(SETTINGS, 'file');
     return update;
   }
 
@@ -256,6 +274,7 @@ export class WatchDaemon {
 
   #isRelevantFile(relative: string): boolean {
     if (this.#engine.hasDocument(relative) || this.#engine.isCited(relative)) return true;
+    if (this.#options.settings?.isFile(relative) === true) return true;
     if (!isMarkdownPath(relative) && !isGitignore(relative)) return false;
     return !relative.split('/').some((segment) => SKIPPED_SEGMENTS.has(segment));
   }
@@ -280,9 +299,14 @@ export class WatchDaemon {
     const directories: string[] = [];
     let rediscover = false;
     let history = false;
+    let settingsAsked = false;
     for (const [path, kind] of batch) {
       if (path === GIT_STATE) {
         history = true;
+        continue;
+      }
+      if (path === SETTINGS) {
+        settingsAsked = true;
         continue;
       }
       if (path === this.#options.gitIndexPath) {
@@ -299,6 +323,17 @@ export class WatchDaemon {
       else if (isMarkdownPath(path) && !this.#engine.hasDocument(path)) rediscover = true;
       else if (this.#engine.hasDocument(path) && !existsSync(joinRoot(this.#root, path))) rediscover = true;
     }
+    // The configuration or the corpus changed: every document is checked again with what they say now.
+    const touched = settingsAsked || [...paths, ...directories].some((path) => this.#options.settings?.isFile(path) === true);
+    const settings = touched ? await this.#reloadSettings() : null;
+    if (settings !== null) {
+      const load = await this.#engine.load(await this.#discoverOr(this.#engine.documents()), settings);
+      this.#listDirectories();
+      this.#refreshWatches();
+      // A batch of file events, whose changes of verdict are said as any batch's are.
+      this.#options.onUpdate({ ...load, reason: 'settings', paths: paths.length + directories.length });
+      return;
+    }
     const documents = rediscover ? await this.#discoverOr(null, new Set(paths)) : null;
     const update = await this.#engine.apply({ paths, directories, history, ...(documents === null ? {} : { documents }) });
     // Directories came or went, or git ignores others now: every directory a document could be written into, again.
@@ -314,6 +349,23 @@ export class WatchDaemon {
       }
     }
     this.#options.onUpdate(update);
+  }
+
+  /**
+   * {@link WatchDaemonOptions.settings}' `reload`; a failure keeps the settings and is said, once
+   * until a reload succeeds (an editor saves a half-written configuration more than once).
+   */
+  async #reloadSettings(): Promise<EngineSettings | null> {
+    try {
+      const settings = (await this.#options.settings?.reload()) ?? null;
+      this.#settingsProblem = null;
+      return settings;
+    } catch (error) {
+      const message = describe(error);
+      if (message !== this.#settingsProblem) this.#problem(message);
+      this.#settingsProblem = message;
+      return null;
+    }
   }
 
   async #discoverOr<T>(fallback: T, changed?: ReadonlySet<string>): Promise<readonly string[] | T> {

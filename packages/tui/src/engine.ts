@@ -49,6 +49,13 @@ export interface WatchEngineOptions {
   readonly beforeCheck?: () => void;
 }
 
+/** What the checks run with, which a watch reads again when the configuration or the corpus changes. */
+export interface EngineSettings {
+  /** The same options `check` takes (strict, include-code, overrides). */
+  readonly check: CheckOptions;
+  readonly checkers: readonly DocumentChecker[];
+}
+
 /** A document that is in scope but could not be checked. */
 export interface SkippedDocument {
   readonly file: string;
@@ -68,8 +75,11 @@ export interface VerdictChange {
 
 /** What one batch did to the engine's state. */
 export interface EngineUpdate {
-  /** `load` for a full (re)check, `change` for a batch of file events. */
-  readonly reason: 'load' | 'change';
+  /**
+   * `load` for a full (re)check, `change` for a batch of file events, `settings` for a batch that
+   * changed the configuration or the corpus (every document checked again with them).
+   */
+  readonly reason: 'load' | 'change' | 'settings';
   readonly changes: readonly VerdictChange[];
   /** Documents checked again in this update. */
   readonly rechecked: number;
@@ -141,8 +151,8 @@ const EMPTY_COVERAGE: Coverage = { skippedInCode: 0, suppressed: 0, notes: [] };
 export class WatchEngine {
   readonly #reader: ArtifactReader;
   readonly #sha256: Sha256 | undefined;
-  readonly #options: CheckOptions;
-  readonly #checkers: readonly DocumentChecker[];
+  #options: CheckOptions;
+  #checkers: readonly DocumentChecker[];
   readonly #history: HistoryFacts | undefined;
   /** The run notes of the batches that left some (history: a shallow clone, untracked cited files; a UTF-16 document). */
   #historyNotes: string[] = [];
@@ -186,13 +196,21 @@ export class WatchEngine {
   }
 
   /**
-   * Checks every document from scratch with a fresh hash cache: the first load, and `a`
-   * (re-verify all). Changes are reported against the previous state.
+   * Checks every document from scratch with a fresh hash cache: the first load, `a` (re-verify
+   * all), and new `settings` (the configuration or the corpus changed). Changes are reported
+   * against the previous state.
    */
-  load(documents: readonly string[]): Promise<EngineUpdate> {
+  load(documents: readonly string[], settings?: EngineSettings): Promise<EngineUpdate> {
     return this.#exclusive(async () => {
       const startedAt = this.#clock();
       const before = this.#captureAll();
+      if (settings !== undefined) {
+        this.#options = {
+          ...settings.check,
+          ...(this.#options.maxDocumentBytes === undefined ? {} : { maxDocumentBytes: this.#options.maxDocumentBytes }),
+        };
+        this.#checkers = settings.checkers;
+      }
       this.#cache = new ArtifactCache(this.#reader, this.#sha256);
       this.#documents.clear();
       this.#skipped.clear();

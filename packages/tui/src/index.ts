@@ -3,6 +3,7 @@ export type { WatchDaemonOptions } from './daemon.ts';
 export { WatchDaemon } from './daemon.ts';
 export type {
   ChangeBatch,
+  EngineSettings,
   EngineSnapshot,
   EngineStats,
   EngineUpdate,

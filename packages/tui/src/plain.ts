@@ -75,11 +75,12 @@ export function formatSummaryLine(snapshot: EngineSnapshot, update: EngineUpdate
  * The NDJSON form of an update, one JSON object per line: `{"type":"change",…}` for each change of
  * verdict (fields of {@link VerdictChange}), then `{"type":"summary",…}` with the verdict, the
  * `summary` object of the JSON report and the update's timing. At load, instead of changes, one
- * `{"type":"skipped","file","reason"}` per document that could not be checked. Nothing for an
- * update that changed no verdict.
+ * `{"type":"skipped","file","reason"}` per document that could not be checked. Nothing for a batch
+ * that changed no verdict; the summary after new settings (the configuration or the corpus
+ * changed), whose severities may have moved without a verdict.
  */
 export function formatNdjson(snapshot: EngineSnapshot, update: EngineUpdate): string[] {
-  if (update.reason !== 'load' && update.changes.length === 0) return [];
+  if (update.reason === 'change' && update.changes.length === 0) return [];
   // A load reports the state itself, not every citation as a change from nothing.
   const lines =
     update.reason === 'load'

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { type Dirent, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import {
   AiwgCiteError,
   type ArtifactReader,
@@ -154,6 +154,13 @@ export interface ScholarlyRun {
    * then checks every document).
    */
   changesEveryDocument(path: string): boolean;
+  /**
+   * The folders (root-relative) that hold what {@link changesEveryDocument} names outside the root
+   * folder, to be watched one level deep: each corpus root inside the root and every folder below
+   * it (one not there yet by its nearest folder that is), the quality assessments, and the
+   * configured bibliographies' folders.
+   */
+  settingsFolders(): string[];
   /** Finding kinds that depend on files no citation names (mentions resolve against the tree): never cached. */
   readonly uncacheableKinds: readonly string[];
   /**
@@ -293,6 +300,12 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
       (config.bibliography ?? []).some((named) => isUnder(path, named)) ||
       corpus?.roots.some((root) => isUnder(path, root.path)) === true ||
       isUnder(path, '.aiwg/research/quality-assessments'),
+    settingsFolders: () =>
+      foldersUnder(workspace.root, [
+        ...(corpus?.roots.map((root) => root.path) ?? []),
+        '.aiwg/research/quality-assessments',
+        ...(config.bibliography ?? []).map((named) => parentFolder(named)),
+      ]),
     uncacheableKinds: ['mention'],
     thread: {
       identityInPipeline: () => identityInPipeline,
@@ -425,6 +438,47 @@ async function loadRunCorpus(
 const BIBLIOGRAPHY_NAME = /\.(bib|csl\.json)$/i;
 
 /** Whether a root-relative path is `base` or lies under it (`.`, or a base named as `./dir/`, included). */
+/** A root-relative path's folder (`''` for the root). */
+function parentFolder(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? '' : path.slice(0, slash);
+}
+
+/**
+ * Each of `bases` (root-relative; those outside the root are left out) and every folder below it,
+ * as root-relative paths; a base not there yet by its nearest folder that is.
+ */
+function foldersUnder(root: string, bases: readonly string[]): string[] {
+  const folders = new Set<string>();
+  const walk = (folder: string): void => {
+    if (folders.has(folder)) return;
+    folders.add(folder);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(folder === '' ? root : join(root, folder), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) if (entry.isDirectory()) walk(folder === '' ? entry.name : `${folder}/${entry.name}`);
+  };
+  for (const base of bases) {
+    let folder = base.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+    if (folder === '.' || folder.startsWith('/') || folder.split('/').includes('..')) continue;
+    while (folder !== '' && !isFolder(join(root, folder))) folder = parentFolder(folder);
+    // The root itself is watched anyway; a corpus at the root is its tracked folders, watched too.
+    if (folder !== '') walk(folder);
+  }
+  return [...folders];
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function isUnder(path: string, base: string): boolean {
   const clean = base.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
   return clean === '' || clean === '.' || path === clean || path.startsWith(`${clean}/`);

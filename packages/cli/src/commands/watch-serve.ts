@@ -103,7 +103,7 @@ export interface CheckServerOptions {
  * built by the pipeline's own last stages (core `finishPipeline`) over the outcomes the engine
  * keeps; the request is declined, and the asking process checks by itself, whenever that could
  * differ: other flags or paths, another root, environment or configuration, the configuration file
- * changed since the watch started, for `--scholarly` the corpus or the month changed, a document
+ * changed since the watch last read it, for `--scholarly` the corpus or the month, a document
  * the engine does not hold, a history note. Before answering it waits for the file events
  * made before the request: it writes a file in a directory it watches and waits for that file's
  * event, which the kernel queues after every earlier one, then runs the batch at once.
@@ -112,7 +112,10 @@ export class CheckServer {
   readonly #options: CheckServerOptions;
   readonly #socketPath: string;
   readonly #configFiles: readonly string[];
-  readonly #configStamp: string;
+  /** The configuration files' stamp, and the run and options, the engine's checks run with now (see {@link adopt}). */
+  #configStamp: string;
+  #watchRun: ScholarlyRun;
+  #watchOptions: CheckOptions;
   #server: Server | null = null;
   #cookies: FSWatcher | null = null;
   readonly #waiting = new Map<string, () => void>();
@@ -130,6 +133,23 @@ export class CheckServer {
     const configFile = options.context.configFile?.path;
     this.#configFiles = configFile === undefined ? [join(options.root, CONFIG_FILE), join(options.root, 'package.json')] : [configFile];
     this.#configStamp = stampOf(this.#configFiles);
+    this.#watchRun = options.watchRun;
+    this.#watchOptions = options.options;
+  }
+
+  /** The configuration files' stamp now: taken before a run reads them, for {@link adopt}. */
+  configStamp(): string {
+    return stampOf(this.#configFiles);
+  }
+
+  /**
+   * The engine's checks run with another run of the configuration and corpus from now on (the
+   * watch read them again after they changed), read after the configuration files had `stamp`.
+   */
+  adopt(run: ScholarlyRun, options: CheckOptions, stamp: string): void {
+    this.#watchRun = run;
+    this.#watchOptions = options;
+    this.#configStamp = stamp;
   }
 
   /**
@@ -219,15 +239,19 @@ export class CheckServer {
     }
     if (request.v !== 1 || !Array.isArray(request.args) || typeof request.cwd !== 'string') return decline(WHY.notARequest);
     if (!this.#options.daemon.isReady) return decline(WHY.loading);
-    const asked = this.#servable(request);
-    if (typeof asked === 'string') return decline(asked);
-    if (stampOf(this.#configFiles) !== this.#configStamp) return decline(WHY.configurationChanged);
+    const early = this.#servable(request);
+    if (typeof early === 'string') return decline(early);
     const started = performance.now();
     // Read while the events before the request are taken (the configuration and corpus as they are
     // now, which is after the request came): a `--scholarly` watch's corpus costs no extra wait.
     const preparing = this.#options.prepare();
     preparing.catch(() => undefined);
     if (!(await this.#settle())) return decline(WHY.noSyncEvent);
+    // After the events before the request: a change of the configuration among them, the watch has
+    // read again (its run and options are those it checks with now); one it has not is declined.
+    if (stampOf(this.#configFiles) !== this.#configStamp) return decline(WHY.configurationChanged);
+    const asked = this.#servable(request);
+    if (typeof asked === 'string') return decline(asked);
     const settled = performance.now();
     const answer = await this.#report(request, asked, await preparing);
     if (this.#options.context.env.AIWG_CITE_WATCH === 'trace') {
@@ -266,13 +290,13 @@ export class CheckServer {
     if (root !== own.root) return WHY.anotherRoot;
     if (global.context.configFile?.path !== own.context.configFile?.path) return WHY.anotherConfig;
     if (!sameEntries(relevantEnv(global.context.env), relevantEnv(own.context.env))) return WHY.anotherEnvironment;
-    const options = own.watchRun.withOptions({
+    const options = this.#watchRun.withOptions({
       strict: values.strict === true || isTruthy(global.context.env.AIWG_CITE_STRICT),
       includeCode: values['include-code'] === true,
       ...(maxWarnings === undefined ? {} : { maxWarnings }),
     });
-    if ((options.strict === true) !== (own.options.strict === true)) return WHY.anotherStrict;
-    if ((options.includeCode === true) !== (own.options.includeCode === true)) return WHY.anotherIncludeCode;
+    if ((options.strict === true) !== (this.#watchOptions.strict === true)) return WHY.anotherStrict;
+    if ((options.includeCode === true) !== (this.#watchOptions.includeCode === true)) return WHY.anotherIncludeCode;
     return { format, options, verbose: values.verbose === true, env: global.context.env };
   }
 
@@ -381,13 +405,15 @@ export class CheckServer {
   }
 
   async #report(request: ServeRequest, asked: Served, run: ScholarlyRun): Promise<{ head: ServeAnswer; output: string }> {
-    const { engine, reader, mode, watchRun } = this.#options;
+    const { engine, reader, mode } = this.#options;
+    const watchRun = this.#watchRun;
     const decline = (why: string) => ({ head: { served: false, why } as const, output: '' });
     if (engine.hasHistoryNotes) return decline(WHY.historyNote);
     if (!this.#options.watchesEveryDirectory()) return decline(WHY.notEveryDirectory);
     // The configuration, the corpus (every file of it, and the bibliographies) and the month the
-    // engine's checks ran with, against those a check of its own would read now.
-    if (mode === 'scholarly' && run.cacheContext() !== watchRun.cacheContext()) return decline(WHY.corpusChanged);
+    // engine's checks ran with, against those a check of its own would read now (for a `--rlm`
+    // watch, the configuration its answers' run read, made again after the watch read it again).
+    if (run.cacheContext() !== watchRun.cacheContext()) return decline(mode === 'scholarly' ? WHY.corpusChanged : WHY.configurationChanged);
     const discovery = this.#options.discovery();
     // check's own selection: the configuration's globs and the deploy manifests, read now.
     const selected = run.filterDocuments(discovery.documents, false, { identity: 'pipeline' });

@@ -35,11 +35,13 @@ Options:
   --strict             warnings (stale, un-versioned, malformed) count as errors; also AIWG_CITE_STRICT=1
   --include-code       also check citations inside code blocks and code spans
   --scholarly          also run check's research-corpus and scholarly checks (REF ids, @-mentions,
-                       DOIs, arXiv ids, author-year, quotes, statistics, GRADE); the corpus is read
-                       at start-up, so restart after changing it
+                       DOIs, arXiv ids, author-year, quotes, statistics, GRADE)
   --corpus DIR         with --scholarly: a corpus root (repeatable; replaces the configured roots)
   --debounce MS        quiet time that ends a burst of file events (default 100)
   -h, --help           show this help
+
+The configuration and, with --scholarly, the corpus and bibliographies are read again when one of
+their files changes (a git-ignored corpus root too), and every document is checked again by them.
 
 In a git repository, a watch of the whole root answers \`aiwg-cite check --rlm\`, or with --scholarly
 (and no --corpus) \`aiwg-cite check\` (the same report a check of its own prints; see
@@ -89,8 +91,9 @@ export const watch: Command = {
       throw new AiwgCiteError('USAGE', usageMessages.watchCorpusNeedsScholarly());
     }
     // The same configuration as `check`: rule severities, `strict`, include/exclude globs, and
-    // with --scholarly the same corpus and checkers.
-    const run = await prepareScholarly({ rlm: values.scholarly !== true, corpus: values.corpus }, workspace, context);
+    // with --scholarly the same corpus and checkers; read again when they change (`settings` below).
+    const prepareRun = () => prepareScholarly({ rlm: values.scholarly !== true, corpus: values.corpus }, workspace, context);
+    let run = await prepareRun();
     let store: import('@aiwg-cite/tui').DashboardStore | null = null;
     // A directory the discovery cannot read is skipped with one line, said again only when it changes.
     let lastNote = '';
@@ -166,6 +169,7 @@ export const watch: Command = {
     let stopping = false;
     let dashboard: import('@aiwg-cite/tui').DashboardHandle | null = null;
 
+    const mode = values.scholarly === true ? 'scholarly' : 'rlm';
     const daemon = new tui.WatchDaemon({
       root: workspace.root,
       engine,
@@ -175,12 +179,28 @@ export const watch: Command = {
       directories: () => {
         const all = listDirectories(workspace, context.env);
         if (all === null) return null;
+        // Those of the corpus too, which git may ignore (`.aiwg/`).
+        const settings = run.settingsFolders();
         everyDirectory = all.length <= MAX_WATCHED_DIRECTORIES;
-        if (everyDirectory) return all;
+        if (everyDirectory) return [...all, ...settings];
         note(watchServeMessages.tooManyDirectories(all.length, MAX_WATCHED_DIRECTORIES));
-        return [];
+        return settings;
       },
       ...(gitState === null ? {} : { gitState: () => gitState.take() }),
+      // The configuration, the corpus and the bibliographies: a change checks every document again
+      // with what they say now, and the watch answers `check` again by them.
+      settings: {
+        isFile: (path) => run.changesEveryDocument(path),
+        reload: async () => {
+          const stamp = server?.configStamp();
+          const next = await prepareRun();
+          if (next.cacheContext() === run.cacheContext()) return null;
+          run = next;
+          if (mode === 'rlm') rlmRun = await prepareScholarly({ rlm: true }, workspace, context);
+          server?.adopt(run, run.withOptions(options), stamp ?? '');
+          return { check: run.withOptions(options), checkers: run.checkers };
+        },
+      },
       debounceMs,
       onBusy: () => store?.dispatch({ type: 'busy' }),
       // Its root deleted or renamed, the watch has nothing left to watch: one line, exit 2.
@@ -192,7 +212,7 @@ export const watch: Command = {
       onUpdate: (update) => {
         // A batch that changed no verdict prints nothing in lines mode: no snapshot to build (at
         // 100,000 documents it takes a tenth of a second, which a served check would wait for).
-        if (store === null && format !== 'ndjson' && update.reason !== 'load' && update.changes.length === 0) return;
+        if (store === null && format !== 'ndjson' && update.reason === 'change' && update.changes.length === 0) return;
         const snapshot = engine.snapshot();
         if (store !== null) {
           store.dispatch({
@@ -213,16 +233,15 @@ export const watch: Command = {
             context.stderr.write(`aiwg-cite watch: ${escapeControls(tui.watchMessages.skippedDocument(skipped.file, skipped.reason))}\n`);
           return;
         }
-        if (update.changes.length === 0) return;
-        context.stdout.write(`${update.changes.map(tui.formatVerdictChange).join('\n')}\n`);
+        // New settings may move severities without a verdict: their summary is said anyway.
+        if (update.changes.length > 0) context.stdout.write(`${update.changes.map(tui.formatVerdictChange).join('\n')}\n`);
         context.stdout.write(`${tui.formatSummaryLine(snapshot, update)}\n`);
       },
     });
 
     // `check --rlm` asks a watch of code citations over the whole root for its answer, and `check`
     // a `watch --scholarly` whose corpus is the configured one (watch-serve.ts).
-    const mode = values.scholarly === true ? 'scholarly' : 'rlm';
-    const rlmRun = mode === 'rlm' ? await prepareScholarly({ rlm: true }, workspace, context) : null;
+    let rlmRun = mode === 'rlm' ? await prepareScholarly({ rlm: true }, workspace, context) : null;
     const server =
       gitDir === undefined || gitDir === '' || values.corpus !== undefined || positionals.length > 0
         ? null
