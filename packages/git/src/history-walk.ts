@@ -11,7 +11,10 @@ export type RunGit = (args: readonly string[], input?: string) => string;
  */
 export interface WalkMemoPort {
   readonly memo: WalkMemo;
+  /** Where the walks start (every ref's commit, the grafts), as the run first looked. */
   readonly tips: () => string;
+  /** The same, looked at now: walks are kept only when it is still what they started from. @default tips */
+  readonly tipsNow?: () => string;
 }
 
 /** How much pathspec text one `git log` command line carries (well below the kernel's ARG_MAX). */
@@ -60,7 +63,7 @@ export class PathWalk {
   /** Stores what this run's walks learned, when they learned anything and the refs did not move meanwhile. */
   save(): void {
     if (this.#memo === undefined || !this.#learned || this.#tips === undefined) return;
-    if (this.#memo.tips() !== this.#tips) return;
+    if ((this.#memo.tipsNow ?? this.#memo.tips)() !== this.#tips) return;
     this.#memo.memo.write(this.#tips, { touches: this.#touches, order: this.#order });
     this.#learned = false;
   }

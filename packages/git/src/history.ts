@@ -68,6 +68,8 @@ export class GitHistory {
   #catFile: CatFileBatch | null = null;
   #walk: PathWalk | null = null;
   #hasCommits: boolean | undefined;
+  /** {@link #tips} as this repository's first look found them. */
+  #firstTips: string | undefined;
   readonly #texts = new Map<string, Promise<string | null>>();
   #textChars = 0;
   readonly #hashedBytes = new Map<string, Uint8Array>();
@@ -329,7 +331,7 @@ export class GitHistory {
     // A shallow clone's walks change as it deepens: those are not kept.
     this.#walk ??= new PathWalk(
       (args, input) => this.#run(args, false, input) as string,
-      this.isShallow ? undefined : { memo: new WalkMemo(this.gitDir), tips: () => this.#tips() },
+      this.isShallow ? undefined : { memo: new WalkMemo(this.gitDir), tips: () => this.#tips(), tipsNow: () => this.#readTips() },
     );
     return this.#walk;
   }
@@ -341,6 +343,12 @@ export class GitHistory {
    * two walks from the same state print the same.
    */
   #tips(): string {
+    this.#firstTips ??= this.#readTips();
+    return this.#firstTips;
+  }
+
+  /** {@link #tips} as they stand now: one `git rev-list` (the first look is kept for the lookup: its state and its walks agree). */
+  #readTips(): string {
     const tips = (this.#run(['rev-list', '--no-walk', '--all']) as string)
       .split('\n')
       .filter((line) => line !== '')

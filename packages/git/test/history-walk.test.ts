@@ -323,6 +323,33 @@ describe('WalkMemo: the walks of earlier runs, kept while the refs stay', () => 
     expect(memo.read('state 0')).toBeNull();
   });
 
+  it('is not kept when the refs moved since the run first looked, which its state and its walks both start from', () => {
+    const repo = renamingRepo();
+    const run = (args: readonly string[], input?: string) =>
+      execFileSync('git', args, { cwd: repo.dir, env: ENV, encoding: 'utf8', ...(input === undefined ? {} : { input }) });
+    const memo = new WalkMemo(join(repo.dir, '.git'));
+    const walk = new PathWalk(run, { memo, tips: () => 'state 0', tipsNow: () => 'state 1' });
+    walk.walk(['src/b.ts']);
+    walk.save();
+    expect(existsSync(memo.path)).toBe(false);
+  });
+
+  it('asks git where the refs stand once per repository opened: its facts state and its walk share the look', async () => {
+    const repo = renamingRepo();
+    const trace = join(tempDir(), 'trace.txt');
+    const history = open(repo.dir, { ...ENV, GIT_TRACE: trace });
+    const state = history.factsState();
+    history.blobsByPath(['src/b.ts']);
+    expect(history.factsState()).toBe(state);
+    await history.close();
+    const looks = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('built-in: git rev-list --no-walk --all'));
+    // The first look, and the one that decides whether the walk is kept (the refs did not move).
+    expect(looks).toHaveLength(2);
+    expect(readFileSync(join(repo.dir, '.git', 'aiwg-cite', 'walks-v1'), 'utf8')).toContain('src/b.ts');
+  });
+
   it('is not kept in a shallow clone', async () => {
     const repo = renamingRepo();
     const clone = join(tempDir(), 'shallow');
