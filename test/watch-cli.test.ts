@@ -4,7 +4,7 @@
  * bundle keeps ink, React and chokidar off `check`'s path. Needs the built CLI.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CLI_ENTRY, GIT_ENV, gitRepo, runCli, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -52,6 +52,14 @@ async function waitForLine(lines: string[], predicate: (line: string) => boolean
     const found = lines.find(predicate);
     if (found !== undefined) return found;
     if (Date.now() > deadline) throw new Error(`no matching line within ${deadlineMs} ms; got:\n${lines.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function waitFor(condition: () => boolean, deadlineMs = 15_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not so within ${deadlineMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -130,6 +138,24 @@ describe('aiwg-cite watch without a terminal', () => {
     for (const line of watching.stdout) expect(() => JSON.parse(line)).not.toThrow();
     watching.child.kill('SIGTERM');
     expect(await watching.exit).toEqual({ code: 0, signal: null });
+  });
+
+  it('reads a configuration named by --config again when it changes, and answers check --rlm by it', async () => {
+    const repo = project();
+    writeTree(repo.dir, { 'ci/aiwg.json': '{}\n' });
+    const watching = startWatch(repo.dir, ['--config', 'ci/aiwg.json']);
+    await waitForLine(watching.stdout, (line) => /^FAIL: Fresh 1 .*Missing 1 in 1 document/.test(line));
+    // Watching (it answers), and past its first look at the settings: the edit is an event of its own.
+    await waitFor(() => existsSync(join(repo.dir, '.git/aiwg-cite/watch.sock')));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    writeFileSync(join(repo.dir, 'ci/aiwg.json'), '{"rules": {"rlm/missing": "warning"}}\n');
+    await waitForLine(watching.stdout, (line) => /^PASS: Fresh 1 .*Missing 1 in 1 document/.test(line));
+    const served = runCli(['check', '--rlm', '--config', 'ci/aiwg.json'], { cwd: repo.dir, env: { AIWG_CITE_WATCH: 'trace' } });
+    expect(served.stderr).toBe('aiwg-cite: answered by the running watch\n');
+    expect(served.stdout).toBe(runCli(['check', '--rlm', '--no-watch', '--config', 'ci/aiwg.json'], { cwd: repo.dir }).stdout);
+    expect(served.code).toBe(0);
+    watching.child.kill('SIGTERM');
+    expect((await watching.exit).code).toBe(0);
   });
 
   it('stops with exit code 0 on SIGINT', async () => {
@@ -243,6 +269,9 @@ describe('aiwg-cite watch --scholarly', () => {
     });
     const watching = startWatch(repo.dir, ['--scholarly']);
     await waitForLine(watching.stdout, (line) => /^FAIL: .*Other errors 1 {2}Other warnings 0 in 1 document/.test(line));
+    // Watching (it answers), and past its first look at the settings: each edit is an event of its own.
+    await waitFor(() => existsSync(join(repo.dir, '.git/aiwg-cite/watch.sock')));
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const checked = (...args: string[]) => {
       const served = runCli(['check', ...args], { cwd: repo.dir, env: { AIWG_CITE_WATCH: 'trace' } });
       const alone = runCli(['check', '--no-watch', ...args], { cwd: repo.dir });
@@ -258,13 +287,16 @@ describe('aiwg-cite watch --scholarly', () => {
     // A configuration that does not read: said once, and the watch keeps what it had.
     writeFileSync(join(repo.dir, 'aiwg-cite.config.json'), '{"corpus": [".aiwg/research/sources"], "rulez": {}}\n');
     await waitForLine(watching.stderr, (line) => line.includes('unknown key `rulez`'));
-    // The source removed, then a severity the configuration lowers: no verdict changes, the summary does.
+    // A configuration that reads again, then the source removed: the id is not found.
+    writeFileSync(join(repo.dir, 'aiwg-cite.config.json'), '{"corpus": [".aiwg/research/sources"]}\n');
+    await new Promise((resolve) => setTimeout(resolve, 300));
     rmSync(join(repo.dir, '.aiwg/research/sources/REF-002-other.md'));
+    await waitForLine(watching.stdout, (line) => line === 'notes.md:3:17 FOUND -> NOT-IN-CORPUS REF-002');
+    // A severity the configuration lowers: no verdict changes, the summary does.
     writeFileSync(
       join(repo.dir, 'aiwg-cite.config.json'),
       '{"corpus": [".aiwg/research/sources"], "rules": {"ref/not-in-corpus": "warning"}}\n',
     );
-    await waitForLine(watching.stdout, (line) => line === 'notes.md:3:17 FOUND -> NOT-IN-CORPUS REF-002');
     await waitForLine(watching.stdout, (line) => /^PASS: .*Other errors 0 {2}Other warnings 1 in 1 document/.test(line));
     expect(watching.stderr.filter((line) => line.includes('unknown key'))).toHaveLength(1);
     expect(checked().stdout).toMatch(/PASS \(0 errors, 1 warning\)/);

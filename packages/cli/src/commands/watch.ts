@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import {
   AiwgCiteError,
   type ArtifactReader,
@@ -6,6 +7,7 @@ import {
   escapeControls,
   type Finding,
   parseLineRange,
+  relativeToRoot,
 } from '@aiwg-cite/core';
 import { discoverDocuments, listDirectories, nodeSha256, resolveWorkspace, runGit } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
@@ -94,6 +96,8 @@ export const watch: Command = {
     // with --scholarly the same corpus and checkers; read again when they change (`settings` below).
     const prepareRun = () => prepareScholarly({ rlm: values.scholarly !== true, corpus: values.corpus }, workspace, context);
     let run = await prepareRun();
+    // A configuration file named by `--config`, when it is inside the root: read again like the root's.
+    const namedConfig = context.configFile === undefined ? null : rootRelative(workspace.root, context.configFile.path);
     let store: import('@aiwg-cite/tui').DashboardStore | null = null;
     // A directory the discovery cannot read is skipped with one line, said again only when it changes.
     let lastNote = '';
@@ -190,7 +194,7 @@ export const watch: Command = {
       // The configuration, the corpus and the bibliographies: a change checks every document again
       // with what they say now, and the watch answers `check` again by them.
       settings: {
-        isFile: (path) => run.changesEveryDocument(path),
+        isFile: (path) => run.changesEveryDocument(path) || path === namedConfig,
         reload: async () => {
           const stamp = server?.configStamp();
           const next = await prepareRun();
@@ -327,6 +331,15 @@ export const watch: Command = {
     }
   },
 };
+
+/** A path's root-relative form (both real paths), or `null` outside the root or when it cannot be resolved. */
+function rootRelative(root: string, path: string): string | null {
+  try {
+    return relativeToRoot(root, realpathSync(path).split('\\').join('/'));
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The staling commit of a citation for the dashboard's details, through the `blame` module of
