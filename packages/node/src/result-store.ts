@@ -178,9 +178,9 @@ type Part = 'head' | 'tail';
 /**
  * A segment file's body as read: one string (a value is a slice of it, no copy per entry), or, for
  * a file of tails that is all ASCII, its bytes, which a JSON report copies as they are (one byte a
- * UTF-16 code unit, so offsets are the same either way). Decoding 25 MB of texts into strings, and
- * encoding them again on the way out, cost a warm JSON run over 2,000 documents more than a third
- * of what it spends beyond reading its files (bench/markdown.bench.mjs).
+ * UTF-16 code unit, so offsets are the same either way). Decoding 22 MB of texts into strings, and
+ * encoding them again on the way out, took 147 ms of the 1.14 s a JSON check of the bench's 2,000
+ * documents spent right after an edit (BENCHMARKS.md, issue 13's section).
  */
 type Body = string | Buffer;
 

@@ -37,9 +37,10 @@ export interface WatchDaemonOptions {
   /**
    * What the checks read besides the documents and the files they cite (the configuration, the
    * corpus, the bibliographies): `isFile` names such a path, file or folder (root-relative; its
-   * directory must be among {@link directories} to be seen); a batch with one asks `reload`, which reads them again
-   * and gives the checks' new settings, or `null` when nothing the checks use changed (or what
-   * changed cannot be read: it says so itself). New settings check every document again.
+   * directory must be among {@link directories} to be seen). A batch with one, and the first look
+   * after the watcher is ready, ask `reload`, which reads them again and gives the checks' new
+   * settings, or `null` when nothing the checks use changed; when they cannot be read, it throws,
+   * the daemon says so once and keeps the settings. New settings check every document again.
    */
   readonly settings?: {
     readonly isFile: (relative: string) => boolean;

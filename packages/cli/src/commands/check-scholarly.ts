@@ -437,7 +437,6 @@ async function loadRunCorpus(
 /** The names the bibliography discovery takes (`.bib`, CSL JSON). */
 const BIBLIOGRAPHY_NAME = /\.(bib|csl\.json)$/i;
 
-/** Whether a root-relative path is `base` or lies under it (`.`, or a base named as `./dir/`, included). */
 /** A root-relative path's folder (`''` for the root). */
 function parentFolder(path: string): string {
   const slash = path.lastIndexOf('/');
@@ -479,6 +478,7 @@ function isFolder(path: string): boolean {
   }
 }
 
+/** Whether a root-relative path is `base` or lies under it (`.`, or a base named as `./dir/`, included). */
 function isUnder(path: string, base: string): boolean {
   const clean = base.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
   return clean === '' || clean === '.' || path === clean || path.startsWith(`${clean}/`);
