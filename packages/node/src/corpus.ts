@@ -366,7 +366,8 @@ function kindOf(path: string, confineTo: string | null): MentionResolution {
   }
 }
 
-function isDirectory(path: string): boolean {
+/** Whether a directory stands at `path` (through links); `false` when nothing does or it cannot be looked at. */
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

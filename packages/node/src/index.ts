@@ -7,6 +7,7 @@ export type { AiwgDirectory, LoadCorpusOptions } from './corpus.ts';
 export {
   createMentionResolver,
   DEFAULT_AIWG_CORPUS_DIRS,
+  isDirectory,
   loadBibliographies,
   loadCorpus,
   locateAiwgDir,

@@ -1,4 +1,4 @@
-import { type Dirent, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import {
   AiwgCiteError,
@@ -31,6 +31,7 @@ import {
   createMentionResolver,
   type FileStamps,
   filterByGlobs,
+  isDirectory,
   loadCorpus,
   locateAiwgDir,
   readRegularFile,
@@ -461,26 +462,23 @@ function foldersUnder(root: string, bases: readonly string[]): string[] {
     for (const entry of entries) if (entry.isDirectory()) walk(folder === '' ? entry.name : `${folder}/${entry.name}`);
   };
   for (const base of bases) {
-    let folder = base.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+    let folder = cleanBase(base);
     if (folder === '.' || folder.startsWith('/') || folder.split('/').includes('..')) continue;
-    while (folder !== '' && !isFolder(join(root, folder))) folder = parentFolder(folder);
+    while (folder !== '' && !isDirectory(join(root, folder))) folder = parentFolder(folder);
     // The root itself is watched anyway; a corpus at the root is its tracked folders, watched too.
     if (folder !== '') walk(folder);
   }
   return [...folders];
 }
 
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
+/** A configured folder without its leading `./` and trailing `/` (`./docs/refs/` is `docs/refs`). */
+function cleanBase(base: string): string {
+  return base.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
 }
 
 /** Whether a root-relative path is `base` or lies under it (`.`, or a base named as `./dir/`, included). */
 function isUnder(path: string, base: string): boolean {
-  const clean = base.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  const clean = cleanBase(base);
   return clean === '' || clean === '.' || path === clean || path.startsWith(`${clean}/`);
 }
 

@@ -1,4 +1,3 @@
-import { isAscii } from 'node:buffer';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
@@ -20,7 +19,7 @@ import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { paletteFor, shouldColor } from '../color.ts';
 import { type CliContext, type Command, type Output, runNow } from '../context.ts';
 import { formatGithub } from '../format/github.ts';
-import { chunkedWriter, joinPieces, type Piece, writeCheckJson } from '../format/json.ts';
+import { chunkedWriter, joinPieces, type Piece, pieceText, writeCheckJson } from '../format/json.ts';
 import { formatJunit } from '../format/junit.ts';
 import { formatPretty, type PrettyOptions } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
@@ -302,12 +301,7 @@ export const check: Command = {
  * report, copied a byte a character).
  */
 function printBytes(out: Output, piece: Piece): void {
-  if (typeof piece === 'string' || out instanceof Writable) {
-    out.write(piece as string);
-    return;
-  }
-  const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-  out.write(isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8'));
+  out.write(out instanceof Writable ? (piece as string) : pieceText(piece));
 }
 
 /** `{ [key]: value }`, or nothing when the value is undefined (exactOptionalPropertyTypes). */

@@ -9,7 +9,7 @@ import {
   parseLineRange,
   relativeToRoot,
 } from '@aiwg-cite/core';
-import { discoverDocuments, listDirectories, nodeSha256, resolveWorkspace, runGit } from '@aiwg-cite/node';
+import { discoverDocuments, listDirectories, nodeSha256, resolveWorkspace, runGit, toPosix } from '@aiwg-cite/node';
 import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import { shouldColor } from '../color.ts';
 import type { CliContext, Command } from '../context.ts';
@@ -201,8 +201,9 @@ export const watch: Command = {
           if (next.cacheContext() === run.cacheContext()) return null;
           run = next;
           if (mode === 'rlm') rlmRun = await prepareScholarly({ rlm: true }, workspace, context);
-          server?.adopt(run, run.withOptions(options), stamp ?? '');
-          return { check: run.withOptions(options), checkers: run.checkers };
+          const check = run.withOptions(options);
+          server?.adopt(run, check, stamp ?? '');
+          return { check, checkers: run.checkers };
         },
       },
       debounceMs,
@@ -335,7 +336,7 @@ export const watch: Command = {
 /** A path's root-relative form (both real paths), or `null` outside the root or when it cannot be resolved. */
 function rootRelative(root: string, path: string): string | null {
   try {
-    return relativeToRoot(root, realpathSync(path).split('\\').join('/'));
+    return relativeToRoot(root, toPosix(realpathSync(path)));
   } catch {
     return null;
   }

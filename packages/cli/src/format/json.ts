@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { type Finding, inReportOrder, type OkJson, type Report, verdictJsonWriter, writeOkJson } from '@aiwg-cite/core';
 
 /**
@@ -47,11 +48,16 @@ export function chunkedWriter(out: (chunk: Uint8Array) => void): { readonly writ
   };
 }
 
+/** A piece of output as text (ASCII bytes, most of a report, copied a byte a character). */
+export function pieceText(piece: Piece): string {
+  if (typeof piece === 'string') return piece;
+  const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 /** Pieces of output as one text. */
 export function joinPieces(pieces: readonly Piece[]): string {
-  return pieces
-    .map((piece) => (typeof piece === 'string' ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('utf8')))
-    .join('');
+  return pieces.map(pieceText).join('');
 }
 
 /**
