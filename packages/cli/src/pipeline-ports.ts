@@ -33,11 +33,16 @@ export function historyPort(
   workspace: Workspace,
   context: CliContext,
   workingTree?: ArtifactReader,
-  options: { keep?: boolean; tellState?: import('@aiwg-cite/git').HistoryFactsOptions['tellState'] } = {},
+  options: {
+    keep?: boolean;
+    tellState?: import('@aiwg-cite/git').HistoryFactsOptions['tellState'];
+    stateStamp?: () => string | null;
+  } = {},
 ): HistoryFacts | undefined {
   if (!workspace.isGit) return undefined;
   // With `keep` (a long-running watch): the facts of pins looked up before, while git's state stays.
   // With `tellState` (a check that may keep its answer): what each lookup's answer depends on.
+  // With `stateStamp` too (the watch's): kept facts while git's refs and index stay, without starting git.
   let memo: import('@aiwg-cite/git').HistoryFactsMemo | undefined;
   return {
     async lookup(pins) {
@@ -50,6 +55,7 @@ export function historyPort(
           ...(workingTree === undefined ? {} : { workingTree }),
           ...(memo === undefined ? {} : { memo }),
           ...(options.tellState === undefined ? {} : { tellState: options.tellState }),
+          ...(options.stateStamp === undefined ? {} : { stateStamp: options.stateStamp }),
         })
         .lookup(pins);
     },

@@ -37,6 +37,13 @@ export interface HistoryFactsOptions {
    * from the repository this lookup opened), or `null` to tell nothing and ask git nothing more.
    */
   readonly tellState?: (artifacts: readonly string[]) => ((state: string) => void) | null;
+  /**
+   * With `memo`: git's refs and index as they look on disk (a {@link GitStateStamp}'s `take`),
+   * asked first. While it stays what it was when the memo's facts were last looked up, no ref,
+   * HEAD, grafts file or index has moved, and pins the memo holds are answered without starting
+   * git (a watch's process is large, and each git it starts costs tens of milliseconds).
+   */
+  readonly stateStamp?: () => string | null;
 }
 
 /**
@@ -47,15 +54,26 @@ export interface HistoryFactsOptions {
  */
 export class HistoryFactsMemo {
   #state: string | null = null;
+  /** The state stamp taken before the lookup that last found {@link #state} (see `stateStamp`). */
+  #stamp: string | null = null;
   readonly #facts = new Map<string, PinFacts>();
 
-  /** The facts kept in `state`; those kept in another state are dropped. */
-  factsIn(state: string): Map<string, PinFacts> {
+  /**
+   * The facts kept in `state`; those kept in another state are dropped. `stamp`: the state stamp
+   * taken before this lookup opened git, or `null`.
+   */
+  factsIn(state: string, stamp: string | null = null): Map<string, PinFacts> {
     if (state !== this.#state) {
       this.#facts.clear();
       this.#state = state;
     }
+    this.#stamp = stamp;
     return this.#facts;
+  }
+
+  /** The facts kept, when `stamp` is the one taken before they were last looked up (nothing git keeps moved since); else `null`. */
+  factsUnder(stamp: string): ReadonlyMap<string, PinFacts> | null {
+    return this.#state !== null && this.#stamp === stamp ? this.#facts : null;
   }
 }
 
@@ -68,6 +86,12 @@ export class HistoryFactsMemo {
 export function createHistoryFacts(options: HistoryFactsOptions): HistoryFacts {
   return {
     async lookup(pins) {
+      // Taken before git is asked anything: a ref moved while this lookup runs makes the next stamp differ.
+      const stamp = options.memo !== undefined && options.workingTree === undefined ? (options.stateStamp?.() ?? null) : null;
+      if (stamp !== null && options.tellState === undefined) {
+        const kept = fromMemo(options.memo?.factsUnder(stamp) ?? null, pins, options);
+        if (kept !== null) return kept;
+      }
       const history = GitHistory.open(options.root, options.env);
       if (options.tellState !== undefined) {
         const artifacts = [...new Set(pins.map((pin) => pin.artifact))].sort();
@@ -78,7 +102,8 @@ export function createHistoryFacts(options: HistoryFactsOptions): HistoryFacts {
       try {
         const none = noHistory(history);
         if (none !== null) return { kind: 'incomplete', reason: none };
-        if (options.memo !== undefined && options.workingTree === undefined) return await keptFacts(history, pins, options, options.memo);
+        if (options.memo !== undefined && options.workingTree === undefined)
+          return await keptFacts(history, pins, options, options.memo, stamp);
         return await collectFacts(history, pins, options);
       } finally {
         await history.close();
@@ -121,20 +146,10 @@ async function keptFacts(
   pins: readonly Pin[],
   options: HistoryFactsOptions,
   memo: HistoryFactsMemo,
+  stamp: string | null,
 ): Promise<HistoryAnswer> {
-  const kept = memo.factsIn(history.factsState());
-  // A symbolic link's facts come from the working tree, not git (see collectFacts): each pin is
-  // kept under what its artifact is now.
-  const links = new Map<string, boolean>();
-  const keyOf = (pin: Pin) => {
-    let link = links.get(pin.artifact);
-    if (link === undefined) {
-      link = isSymlink(options.root, pin.artifact);
-      links.set(pin.artifact, link);
-    }
-    return `${link ? 'link' : 'file'}\0${pinKey(pin)}`;
-  };
-  const keyed = pins.map((pin) => ({ pin, key: keyOf(pin) }));
+  const kept = memo.factsIn(history.factsState(), stamp);
+  const keyed = keyedPins(pins, options.root);
   const wanted = keyed.filter(({ key }) => !kept.has(key));
   if (wanted.length > 0) {
     const answer = await collectFacts(
@@ -151,6 +166,35 @@ async function keptFacts(
   for (const { pin, key } of keyed) {
     const known = kept.get(key);
     if (known !== undefined) facts.set(pinKey(pin), known);
+  }
+  return { kind: 'facts', facts, searched: searchedIn(options) };
+}
+
+/**
+ * Each pin with the key its facts are kept under: a symbolic link's facts come from the working
+ * tree, not git (see collectFacts), so each pin is kept under what its artifact is now.
+ */
+function keyedPins(pins: readonly Pin[], root: string): { pin: Pin; key: string }[] {
+  const links = new Map<string, boolean>();
+  const keyOf = (pin: Pin) => {
+    let link = links.get(pin.artifact);
+    if (link === undefined) {
+      link = isSymlink(root, pin.artifact);
+      links.set(pin.artifact, link);
+    }
+    return `${link ? 'link' : 'file'}\0${pinKey(pin)}`;
+  };
+  return pins.map((pin) => ({ pin, key: keyOf(pin) }));
+}
+
+/** The answer of {@link keptFacts} from `kept` alone, when it holds every pin; else `null` (git is asked). */
+function fromMemo(kept: ReadonlyMap<string, PinFacts> | null, pins: readonly Pin[], options: HistoryFactsOptions): HistoryAnswer | null {
+  if (kept === null) return null;
+  const facts = new Map<string, PinFacts>();
+  for (const { pin, key } of keyedPins(pins, options.root)) {
+    const known = kept.get(key);
+    if (known === undefined) return null;
+    facts.set(pinKey(pin), known);
   }
   return { kind: 'facts', facts, searched: searchedIn(options) };
 }

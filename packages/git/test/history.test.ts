@@ -5,6 +5,7 @@ import { buildReport, type Finding, type Pin, type PinFacts, parseLineRange, pin
 import { GIT_ENV, type GitRepo, gitRepo, sha16, tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
 import { BlobHashCache } from '../src/blob-hash-cache.ts';
+import { GitStateStamp } from '../src/git-state-stamp.ts';
 import { GitHistory, parseRawLog } from '../src/history.ts';
 import { type BlameDetail, blameCitation } from '../src/history-blame.ts';
 import { createHistoryFacts, HistoryFactsMemo, historyState } from '../src/history-facts.ts';
@@ -479,6 +480,55 @@ describe('history facts kept between lookups (HistoryFactsMemo, for the watch)',
     symlinkSync('a.ts', join(repo.dir, 'b.ts'));
     expect(await facts(memo, repo.dir, pins)).toEqual(await fresh());
     expect((await facts(memo, repo.dir, pins))[2]).toEqual({ tracked: false, known: false, workingTree: null });
+  });
+
+  it('with a state stamp, answers kept pins without starting git while the refs and the index stay, and asks again when they move', async () => {
+    const repo = gitRepo({ 'a.ts': 'v1\n', 'b.ts': 'b\n' });
+    commitFile(repo, 'a.ts', 'v2\n', 'v2');
+    const pins = [
+      { artifact: 'a.ts', hash: sha16('v1\n') },
+      { artifact: 'a.ts', hash: sha16('v3\n') },
+    ];
+    const trace = join(tempDir(), 'trace.txt');
+    writeFileSync(trace, '');
+    const env = { ...ENV, GIT_TRACE: trace };
+    const stamp = GitStateStamp.open(repo.dir, ENV);
+    if (stamp === null) throw new Error('no stamp');
+    // A stamp taken within its slack of a write is no stamp (`null`): these lookups are well after.
+    const later = () => stamp.take(Date.now() + 1000);
+    const memo = new HistoryFactsMemo();
+    const lookup = async (list: Pin[]) => {
+      const answer = await createHistoryFacts({ root: repo.dir, env, memo, stateStamp: later }).lookup(list);
+      if (answer.kind !== 'facts') throw new Error(answer.kind);
+      return list.map((pin) => answer.facts.get(pinKey(pin))?.known);
+    };
+    const gits = () =>
+      readFileSync(trace, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('trace: built-in: git ')).length;
+
+    expect(await lookup(pins)).toEqual([true, false]);
+    const first = gits();
+    expect(first).toBeGreaterThan(0);
+    expect(await lookup(pins)).toEqual([true, false]);
+    expect(await lookup([pins[1] as Pin])).toEqual([false]);
+    expect(gits()).toBe(first);
+    // A pin the memo does not hold: git is asked.
+    expect(await lookup([{ artifact: 'b.ts', hash: sha16('b\n') }])).toEqual([true]);
+    const second = gits();
+    expect(second).toBeGreaterThan(first);
+    // A ref moved (a commit that has v3 on another branch): the stamp differs, git is asked, v3 is known.
+    const piped = (args: string[], input: string) => execFileSync('git', args, { cwd: repo.dir, env: ENV, input }).toString().trim();
+    const blob = piped(['hash-object', '-w', '--stdin'], 'v3\n');
+    const tree = piped(['mktree'], `100644 blob ${blob}\ta.ts\n`);
+    repo.git('update-ref', 'refs/heads/fetched', piped(['commit-tree', tree, '-m', 'elsewhere'], ''));
+    expect(await lookup(pins)).toEqual([true, true]);
+    expect(gits()).toBeGreaterThan(second);
+    // A stamp that cannot be trusted (`null`, a write within its slack): git is asked every time.
+    const third = gits();
+    const answer = await createHistoryFacts({ root: repo.dir, env, memo, stateStamp: () => null }).lookup(pins);
+    expect(answer.kind).toBe('facts');
+    expect(gits()).toBeGreaterThan(third);
   });
 });
 

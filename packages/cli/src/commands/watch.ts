@@ -139,7 +139,13 @@ export const watch: Command = {
     const tui = await import('@aiwg-cite/tui');
     // The pipeline's stages 2–6 with the same ports as `check`: the working tree as git would
     // store it, git's history facts, so a fabricated hash is unknown-hash here as there.
-    const history = historyPort(workspace, context, undefined, { keep: true });
+    // Git's refs and index, from stats: a fetch or a commit can change what its history says of a
+    // pin, and while they stay the history's kept facts are answered without starting git.
+    const gitState = workspace.isGit ? (await import('@aiwg-cite/git')).GitStateStamp.open(workspace.root, { ...context.env }) : null;
+    const history = historyPort(workspace, context, undefined, {
+      keep: true,
+      ...(gitState === null ? {} : { stateStamp: () => gitState.take() }),
+    });
     const worktree = await worktreeReader(workspace, context);
     // `check` leaves out a document whose body repeats another's, and a watch answering `check`
     // needs the bodies of the documents it read to do the same.
@@ -163,8 +169,6 @@ export const watch: Command = {
     // Whether the last listing of directories was small enough to watch them all (see MAX_WATCHED_DIRECTORIES).
     let everyDirectory = true;
     const gitDir = workspace.isGit ? runGit(workspace.root, ['rev-parse', '--absolute-git-dir'], context.env)?.trim() : undefined;
-    // Git's refs and index, from stats: a fetch or a commit can change what its history says of a pin.
-    const gitState = history === undefined ? null : (await import('@aiwg-cite/git')).GitStateStamp.open(workspace.root, { ...context.env });
 
     let finish: (code: number) => void = () => undefined;
     const finished = new Promise<number>((resolve) => {
