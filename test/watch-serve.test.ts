@@ -5,7 +5,7 @@
  * any pause, so the watch must have taken the edit's events first. Needs the built CLI.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI_ENTRY, type CliRun, GIT_ENV, gitRepo, runCli, runCliAsync, sha16, sharedCorpus, snapshotRepo } from '@aiwg-cite/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -195,6 +195,26 @@ describe('check answered by a running watch', () => {
     git(['commit', '-q', '-m', 'pinned version']);
     git(['checkout', '-q', 'HEAD', '--', 'src/a.ts']);
     step('committed and checked out');
+  });
+
+  it('answers from the root and from a folder below it without starting git to find the root', async () => {
+    const repo = project();
+    const trace = join(repo.dir, '.git', 'trace.txt');
+    writeFileSync(trace, '');
+    const env = { GIT_TRACE: trace };
+    startWatch(repo.dir, [], env);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    const rootLooks = () =>
+      readFileSync(trace, 'utf8')
+        .split('\n')
+        .filter((line) => line.includes('git rev-parse --show-toplevel')).length;
+    const before = rootLooks();
+    for (const cwd of [repo.dir, join(repo.dir, 'docs')]) {
+      const served = runCli(['check', '--rlm'], { cwd, env: { ...env, AIWG_CITE_WATCH: 'trace' } });
+      expect(served.stderr, described()).toBe('aiwg-cite: answered by the running watch\n');
+      expect(served.stdout).toBe(runCli(['check', '--rlm', '--no-watch'], { cwd: repo.dir }).stdout);
+    }
+    expect(rootLooks()).toBe(before);
   });
 
   it('declines what it could answer differently, and the check runs by itself', async () => {

@@ -1,4 +1,4 @@
-import { type FSWatcher, mkdirSync, statSync, watch as watchDirectory, writeFileSync } from 'node:fs';
+import { existsSync, type FSWatcher, mkdirSync, statSync, watch as watchDirectory, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -277,7 +277,7 @@ export class CheckServer {
       parsed = parseCommandArgs('check', normaliseReportFlag(global.args.slice(1)), CHECK_FLAGS);
       format = parseChoice('check', 'format', parsed.values.format, CHECK_FORMATS, 'pretty');
       maxWarnings = parseCount('check', 'max-warnings', parsed.values['max-warnings']);
-      root = resolveWorkspace(request.cwd, parsed.values.root).root;
+      root = this.#rootOf(request, parsed.values.root);
     } catch {
       return WHY.invalid;
     }
@@ -298,6 +298,24 @@ export class CheckServer {
     if ((options.strict === true) !== (this.#watchOptions.strict === true)) return WHY.anotherStrict;
     if ((options.includeCode === true) !== (this.#watchOptions.includeCode === true)) return WHY.anotherIncludeCode;
     return { format, options, verbose: values.verbose === true, env: global.context.env };
+  }
+
+  /**
+   * The root `check` would resolve for the request. A request from the watch's root or a folder
+   * below it with no `.git` on the way up, while the root's own `.git` is there, has the watch's
+   * root (git's discovery walks up to it) and starts no git: a watch's process is large, and each
+   * process it starts costs tens of milliseconds. Anything else is resolved as `check` resolves it.
+   */
+  #rootOf(request: ServeRequest, rootOption: string | undefined): string {
+    const own = this.#options.root;
+    const { cwd } = request;
+    const inside = rootOption === undefined && (cwd === own || cwd.startsWith(`${own}/`));
+    if (inside && !DISCOVERY_VARIABLES.some((name) => request.env[name] !== undefined) && existsSync(`${own}/.git`)) {
+      let folder = cwd;
+      while (folder !== own && !existsSync(`${folder}/.git`)) folder = folder.slice(0, folder.lastIndexOf('/'));
+      if (folder === own && statSync(cwd, { throwIfNoEntry: false })?.isDirectory() === true) return own;
+    }
+    return resolveWorkspace(cwd, rootOption).root;
   }
 
   /**
@@ -519,6 +537,9 @@ interface Served {
 }
 
 const silent: Output = { write: () => true };
+
+/** The variables that move where git finds a repository (see `#rootOf`). */
+const DISCOVERY_VARIABLES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_COMMON_DIR'];
 
 /** The variables that can change what `check` finds: aiwg-cite's own (but its thread count) and git's. */
 function relevantEnv(env: Readonly<Record<string, string | undefined>>): Map<string, string> {
