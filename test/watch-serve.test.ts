@@ -283,6 +283,66 @@ describe('check answered by a running watch', () => {
     step('a source added to the corpus');
     rmSync(join(repo.dir, 'docs/references/REF-078-other.md'));
     step('the corpus as it was');
+    // The `.aiwg` directory moved (`.aiwg-location`) to a git-ignored folder with a corpus of its
+    // own: the watch reads its settings again. It does not watch that folder, so every answer reads
+    // them anew, and one that finds them changed since is left to the check.
+    writeFileSync(join(repo.dir, '.gitignore'), 'alt/\n');
+    mkdirSync(join(repo.dir, 'alt/research/sources'), { recursive: true });
+    writeFileSync(join(repo.dir, 'alt/research/sources/REF-077-moved.md'), '# REF-077: A moved paper\n');
+    step('a git-ignored folder with a corpus');
+    writeFileSync(join(repo.dir, '.aiwg-location'), 'alt\n');
+    step('the .aiwg directory moved there');
+    writeFileSync(join(repo.dir, 'alt/research/sources/REF-078-other.md'), '# REF-078: Another paper\n');
+    const unseen = both(repo.dir, [], env);
+    expect(unseen.served.stderr).toContain('(the corpus, the configuration or the month changed since the watch read them)');
+    expect({ code: unseen.served.code, stdout: unseen.served.stdout }).toEqual({ code: unseen.own.code, stdout: unseen.own.stdout });
+  });
+
+  it('with --scholarly answers by the settings it read last, without reading them for the answer, while it watches where they come from', async () => {
+    const repo = gitRepo({
+      'docs/references/REF-001-real.md': '# REF-001: A real paper\n',
+      'refs/library.bib': '@article{smith2020, title={A real paper}, author={Smith, J.}, year={2020}}\n',
+      'docs/research.md': '# Findings\n\nPer REF-001 and REF-002.\n',
+    });
+    const trace = join(repo.dir, '.git', 'trace.txt');
+    writeFileSync(trace, '');
+    const env = { AIWG_CITE_DATE: '2026-11-22', GIT_TRACE: trace };
+    startWatch(repo.dir, ['--scholarly'], env);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    // The bibliographies are listed by git: a `check` that reads its settings lists them. (The
+    // first answer waits for the watch's own look at its settings after it started, which may.)
+    const listings = () =>
+      readFileSync(trace, 'utf8')
+        .split('\n')
+        .filter((line) => / built-in: git ls-files .*\.bib/.test(line)).length;
+    const own = runCli(['check', '--no-watch'], { cwd: repo.dir, env: { AIWG_CITE_DATE: '2026-11-22' } }).stdout;
+    for (const answer of [1, 2, 3]) {
+      const before = listings();
+      const served = runCli(['check'], { cwd: repo.dir, env: { ...env, AIWG_CITE_WATCH: 'trace' } });
+      expect(served.stderr, described()).toBe('aiwg-cite: answered by the running watch\n');
+      expect(served.stdout).toBe(own);
+      if (answer > 1) expect(listings(), `answer ${answer}`).toBe(before);
+    }
+  });
+
+  it('with --scholarly leaves the check to itself while the settings it read last could not be read again', async () => {
+    const library = '@article{smith2020, title={A real paper}, author={Smith, J.}, year={2020}}\n';
+    const repo = gitRepo({
+      'aiwg-cite.config.json': `${JSON.stringify({ bibliography: ['refs/library.bib'] })}\n`,
+      'refs/library.bib': library,
+      'docs/research.md': '# Findings\n\nAs (Smith, 2020) found.\n',
+    });
+    startWatch(repo.dir, ['--scholarly']);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    expectServed(repo.dir, [], 'at start');
+    // A named bibliography that no longer parses: a check of its own fails (exit 2), and so does this one.
+    writeFileSync(join(repo.dir, 'refs/library.bib'), '@article{smith2020, title={A real paper\n');
+    const broken = both(repo.dir, []);
+    expect(broken.served.stderr).not.toContain('answered by the running watch');
+    expect(broken.own.code).toBe(2);
+    expect({ code: broken.served.code, stdout: broken.served.stdout }).toEqual({ code: broken.own.code, stdout: broken.own.stdout });
+    writeFileSync(join(repo.dir, 'refs/library.bib'), library);
+    expectServed(repo.dir, [], 'mended');
   });
 
   it('answers as the watch was started: --strict and --include-code', async () => {

@@ -41,7 +41,7 @@ import {
   writeFileAtomic,
 } from '@aiwg-cite/node';
 import { parseChoice } from '../args.ts';
-import { type CliContext, loadRunConfig, runDate } from '../context.ts';
+import { type CliContext, loadRunConfig, type RunDate, runDate } from '../context.ts';
 import { formatMarkdownReport } from '../format/markdown-report.ts';
 import { checkMessages, inputMessages, usageMessages } from '../messages.ts';
 import {
@@ -162,6 +162,19 @@ export interface ScholarlyRun {
    * configured bibliographies' folders.
    */
   settingsFolders(): string[];
+  /**
+   * Whether {@link settingsFolders} and {@link changesEveryDocument} name every place this run read
+   * its configuration and corpus from: the `.aiwg` directory where it is by default, and every
+   * corpus root and configured bibliography inside the root. A watch that sees those files then
+   * knows when to read them again.
+   */
+  settingsWatchable(): boolean;
+  /**
+   * A run of the configuration and corpus as this one read them (nothing is read again), with
+   * state of its own (documents left out, mention targets resolved, what its checks held back) and
+   * the month as it is now.
+   */
+  again(): ScholarlyRun;
   /** Finding kinds that depend on files no citation names (mentions resolve against the tree): never cached. */
   readonly uncacheableKinds: readonly string[];
   /**
@@ -204,6 +217,20 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
   // What reading the corpus noted (refused or named-outside paths, invalid YAML): coverage notes.
   const corpusNotes: string[] = [];
   const corpus = runsScholarly ? await loadRunCorpus(values, workspace, context, config, (note) => corpusNotes.push(note)) : null;
+  return runOf(values, workspace, context, { config, profile, corpus, corpusNotes }, now);
+}
+
+/** What {@link prepareScholarly} reads once: the configuration, the profile, the corpus and what reading it noted. */
+interface RunInputs {
+  readonly config: AiwgCiteConfig;
+  readonly profile: (typeof PROFILES)[number];
+  readonly corpus: CorpusIndex | null;
+  readonly corpusNotes: readonly string[];
+}
+
+/** The run of `inputs` as they were read, with state of its own, in the month `now`. */
+function runOf(values: ScholarlyValues, workspace: Workspace, context: CliContext, inputs: RunInputs, now: RunDate): ScholarlyRun {
+  const { config, profile, corpus, corpusNotes } = inputs;
   const checkers: DocumentChecker[] = [];
   if (values['corpus-only'] !== true) checkers.push(rlmChecker);
   let scholarly: ScholarlyChecker | null = null;
@@ -297,6 +324,7 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
     changesEveryDocument: (path) =>
       path === CONFIG_FILE ||
       path === 'package.json' ||
+      path === AIWG_LOCATION ||
       BIBLIOGRAPHY_NAME.test(path) ||
       (config.bibliography ?? []).some((named) => isUnder(path, named)) ||
       corpus?.roots.some((root) => isUnder(path, root.path)) === true ||
@@ -307,6 +335,11 @@ export async function prepareScholarly(values: ScholarlyValues, workspace: Works
         '.aiwg/research/quality-assessments',
         ...(config.bibliography ?? []).map((named) => parentFolder(named)),
       ]),
+    settingsWatchable: () =>
+      corpus === null ||
+      (locateAiwgDir(workspace.root, context.env).path === `${workspace.root}/.aiwg` &&
+        [...corpus.roots.map((root) => root.path), ...(config.bibliography ?? [])].every((path) => isInsideRoot(cleanBase(path)))),
+    again: () => runOf(values, workspace, context, inputs, runDate(context)),
     uncacheableKinds: ['mention'],
     thread: {
       identityInPipeline: () => identityInPipeline,
@@ -435,6 +468,14 @@ async function loadRunCorpus(
   return corpus;
 }
 
+/** The file that moves the `.aiwg` directory (`locateAiwgDir`). */
+const AIWG_LOCATION = '.aiwg-location';
+
+/** Whether a cleaned path (see `cleanBase`) names a folder or file below the root: relative, with no `..`. */
+function isInsideRoot(path: string): boolean {
+  return path !== '' && path !== '.' && !path.startsWith('/') && !/^[A-Za-z]:/.test(path) && !path.split('/').includes('..');
+}
+
 /** The names the bibliography discovery takes (`.bib`, CSL JSON). */
 const BIBLIOGRAPHY_NAME = /\.(bib|csl\.json)$/i;
 
@@ -463,7 +504,7 @@ function foldersUnder(root: string, bases: readonly string[]): string[] {
   };
   for (const base of bases) {
     let folder = cleanBase(base);
-    if (folder === '.' || folder.startsWith('/') || folder.split('/').includes('..')) continue;
+    if (!isInsideRoot(folder)) continue;
     while (folder !== '' && !isDirectory(join(root, folder))) folder = parentFolder(folder);
     // The root itself is watched anyway; a corpus at the root is its tracked folders, watched too.
     if (folder !== '') walk(folder);

@@ -79,7 +79,9 @@ export interface CheckServerOptions {
   /**
    * A run of the watch's configuration in the mode it answers, used by nothing else (its copies
    * state is the server's): one for every answer of a `--rlm` watch; a new one for each answer of a
-   * `--scholarly` watch, which reads the corpus again to compare it with the one the engine checks with.
+   * `--scholarly` watch, of the settings the watch read last when it watches every file they come
+   * from (`ScholarlyRun.settingsWatchable`; the month as it is now), else read again, to be
+   * compared with those the engine checks with.
    */
   readonly prepare: () => Promise<ScholarlyRun>;
   /** The watch's own options, as its run resolved them. */
@@ -116,6 +118,8 @@ export class CheckServer {
   #configStamp: string;
   #watchRun: ScholarlyRun;
   #watchOptions: CheckOptions;
+  /** How many times {@link adopt} was called: a run prepared before the last adoption is prepared again. */
+  #adoptions = 0;
   #server: Server | null = null;
   #cookies: FSWatcher | null = null;
   readonly #waiting = new Map<string, () => void>();
@@ -147,6 +151,7 @@ export class CheckServer {
    * watch read them again after they changed), read after the configuration files had `stamp`.
    */
   adopt(run: ScholarlyRun, options: CheckOptions, stamp: string): void {
+    this.#adoptions += 1;
     this.#watchRun = run;
     this.#watchOptions = options;
     this.#configStamp = stamp;
@@ -244,9 +249,12 @@ export class CheckServer {
     const started = performance.now();
     // Read while the events before the request are taken (the configuration and corpus as they are
     // now, which is after the request came): a `--scholarly` watch's corpus costs no extra wait.
-    const preparing = this.#options.prepare();
+    const adoptions = this.#adoptions;
+    let preparing = this.#options.prepare();
     preparing.catch(() => undefined);
     if (!(await this.#settle())) return decline(WHY.noSyncEvent);
+    // The watch read its settings again among those events: a run of what it reads now.
+    if (this.#adoptions !== adoptions) preparing = this.#options.prepare();
     // After the events before the request: a change of the configuration among them, the watch has
     // read again (its run and options are those it checks with now); one it has not is declined.
     if (stampOf(this.#configFiles) !== this.#configStamp) return decline(WHY.configurationChanged);

@@ -96,6 +96,9 @@ export const watch: Command = {
     // with --scholarly the same corpus and checkers; read again when they change (`settings` below).
     const prepareRun = () => prepareScholarly({ rlm: values.scholarly !== true, corpus: values.corpus }, workspace, context);
     let run = await prepareRun();
+    // Whether the settings' last reading failed: the watch checks with what it had, and a `check`
+    // it answers reads them again (and fails as a check of its own would).
+    let settingsUnread = false;
     // A configuration file named by `--config`, when it is inside the root: read again like the root's.
     const namedConfig = context.configFile === undefined ? null : rootRelative(workspace.root, context.configFile.path);
     let store: import('@aiwg-cite/tui').DashboardStore | null = null;
@@ -201,7 +204,14 @@ export const watch: Command = {
         isFile: (path) => run.changesEveryDocument(path) || path === namedConfig,
         reload: async () => {
           const stamp = server?.configStamp();
-          const next = await prepareRun();
+          let next: typeof run;
+          try {
+            next = await prepareRun();
+          } catch (error) {
+            settingsUnread = true;
+            throw error;
+          }
+          settingsUnread = false;
           if (next.cacheContext() === run.cacheContext()) return null;
           run = next;
           if (mode === 'rlm') rlmRun = await prepareScholarly({ rlm: true }, workspace, context);
@@ -261,7 +271,9 @@ export const watch: Command = {
             daemon,
             mode,
             watchRun: run,
-            prepare: async () => rlmRun ?? (await prepareScholarly({}, workspace, context)),
+            // The settings it read last, while it sees every file they come from and read them.
+            prepare: async () =>
+              rlmRun ?? (run.settingsWatchable() && !settingsUnread ? run.again() : await prepareScholarly({}, workspace, context)),
             options: run.withOptions(options),
             reader,
             bodies,
