@@ -21,7 +21,7 @@ const ENV = { AIWG_CITE_DATE: '2026-11-22' };
 interface Json {
   verdict: string;
   summary: { errors: number; warnings: number; infos: number; kinds: Record<string, Record<string, number>> };
-  citations: { file: string; line: number; kind: string; status: string; severity: string; rule: string; text: string }[];
+  citations: { file: string; line: number; kind: string; status: string; severity: string; rule: string; text: string; message?: string }[];
   coverage: { notes: string[] };
 }
 
@@ -124,6 +124,30 @@ describe('aiwg-cite check: research corpus', () => {
     expect(strict.report?.citations.map((finding) => `${finding.rule}:${finding.severity}`)).toEqual([
       'corpus/absent:error',
       'ref/not-in-corpus:error',
+    ]);
+  });
+
+  it('places a run-level corpus finding at the first citation it stands for, and names the ids in report order', () => {
+    // Without a corpus: one corpus/absent for every REF id. With a git-ignored default root: one
+    // corpus/absent for the ids the tracked roots lack, which become info.
+    const docs = {
+      'b.md': 'First REF-003, then REF-002.\n',
+      'a.md': 'Intro.\n\nREF-004 and [a.md, L1].\n\nLater REF-002.\n',
+    };
+    const absent = (report: Json | null) => report?.citations.filter((finding) => finding.rule === 'corpus/absent') ?? [];
+    const none = tempDir();
+    writeTree(none, docs);
+    expect(absent(check(none).report).map((finding) => `${finding.file}:${finding.line}:${finding.text}`)).toEqual(['a.md:3:REF-004']);
+    expect(absent(check(none).report)[0]?.message).toContain('4 citations of 3 REF ids (REF-004, REF-002, REF-003)');
+    const ignored = gitRepo({ '.gitignore': '.aiwg/\n', 'docs/references/REF-001-known.md': '# REF-001: Known\n', ...docs });
+    const report = check(ignored.dir).report;
+    expect(absent(report).map((finding) => `${finding.file}:${finding.line}:${finding.text}`)).toEqual(['a.md:3:REF-004']);
+    expect(absent(report)[0]?.message).toContain('4 citations of 3 REF ids (REF-004, REF-002, REF-003)');
+    expect(report?.citations.filter((finding) => finding.rule === 'ref/not-in-corpus').map((finding) => finding.severity)).toEqual([
+      'info',
+      'info',
+      'info',
+      'info',
     ]);
   });
 

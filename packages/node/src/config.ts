@@ -180,6 +180,7 @@ export function filterByGlobs(
   include: readonly string[] | undefined,
   exclude: readonly string[] | undefined,
 ): string[] {
+  if ((include === undefined || include.length === 0) && (exclude === undefined || exclude.length === 0)) return [...paths];
   const included = include === undefined || include.length === 0 ? () => true : compileGlobs(include);
   const excluded = compileGlobs(exclude ?? []);
   return paths.filter((path) => included(path) && !excluded(path));

@@ -402,12 +402,11 @@ function runOf(values: ScholarlyValues, workspace: Workspace, context: CliContex
         const notes: string[] = [];
         let revised: Finding[] | undefined;
         if (corpus !== null) {
-          // In report order, so the run-level findings sit at the first citation they stand for.
-          let current = [...findings].sort(compareFindings);
-          const ignored = unjudgedOnce(corpus);
-          const folded = foldUnjudgedRefs(current, corpus, ignored);
+          let current = findings;
+          const folded = foldUnjudgedRefs(findings, corpus, unjudgedOnce(corpus));
           if (folded !== null) {
-            revised = current = folded.findings;
+            revised = folded.findings;
+            current = revised;
             added.push(folded.note);
           }
           added.push(...runFindings(current, ok, corpus, values['require-corpus'] === true, notes));
@@ -543,9 +542,12 @@ function runFindings(
   notes: string[],
 ): Finding[] {
   if (corpus.exists) return [];
-  const needing = findings.filter((finding) => finding.rule === 'ref/not-in-corpus');
+  // In report order, so the run-level finding sits at the first citation it stands for.
+  const needing = findings.filter((finding) => finding.rule === 'ref/not-in-corpus').sort(compareFindings);
   if (needing.length === 0) {
-    const formOnly = (finding: Pick<Finding, 'kind' | 'rule'>) => finding.rule.endsWith('/unverified') || finding.kind === 'author-year';
+    // No code citation is checked for its form alone: the kind first, which is `rlm` for most.
+    const formOnly = (finding: Pick<Finding, 'kind' | 'rule'>) =>
+      finding.kind !== 'rlm' && (finding.kind === 'author-year' || finding.rule.endsWith('/unverified'));
     if (findings.some(formOnly) || [...ok.keys()].some((key) => formOnly(fromOkKey(key))))
       notes.push(checkMessages.noCorpusFormOnly(corpus.roots.map((root) => root.path)));
     return [];
@@ -589,7 +591,8 @@ function foldUnjudgedRefs(
   ignored: readonly string[],
 ): { findings: Finding[]; note: Finding } | null {
   if (ignored.length === 0) return null;
-  const missing = findings.filter((finding) => finding.rule === 'ref/not-in-corpus' && finding.severity !== 'info');
+  // In report order, so the run-level finding sits at the first citation it stands for.
+  const missing = findings.filter((finding) => finding.rule === 'ref/not-in-corpus' && finding.severity !== 'info').sort(compareFindings);
   if (missing.length === 0) return null;
   const ids = [...new Set(missing.map((finding) => finding.text))];
   const roots = corpus.roots
@@ -602,7 +605,8 @@ function foldUnjudgedRefs(
     checkMessages.untrackedCorpusFix(),
     SCHOLARLY_RULES['corpus/absent'].severity,
   );
-  const softened = findings.map((finding) => (missing.includes(finding) ? { ...finding, severity: 'info' as const } : finding));
+  const folded = new Set(missing);
+  const softened = findings.map((finding) => (folded.has(finding) ? { ...finding, severity: 'info' as const } : finding));
   return { findings: softened, note };
 }
 
