@@ -345,6 +345,22 @@ describe('check answered by a running watch', () => {
     expectServed(repo.dir, [], 'mended');
   });
 
+  it('with --scholarly follows .gitignore for mentions of files that are not there (git-ignored: ignored, not missing)', async () => {
+    const repo = gitRepo({
+      'notes.md': '# Notes\n\nSee @drafts/plan.md and @docs/guide.md.\n',
+      'docs/readme.md': '# Docs\n\nSee @docs/gone.md.\n',
+    });
+    startWatch(repo.dir, ['--scholarly']);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    for (const format of [[], ['--format', 'json']]) expectServed(repo.dir, format, 'at start');
+    writeFileSync(join(repo.dir, '.gitignore'), 'drafts/\n');
+    for (const format of [[], ['--format', 'json']]) expectServed(repo.dir, format, 'drafts/ ignored at the root');
+    writeFileSync(join(repo.dir, 'docs', '.gitignore'), 'gone.md\n');
+    for (const format of [[], ['--format', 'json']]) expectServed(repo.dir, format, 'a file ignored in a folder');
+    rmSync(join(repo.dir, '.gitignore'));
+    for (const format of [[], ['--format', 'json']]) expectServed(repo.dir, format, 'the root .gitignore removed');
+  });
+
   it('answers as the watch was started: --strict and --include-code', async () => {
     const repo = project();
     startWatch(repo.dir, ['--strict', '--include-code']);

@@ -47,6 +47,12 @@ export interface WatchEngineOptions {
    * tree outside the reader (where each `@`-mention target resolved), which may have changed since.
    */
   readonly beforeCheck?: () => void;
+  /**
+   * Whether what a check finds of a file that is not there depends on git's ignore rules (an
+   * `@`-mention of a git-ignored file is `ignored`, not `missing`): a `.gitignore` among a batch's
+   * paths then checks again the documents that looked up, below its folder, a path that was no file.
+   */
+  readonly missingFollowsIgnores?: boolean;
 }
 
 /** What the checks run with, which a watch reads again when the configuration or the corpus changes. */
@@ -165,6 +171,7 @@ export class WatchEngine {
   readonly #clock: () => number;
   readonly #concurrency: number;
   readonly #beforeCheck: (() => void) | undefined;
+  readonly #missingFollowsIgnores: boolean;
   #cache: ArtifactCache;
   readonly #documents = new Map<string, DocumentState>();
   /** Documents in scope that could not be checked, with why. */
@@ -192,6 +199,7 @@ export class WatchEngine {
     this.#clock = options.clock ?? Date.now;
     this.#concurrency = options.concurrency ?? 32;
     this.#beforeCheck = options.beforeCheck;
+    this.#missingFollowsIgnores = options.missingFollowsIgnores === true;
     this.#cache = new ArtifactCache(this.#reader, this.#sha256);
   }
 
@@ -246,6 +254,14 @@ export class WatchEngine {
         this.#cache.invalidate(path);
         if (this.#documents.has(path) || this.#skipped.has(path)) affected.add(path);
         for (const document of this.#citedBy.get(path) ?? []) affected.add(document);
+        if (this.#missingFollowsIgnores && (path === '.gitignore' || path.endsWith('/.gitignore'))) {
+          const prefix = path.slice(0, -'.gitignore'.length);
+          for (const [artifact, citing] of this.#citedBy) {
+            if (!artifact.startsWith(prefix) || this.wasFile(artifact)) continue;
+            this.#cache.invalidate(artifact);
+            for (const document of citing) affected.add(document);
+          }
+        }
       }
       for (const directory of batch.directories ?? []) {
         paths += 1;

@@ -167,6 +167,8 @@ export const watch: Command = {
       checkers: run.checkers,
       ...(history === undefined ? {} : { history }),
       beforeCheck: () => run.forgetMentions(),
+      // A mention of a missing file that git ignores is `ignored`: a `.gitignore` edit can change it.
+      missingFollowsIgnores: values.scholarly === true,
     });
     holds = (file) => engine.hasDocument(file);
     // Whether the last listing of directories was small enough to watch them all (see MAX_WATCHED_DIRECTORIES).
