@@ -118,8 +118,8 @@ export class CheckServer {
   #configStamp: string;
   #watchRun: ScholarlyRun;
   #watchOptions: CheckOptions;
-  /** How many times {@link adopt} was called: a run prepared before the last adoption is prepared again. */
-  #adoptions = 0;
+  /** How many times the watch read its settings again (see {@link settingsReread}). */
+  #readings = 0;
   #server: Server | null = null;
   #cookies: FSWatcher | null = null;
   readonly #waiting = new Map<string, () => void>();
@@ -141,6 +141,14 @@ export class CheckServer {
     this.#watchOptions = options.options;
   }
 
+  /**
+   * The watch reads its settings again (whether they then changed, stayed or did not read): a run
+   * an answer prepared before is prepared again after the events it waits for.
+   */
+  settingsReread(): void {
+    this.#readings += 1;
+  }
+
   /** The configuration files' stamp now: taken before a run reads them, for {@link adopt}. */
   configStamp(): string {
     return stampOf(this.#configFiles);
@@ -151,7 +159,6 @@ export class CheckServer {
    * watch read them again after they changed), read after the configuration files had `stamp`.
    */
   adopt(run: ScholarlyRun, options: CheckOptions, stamp: string): void {
-    this.#adoptions += 1;
     this.#watchRun = run;
     this.#watchOptions = options;
     this.#configStamp = stamp;
@@ -249,12 +256,12 @@ export class CheckServer {
     const started = performance.now();
     // Read while the events before the request are taken (the configuration and corpus as they are
     // now, which is after the request came): a `--scholarly` watch's corpus costs no extra wait.
-    const adoptions = this.#adoptions;
+    const readings = this.#readings;
     let preparing = this.#options.prepare();
     preparing.catch(() => undefined);
     if (!(await this.#settle())) return decline(WHY.noSyncEvent);
-    // The watch read its settings again among those events: a run of what it reads now.
-    if (this.#adoptions !== adoptions) preparing = this.#options.prepare();
+    // The watch read its settings again among those events: a run of what it holds now.
+    if (this.#readings !== readings) preparing = this.#options.prepare();
     // After the events before the request: a change of the configuration among them, the watch has
     // read again (its run and options are those it checks with now); one it has not is declined.
     if (stampOf(this.#configFiles) !== this.#configStamp) return decline(WHY.configurationChanged);

@@ -205,6 +205,7 @@ export const watch: Command = {
       settings: {
         isFile: (path) => run.changesEveryDocument(path) || path === namedConfig,
         reload: async () => {
+          server?.settingsReread();
           const stamp = server?.configStamp();
           let next: typeof run;
           try {
