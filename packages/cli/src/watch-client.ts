@@ -138,7 +138,7 @@ function write(chunk: Buffer): Promise<void> {
 }
 
 /** The git directory of the repository holding `start`: the first `.git` up the tree (a directory, or a file naming one). */
-function findGitDir(start: string): string | null {
+export function findGitDir(start: string): string | null {
   for (let directory = start; ; directory = dirname(directory)) {
     const dotGit = join(directory, '.git');
     const stats = statSync(dotGit, { throwIfNoEntry: false });

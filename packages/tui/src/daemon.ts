@@ -2,7 +2,7 @@ import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
 import { joinRoot, relativeToRoot } from '@aiwg-cite/core';
 import { type ChokidarOptions, type FSWatcher, watch } from 'chokidar';
-import type { EngineSettings, EngineUpdate, WatchEngine } from './engine.ts';
+import { type EngineSettings, type EngineUpdate, isGitignore, type WatchEngine } from './engine.ts';
 import { watchMessages } from './messages.ts';
 import { BatchScheduler } from './scheduler.ts';
 
@@ -476,10 +476,6 @@ function realRelative(root: string, artifact: string): string | null {
   } catch {
     return null;
   }
-}
-
-function isGitignore(path: string): boolean {
-  return path === '.gitignore' || path.endsWith('/.gitignore');
 }
 
 function parentOf(path: string): string {

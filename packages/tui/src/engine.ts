@@ -254,7 +254,7 @@ export class WatchEngine {
         this.#cache.invalidate(path);
         if (this.#documents.has(path) || this.#skipped.has(path)) affected.add(path);
         for (const document of this.#citedBy.get(path) ?? []) affected.add(document);
-        if (this.#missingFollowsIgnores && (path === '.gitignore' || path.endsWith('/.gitignore'))) {
+        if (this.#missingFollowsIgnores && isGitignore(path)) {
           const prefix = path.slice(0, -'.gitignore'.length);
           for (const [artifact, citing] of this.#citedBy) {
             if (!artifact.startsWith(prefix) || this.wasFile(artifact)) continue;
@@ -682,4 +682,9 @@ function factsOf(answer: HistoryAnswer | null, pins: readonly Pin[]): string {
   if (answer === null) return '\u0000none';
   if (answer.kind !== 'facts') return JSON.stringify([answer.kind, answer.kind === 'incomplete' ? answer.reason : null]);
   return JSON.stringify(['facts', answer.searched, pins.map((pin) => answer.facts.get(pinKey(pin)) ?? null)]);
+}
+
+/** Whether a root-relative path is a `.gitignore` file (at the root or in a folder). */
+export function isGitignore(path: string): boolean {
+  return path === '.gitignore' || path.endsWith('/.gitignore');
 }

@@ -1,4 +1,4 @@
-import { existsSync, type FSWatcher, mkdirSync, statSync, watch as watchDirectory, writeFileSync } from 'node:fs';
+import { type FSWatcher, mkdirSync, statSync, watch as watchDirectory, writeFileSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -19,7 +19,7 @@ import { parseChoice, parseCommandArgs, parseCount } from '../args.ts';
 import type { CliContext, Output } from '../context.ts';
 import { joinPieces, type Piece, writeCheckJson } from '../format/json.ts';
 import { applyGlobalFlags } from '../main.ts';
-import { watchSocketPath } from '../watch-client.ts';
+import { findGitDir, watchSocketPath } from '../watch-client.ts';
 import { watchServeMessages } from '../watch-messages.ts';
 import { CHECK_FLAGS, CHECK_FORMATS, COUNTING_FORMATS, isTruthy, prettyOptions, render } from './check.ts';
 import { normaliseReportFlag, type ScholarlyRun } from './check-scholarly.ts';
@@ -317,18 +317,22 @@ export class CheckServer {
 
   /**
    * The root `check` would resolve for the request. A request from the watch's root or a folder
-   * below it with no `.git` on the way up, while the root's own `.git` is there, has the watch's
-   * root (git's discovery walks up to it) and starts no git: a watch's process is large, and each
-   * process it starts costs tens of milliseconds. Anything else is resolved as `check` resolves it.
+   * below it whose first `.git` up the tree is the watch's own (the client's rule for finding the
+   * watch, `findGitDir`, where git's discovery stops too) has the watch's root and starts no git: a
+   * watch's process is large, and each process it starts costs tens of milliseconds. Anything else
+   * is resolved as `check` resolves it.
    */
   #rootOf(request: ServeRequest, rootOption: string | undefined): string {
     const own = this.#options.root;
     const { cwd } = request;
-    const inside = rootOption === undefined && (cwd === own || cwd.startsWith(`${own}/`));
-    if (inside && !DISCOVERY_VARIABLES.some((name) => request.env[name] !== undefined) && existsSync(`${own}/.git`)) {
-      let folder = cwd;
-      while (folder !== own && !existsSync(`${folder}/.git`)) folder = folder.slice(0, folder.lastIndexOf('/'));
-      if (folder === own && statSync(cwd, { throwIfNoEntry: false })?.isDirectory() === true) return own;
+    if (
+      rootOption === undefined &&
+      (cwd === own || cwd.startsWith(`${own}/`)) &&
+      !DISCOVERY_VARIABLES.some((name) => request.env[name] !== undefined) &&
+      statSync(cwd, { throwIfNoEntry: false })?.isDirectory() === true &&
+      findGitDir(cwd) === this.#options.gitDir
+    ) {
+      return own;
     }
     return resolveWorkspace(cwd, rootOption).root;
   }
