@@ -263,6 +263,7 @@ export const runMessages = {
     `aiwg-cite: ${directory}: the result cache directory leads outside the root through a symlink; not used`,
   cacheStats: (hits: number, misses: number) => `result cache: ${hits} from the cache, ${misses} checked`,
   answerStats: (documents: number) => `result cache: the last run's answer, its ${documents} documents unchanged`,
+  spliceStats: (checked: number) => `result cache: the last run's answer, built again with ${checked} documents checked`,
   stampStats: (known: number) => `file stamps: ${known} files known unread`,
   helperStats: (documents: number) => `helper thread: ${documents} documents`,
   referenceLists: (note: string) => `reference lists: ${note}`,

@@ -148,6 +148,8 @@ export interface PipelinePlan {
    * document whose texts could not stand for its findings keeps them as findings. @default false
    */
   readonly okJson?: boolean;
+  /** With a history port: the outcomes name each document's stale pins ({@link BatchPorts.tellPins}). @default false */
+  readonly tellPins?: boolean;
 }
 
 /** The outcome of {@link runPipeline}. */
@@ -161,6 +163,8 @@ export interface PipelineResult {
   readonly ok: OkCounts;
   /** With {@link PipelinePlan.okJson}: per document, the texts of the citations in `ok`, in report order. */
   readonly okJson: ReadonlyMap<string, OkJson>;
+  /** Each document's outcome of stages 2–6, when the run had them (not for tallied outcomes), copies included. */
+  readonly outcomes?: BatchOutcome;
 }
 
 /** One document through stages 2–6. */
@@ -202,6 +206,7 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
     ...(plan.checkers === undefined ? {} : { checkers: plan.checkers }),
     countOk: plan.countOk === true,
     okJson: plan.okJson === true,
+    tellPins: plan.tellPins === true,
   });
   return finishPipeline(plan, discovered, outcomes, artifacts);
 }
@@ -259,7 +264,8 @@ export async function finishPipeline(
   }
 
   // 10. report
-  return { report: buildReport(findings, tally.checked, coverage, options, ok, okJson), documents, stagedChange, ok, okJson };
+  const report = buildReport(findings, tally.checked, coverage, options, ok, okJson);
+  return { report, documents, stagedChange, ok, okJson, ...(outcomes instanceof Map ? { outcomes } : {}) };
 }
 
 /**
@@ -591,7 +597,7 @@ async function checkOne(
     const stored = { findings: own.findings, skippedInCode: document.skippedInCode, suppressed: own.suppressed, lateSuppressions };
     // A counting run stores no texts of the citations that checked out: it never reads them.
     await ports.results.cache.store(key, file, stored, recording.looked, artifacts, mode !== 'count');
-  } else await ports.results.cache.recordUnstored(recording.looked, artifacts, onTree);
+  } else await ports.results.cache.recordUnstored(file, recording.looked, artifacts, onTree);
 }
 
 /** Keeps a document's body identity ({@link CopiesPort.bodyOf}) when the run asks for them. */

@@ -102,8 +102,8 @@ describe('ResultCache: entries as stored and read back', () => {
     // A lookup that does not hold records nothing.
     expect(await cache.lookup(a, 'docs/other.md', artifacts())).toBeNull();
     // Documents checked and not stored are counted apart, their inputs recorded like a hit's.
-    await cache.recordUnstored(['src/b.ts'], artifacts(), false);
-    await cache.recordUnstored([], artifacts(), true);
+    await cache.recordUnstored('docs/held.md', ['src/b.ts'], artifacts(), false);
+    await cache.recordUnstored('docs/mention.md', [], artifacts(), true);
     expect(cache.stats).toEqual({ hits: 2, misses: 3, unstored: 1, onTree: 1 });
     const stateOf = async (text: string) => `file:${await contentHash(new TextEncoder().encode(text))}`;
     const recorded = cache.recorded();
@@ -115,6 +115,7 @@ describe('ResultCache: entries as stored and read back', () => {
       ]),
     );
     expect([...(recorded?.digests ?? [])]).toEqual([['docs/b.md', 'b'.repeat(64)]]);
+    expect([...(recorded?.unstored ?? [])]).toEqual(['docs/held.md', 'docs/mention.md']);
   });
 
   it('trusts no entry that names another file, or whose rows do not fit their shapes', async () => {

@@ -214,6 +214,8 @@ export class ResultCache {
   #held: Map<string, string> | null = null;
   #knownUsed: Set<Map<string, string>> | null = null;
   #keyed: Map<string, string> | null = null;
+  /** Since {@link record}: the documents checked and not stored. */
+  #unstoredFiles: Set<string> | null = null;
 
   /**
    * `context` must change whenever anything but the document and its artifacts could change a
@@ -250,21 +252,27 @@ export class ResultCache {
     this.#held ??= new Map();
     this.#knownUsed ??= new Set();
     this.#keyed ??= new Map();
+    this.#unstoredFiles ??= new Set();
   }
 
   /**
    * Since {@link record}: each input of the entries that held, with its state, and the digest each
    * document was last keyed by; `null` before.
    */
-  recorded(): { readonly inputs: ReadonlyMap<string, string>; readonly digests: ReadonlyMap<string, string> } | null {
-    if (this.#held === null || this.#knownUsed === null || this.#keyed === null) return null;
+  recorded(): {
+    readonly inputs: ReadonlyMap<string, string>;
+    readonly digests: ReadonlyMap<string, string>;
+    /** The documents checked and not stored ({@link recordUnstored}). */
+    readonly unstored: ReadonlySet<string>;
+  } | null {
+    if (this.#held === null || this.#knownUsed === null || this.#keyed === null || this.#unstoredFiles === null) return null;
     // A known state is the artifact's state in this run (from its stamp, never from an entry), so
     // a path an entry that did not hold put there still names its true state: the next run's
     // answer is at worst built again for it, never printed wrongly.
     const inputs = new Map<string, string>();
     for (const states of this.#knownUsed) for (const [path, state] of states) inputs.set(path, state);
     for (const [path, state] of this.#held) inputs.set(path, state);
-    return { inputs, digests: this.#keyed };
+    return { inputs, digests: this.#keyed, unstored: this.#unstoredFiles };
   }
 
   /** The key of a document: the run's context, its path and its bytes. */
@@ -393,9 +401,10 @@ export class ResultCache {
    * bytes, the context and the artifacts it looked at, but a run-level note counts what its checks
    * held back. When recording ({@link record}), keeps the states of those artifacts.
    */
-  async recordUnstored(looked: Iterable<string>, artifacts: ArtifactCache, onTree: boolean): Promise<void> {
+  async recordUnstored(file: string, looked: Iterable<string>, artifacts: ArtifactCache, onTree: boolean): Promise<void> {
     if (onTree) this.#onTree += 1;
     else this.#unstored += 1;
+    this.#unstoredFiles?.add(file);
     if (this.#held === null) return;
     keepInputs(this.#held, await inputsOf(looked, artifacts));
   }

@@ -7,24 +7,30 @@ export interface KeptAnswer {
   readonly head: unknown;
   /** The printed bytes, read and verified now; `null` when they are gone or are not this head's. */
   output(): Buffer | null;
+  /** What the caller kept beside the output (its JSON), read and verified now; `null` when there is none of this head's. */
+  parts(): unknown;
 }
 
 /**
  * One kept answer of a command (its printed bytes and what they depend on) in the result cache's
  * directory, signed with the user's key like the cache: a file that is absent, torn, corrupt or
- * signed under another key reads as `null`. Two files per slot: the head (`answer-SLOT`), small,
- * which a run compares before it reads more, and the output (`answer-SLOT.output`), read only
- * when the head holds; each names the same random id, so a head never goes with another write's
- * output. A new answer replaces the old one, each file atomically, the output first.
+ * signed under another key reads as `null`. Up to three files per slot: the head (`answer-SLOT`),
+ * small, which a run compares before it reads more, the output (`answer-SLOT.output`), read only
+ * when the head holds, and the parts (`answer-SLOT.parts`), what the caller keeps to build a
+ * changed answer from this one, read only when it does; each names the same random id, so a head
+ * never goes with another write's output or parts. A new answer replaces the old one, each file
+ * atomically, the head last.
  */
 export class AnswerFile {
   readonly #head: SignedFile;
   readonly #output: SignedFile;
+  readonly #parts: SignedFile;
 
   constructor(directory: string, slot: string, secret: Uint8Array) {
     if (!/^[a-z][a-z-]*$/.test(slot)) throw new Error(`not an answer slot: ${slot}`);
     this.#head = new SignedFile(join(directory, `answer-${slot}`), secret);
     this.#output = new SignedFile(join(directory, `answer-${slot}.output`), secret);
+    this.#parts = new SignedFile(join(directory, `answer-${slot}.parts`), secret);
   }
 
   /** The kept answer's head, parsed; its output is read when asked for. */
@@ -39,21 +45,35 @@ export class AnswerFile {
     }
     const id = kept?.id;
     if (typeof id !== 'string') return null;
+    const bodyOf = (file: SignedFile): Buffer | null => {
+      const body = file.readBytes();
+      const end = body?.indexOf(0x0a) ?? -1;
+      if (body == null || end === -1 || body.toString('latin1', 0, end) !== id) return null;
+      return body.subarray(end + 1);
+    };
     return {
       head: kept.head,
-      output: () => {
-        const body = this.#output.readBytes();
-        const end = body?.indexOf(0x0a) ?? -1;
-        if (body == null || end === -1 || body.toString('latin1', 0, end) !== id) return null;
-        return body.subarray(end + 1);
+      output: () => bodyOf(this.#output),
+      parts: () => {
+        const body = bodyOf(this.#parts);
+        if (body === null) return null;
+        try {
+          return JSON.parse(body.toString('utf8'));
+        } catch {
+          return null;
+        }
       },
     };
   }
 
-  /** Keeps an answer in place of the last: `head` (JSON), and the output's pieces as UTF-8. */
-  write(head: unknown, output: readonly (string | Uint8Array)[]): void {
+  /**
+   * Keeps an answer in place of the last: `head` (JSON), the output's pieces as UTF-8 and, when
+   * given, the parts (JSON); an answer without parts leaves none of the last one's.
+   */
+  write(head: unknown, output: readonly (string | Uint8Array)[], parts?: unknown): void {
     const id = randomBytes(16).toString('hex');
     this.#output.write([`${id}\n`, ...output]);
+    if (parts !== undefined) this.#parts.write([`${id}\n`, JSON.stringify(parts)]);
     this.#head.write(JSON.stringify({ id, head }));
   }
 }

@@ -5,11 +5,13 @@ import {
   artifactState,
   CONTENT_HASH_LENGTH,
   type Discovery,
+  type PipelineResult,
   type Sha256,
   sameItems,
 } from '@aiwg-cite/core';
 import type { Workspace } from '@aiwg-cite/node';
 import type { ResultCacheRun } from './check-cache.ts';
+import { isKeptParts, type KeptParts, keptParts, place, SPLICED_FORMATS, type Spliced } from './check-splice.ts';
 
 /**
  * A `check` over every document whose answer is kept whole (issue 13): the bytes it printed and
@@ -33,10 +35,14 @@ import type { ResultCacheRun } from './check-cache.ts';
  * cache, not this one's; a helper starts only for documents the cache did not answer): a run that
  * checks an edited document spends nothing on keeping one; the next, if nothing changed, keeps
  * it, and the one after prints it.
+ *
+ * Beside the answer of a JSON, pretty, SARIF or GitHub run the parts it was built from are kept
+ * (check-splice.ts): when only the bytes of a few documents changed since, and nothing else the
+ * answer depends on, the run checks those documents and builds its answer from the parts.
  */
 
 /** The layout of {@link AnswerHead}; a new layout never reads an old file. */
-const HEAD_FORMAT = 2;
+const HEAD_FORMAT = 3;
 /** A larger answer is not kept: it would cost more to write and read than to build. */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
@@ -57,13 +63,20 @@ interface AnswerHead {
   /** The artifacts the history stage asked about. */
   readonly historyArtifacts: readonly string[];
   readonly exit: number;
+  /** Whether the parts a splice builds from are kept beside the output. */
+  readonly spliced: boolean;
 }
 
-/** What a kept answer gives back. */
-export interface ReusedAnswer {
-  readonly output: Buffer;
-  readonly exit: number;
-}
+/**
+ * What a kept answer gives back: itself, when nothing it depends on changed; or, when only the
+ * bytes of the documents in `changed` did, its output and the parts it was built from (a splice).
+ */
+export type ReusedAnswer =
+  | { readonly kind: 'whole'; readonly output: Buffer; readonly exit: number }
+  | { readonly kind: 'splice'; readonly output: Buffer; readonly changed: ReadonlySet<string>; readonly parts: KeptParts };
+
+/** The share of a run's documents that may have changed for a splice (more: the run looks each up, as it would). */
+const SPLICE_SHARE = 4;
 
 /** The parts of a run a kept answer is checked against. */
 export interface RunAnswerInput {
@@ -94,12 +107,29 @@ export interface RunAnswer {
    * depends on, while this run can still keep its answer.
    */
   readonly tellHistoryState: (artifacts: readonly string[]) => ((state: string) => void) | null;
-  /** The kept answer, when nothing it depends on changed since. */
+  /** The kept answer, when nothing it depends on changed since, or only some documents' bytes did. */
   reuse(discovery: Discovery): Promise<ReusedAnswer | null>;
   /** Called with every piece the run prints, in order (text, or bytes it may keep a view of). */
   print(piece: string | Uint8Array): void;
-  /** Keeps this run's answer when it qualifies (see above); a failure to write costs only time. */
-  keep(discovery: Discovery, exit: number): Promise<void>;
+  /** For a JSON report's `placed` hook (format/json.ts): where each document's elements of `citations` stand. */
+  placed(file: string, start: number, end: number): void;
+  /**
+   * Keeps this run's answer when it qualifies (see above), and the parts it was built from when
+   * the run gives them (`run`: its outcomes, and whether a run-level stage touched a finding); a
+   * failure to write costs only time.
+   */
+  keep(discovery: Discovery, exit: number, run?: KeptRun): Promise<void>;
+  /** Keeps a splice's answer (check-splice.ts) in place of the one it was built from, when it qualifies. */
+  keepSplice(discovery: Discovery, spliced: Spliced): Promise<void>;
+}
+
+/** What a run that keeps its answer gives for the parts a splice builds from (check-splice.ts). */
+export interface KeptRun {
+  readonly outcomes: PipelineResult['outcomes'];
+  /** The documents of the report (the discovered ones but the copies left out). */
+  readonly documents: readonly string[];
+  /** Whether a run-level stage revised or added a finding (a JSON answer's kept elements would not hold). */
+  readonly touched: boolean;
 }
 
 /** The kept answer of a `check` run over every document. */
@@ -117,11 +147,30 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
     return documents > 0 && misses === 0 && hits + unstored + onTree === documents;
   };
   const printed: (string | Uint8Array)[] = [];
+  const places: [string, number, number][] = [];
   let printedBytes = 0;
   let asked: { readonly state: string; readonly artifacts: readonly string[] } | null = null;
   let unkept = false;
   let runState: string | null = null;
   const stateOf = () => (runState ??= input.runState());
+  // The kept answer a splice builds from.
+  let base: AnswerHead | null = null;
+  const write = (
+    head: Omit<AnswerHead, 'format' | 'key' | 'notes' | 'run' | 'spliced'>,
+    discovery: Discovery,
+    output: readonly (string | Uint8Array)[],
+    parts: KeptParts | null,
+  ) => {
+    try {
+      file.write(
+        { ...head, format: HEAD_FORMAT, key, notes: discovery.notes, run: stateOf(), spliced: parts !== null },
+        output,
+        parts ?? undefined,
+      );
+    } catch {
+      // Not kept: the next run builds its answer again.
+    }
+  };
 
   return {
     tellHistoryState(artifacts) {
@@ -146,13 +195,20 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       if (head.key !== key || !sameItems(head.documents, discovery.documents) || !sameItems(head.notes, discovery.notes)) return null;
       const known = cache.stamps?.digestOf;
       if (known === undefined || head.run !== run) return null;
+      // Documents whose bytes changed: a splice may build the answer again (see check-splice.ts).
+      const changed = new Set<string>();
+      const most = Math.floor(head.documents.length / SPLICE_SHARE);
+      const change = (at: number): boolean => {
+        changed.add(head.documents[at] as string);
+        return head.spliced && changed.size <= most;
+      };
       // What the stamps know first; the rest is read (links, files never stamped, missing files),
       // as the pipeline would read it.
       const unknownDocuments: number[] = [];
       for (let at = 0; at < head.documents.length; at += 1) {
         const digest = known(head.documents[at] as string);
         if (digest === null) unknownDocuments.push(at);
-        else if (digest !== head.digests[at]) return null;
+        else if (digest !== head.digests[at] && !change(at)) return null;
       }
       const unknownInputs: number[] = [];
       for (let at = 0; at < head.inputs.length; at += 2) {
@@ -162,7 +218,8 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       }
       for (const at of unknownDocuments) {
         const read = await input.reader.read(head.documents[at] as string);
-        if (read.kind !== 'file' || (await input.sha256(read.bytes)) !== head.digests[at]) return null;
+        if (read.kind !== 'file') return null;
+        if ((await input.sha256(read.bytes)) !== head.digests[at] && !change(at)) return null;
       }
       for (const at of unknownInputs) {
         if (artifactState(await input.artifacts.get(head.inputs[at] as string)) !== head.inputs[at + 1]) return null;
@@ -173,7 +230,12 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         if ((await historyState(workspace.root, { ...input.env }, head.historyArtifacts)) !== head.history) return null;
       }
       const output = kept.output();
-      return output === null ? null : { output, exit: head.exit };
+      if (output === null) return null;
+      if (changed.size === 0) return { kind: 'whole', output, exit: head.exit };
+      const parts = kept.parts();
+      if (!isKeptParts(parts)) return null;
+      base = head;
+      return { kind: 'splice', output, changed, parts };
     },
     print(piece) {
       if (unkept || !everyDocumentAnswered()) return;
@@ -185,7 +247,10 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       }
       printed.push(piece);
     },
-    async keep(discovery, exit) {
+    placed(file, start, end) {
+      if (!unkept) place(places, file, start, end);
+    },
+    async keep(discovery, exit, run) {
       const recorded = results.recorded();
       if (unkept || recorded === null || !everyDocumentAnswered()) return;
       const digests: string[] = [];
@@ -197,24 +262,61 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       // Git's state as the history lookup found it when it opened the repository: a ref or the
       // index that moved since makes the next run compare another state, and build its answer again.
       const history = asked as { readonly state: string; readonly artifacts: readonly string[] } | null;
-      const head: AnswerHead = {
-        format: HEAD_FORMAT,
-        key,
-        documents: discovery.documents,
-        notes: discovery.notes,
-        digests,
-        inputs: [...recorded.inputs].flat(),
-        run: stateOf(),
-        mentions: input.mentions.resolved(),
-        history: history?.state ?? null,
-        historyArtifacts: history?.artifacts ?? [],
-        exit,
-      };
-      try {
-        file.write(head, printed);
-      } catch {
-        // Not kept: the next run builds its answer again.
+      // The parts a splice builds from, when this run gives them and its format can be spliced.
+      let parts: KeptParts | null = null;
+      if (run?.outcomes !== undefined && SPLICED_FORMATS.has(input.format) && !(input.format === 'json' && run.touched)) {
+        const shown = new Set(run.documents);
+        const leftOut = new Set(discovery.documents.filter((document) => !shown.has(document)));
+        parts = keptParts(run.outcomes, leftOut, recorded.unstored, input.format === 'json' ? places : null);
       }
+      write(
+        {
+          documents: discovery.documents,
+          digests,
+          inputs: [...recorded.inputs].flat(),
+          mentions: input.mentions.resolved(),
+          history: history?.state ?? null,
+          historyArtifacts: history?.artifacts ?? [],
+          exit,
+        },
+        discovery,
+        printed,
+        parts,
+      );
+    },
+    async keepSplice(discovery, spliced) {
+      const recorded = results.recorded();
+      if (base === null || recorded === null) return;
+      // Kept when the cache answered every document the splice checked (the next run after the
+      // one that checked an edit), and git was asked of no pin whose artifact the kept answer's
+      // state does not cover (that state held when `reuse` compared it: git's refs or index moving
+      // since make the next run compare another, and build its answer again).
+      const { hits, misses, unstored, onTree } = results.stats;
+      if (misses > 0 || hits + unstored + onTree !== spliced.checked) return;
+      const covered = new Set(base.history === null ? [] : base.historyArtifacts);
+      if (spliced.pinnedArtifacts.some((artifact) => !covered.has(artifact))) return;
+      if (spliced.pieces.reduce((sum, piece) => sum + Buffer.byteLength(piece), 0) > MAX_OUTPUT_BYTES) return;
+      // The documents it did not check kept their bytes (`reuse` compared them), and the inputs theirs.
+      const digests = discovery.documents.map((document, at) => recorded.digests.get(document) ?? (base?.digests[at] as string));
+      const inputs = new Map<string, string>();
+      for (let at = 0; at < base.inputs.length; at += 2) inputs.set(base.inputs[at] as string, base.inputs[at + 1] as string);
+      for (const [path, state] of recorded.inputs) inputs.set(path, state);
+      const shown = new Set(spliced.documents);
+      const leftOut = new Set(discovery.documents.filter((document) => !shown.has(document)));
+      write(
+        {
+          documents: discovery.documents,
+          digests,
+          inputs: [...inputs].flat(),
+          mentions: [...new Set([...base.mentions, ...input.mentions.resolved()])],
+          history: base.history,
+          historyArtifacts: base.historyArtifacts,
+          exit: spliced.exit,
+        },
+        discovery,
+        spliced.pieces,
+        keptParts(spliced.outcomes, leftOut, recorded.unstored, spliced.places),
+      );
     },
   };
 }
@@ -250,6 +352,7 @@ function isHead(value: unknown): value is AnswerHead {
     isStrings(head.mentions) &&
     (head.history === null || typeof head.history === 'string') &&
     isStrings(head.historyArtifacts) &&
-    (head.exit === 0 || head.exit === 1)
+    (head.exit === 0 || head.exit === 1) &&
+    typeof head.spliced === 'boolean'
   );
 }

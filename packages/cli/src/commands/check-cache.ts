@@ -35,9 +35,11 @@ export interface ResultCacheRun {
   readonly stamps: FileStamps | null;
   /**
    * Writes the cache and the stamps when the run changed them, and prints the counts when asked;
-   * `answered`: the run printed a kept answer (check-answer.ts) for that many documents.
+   * `answered`: the run printed a kept answer (check-answer.ts) for that many documents;
+   * `unchanged`: a splice (check-splice.ts) took that many documents' outcomes from a kept answer,
+   * counted as answered from the cache.
    */
-  finish(fullRun: boolean, answered?: number): Promise<void>;
+  finish(fullRun: boolean, answered?: number, unchanged?: number): Promise<void>;
   /** Stores entries a helper thread's run made (see {@link HelperCacheWork}). */
   store(entries: readonly StoredEntry[]): void;
   /** Takes a helper thread's lookups and stamps as this run's own; it answered for `documents` documents. */
@@ -125,7 +127,7 @@ export function openResultCache(
     context: runContext,
     answers: (slot) => new AnswerFile(directory, slot, secret),
     stamps,
-    async finish(fullRun, answered) {
+    async finish(fullRun, answered, unchanged = 0) {
       // A cache that cannot be written costs the next run time, nothing else.
       try {
         storage.flush(fullRun);
@@ -133,8 +135,12 @@ export function openResultCache(
       } catch {}
       if (context.env.AIWG_CITE_RESULT_CACHE_STATS === '1') {
         context.stderr.write(
-          `${answered === undefined ? runMessages.cacheStats(cache.stats.hits + helped.hits, cache.stats.misses + helped.misses) : runMessages.answerStats(answered)}\n`,
+          `${answered === undefined ? runMessages.cacheStats(cache.stats.hits + helped.hits + unchanged, cache.stats.misses + helped.misses) : runMessages.answerStats(answered)}\n`,
         );
+        if (unchanged > 0) {
+          const { hits, misses, unstored, onTree } = cache.stats;
+          context.stderr.write(`${runMessages.spliceStats(hits + misses + unstored + onTree)}\n`);
+        }
         if (stamps !== null) context.stderr.write(`${runMessages.stampStats(stamps.known)}\n`);
         if (helped.documents > 0) context.stderr.write(`${runMessages.helperStats(helped.documents)}\n`);
       }

@@ -33,6 +33,7 @@ import { changedScope, readChanges } from './check-changed.ts';
 import { helpCheck, helperContext, helperMinimum, startHelper } from './check-helper.ts';
 import { ONLINE_FLAGS, ONLINE_HELP, prepareOnline } from './check-online.ts';
 import { normaliseReportFlag, prepareScholarly, SCHOLARLY_FLAGS, SCHOLARLY_HELP, type ScholarlyRun } from './check-scholarly.ts';
+import { spliceAnswer, watchedStage } from './check-splice.ts';
 import { decodeExact, readInput } from './interop-io.ts';
 
 const HELP = `Usage: aiwg-cite check [paths...] [options]
@@ -250,31 +251,58 @@ export const check: Command = {
             mentions: { resolved: scholarly.mentionsResolved, resolveAsBefore: scholarly.resolveAsBefore },
           });
     const reused = discovery === null ? null : await answer?.reuse(discovery);
-    if (discovery !== null && reused != null) {
+    if (discovery !== null && reused?.kind === 'whole') {
       await cache?.finish(false, discovery.documents.length);
       printBytes(context.stdout, reused.output);
       return reused.exit;
     }
+    // The corpus stage, watched: a kept answer's parts hold only while it touches no finding.
+    const corpus = watchedStage(scholarly.corpusStage);
+    const ports = {
+      discover: discovery === null ? discover : () => discovery,
+      reader: read,
+      sha256,
+      artifacts,
+      current: 'working tree' as const,
+      ...optional('results', results),
+      copies: scholarly.copiesPort(stamps),
+      ...optional('corpus', corpus.stage),
+      ...optional('online', online.stage),
+    };
+    // Only some documents' bytes changed since the kept answer: checks those, builds the rest from it.
+    if (discovery !== null && reused?.kind === 'splice') {
+      const history = values['no-history'] === true ? undefined : historyPort(workspace, context);
+      const spliced = await spliceAnswer({
+        ...reused,
+        discovery,
+        plan: { ports: { ...ports, ...optional('history', history) }, options: runOptions, checkers, countOk, okJson },
+        artifacts,
+        format,
+        render: (result) => render(result.report, format, context, { ...prettyOptions(values), ok: result.ok }),
+      });
+      if (spliced !== null) {
+        await cache?.finish(false, undefined, discovery.documents.length - spliced.checked);
+        const out = chunkedWriter((piece) => printBytes(context.stdout, piece));
+        for (const piece of spliced.pieces) out.write(piece);
+        out.end();
+        await answer?.keepSplice(discovery, spliced);
+        return spliced.exit;
+      }
+    }
     const result = await runPipeline({
       ports: {
-        discover: discovery === null ? discover : () => discovery,
-        reader: read,
-        sha256,
-        artifacts,
-        current: 'working tree',
+        ...ports,
         ...optional('helper', helper),
         ...(values['no-history'] === true
           ? {}
           : optional('history', historyPort(workspace, context, undefined, answer === null ? {} : { tellState: answer.tellHistoryState }))),
-        ...optional('results', results),
-        copies: scholarly.copiesPort(stamps),
-        corpus: scholarly.corpusStage,
-        ...optional('online', online.stage),
       },
       options: runOptions,
       checkers,
       countOk,
       okJson,
+      // A kept answer's parts name the documents with stale pins (check-splice.ts).
+      tellPins: answer !== null,
     });
     const { report, documents, ok } = result;
     await cache?.finish(!explicit && shard === undefined && changed?.documents == null);
@@ -286,11 +314,11 @@ export const check: Command = {
     };
     if (format === 'json') {
       const out = chunkedWriter(print);
-      writeCheckJson(report, out.write, result.okJson);
+      writeCheckJson(report, out.write, result.okJson, answer == null ? {} : { placed: answer.placed });
       out.end();
     } else print(render(report, format, context, { ...prettyOptions(values), ok }));
     const exit = report.verdict === 'PASS' ? 0 : 1;
-    if (discovery !== null) await answer?.keep(discovery, exit);
+    if (discovery !== null) await answer?.keep(discovery, exit, { outcomes: result.outcomes, documents, touched: corpus.touched() });
     return exit;
   },
 };

@@ -73,9 +73,21 @@ export function writeJson(
   write: (piece: Piece) => unknown,
   citation: (finding: Finding) => string = (finding) => JSON.stringify(finding) ?? 'null',
   okJson: ReadonlyMap<string, OkJson> = new Map(),
+  hooks: JsonHooks = {},
 ): void {
   let piece = '{';
   let first = true;
+  // With `hooks.placed`: the UTF-8 bytes written so far, and where the citations' elements stand.
+  let bytes = 0;
+  let at = 0;
+  const placing = hooks.placed;
+  const out =
+    placing === undefined
+      ? write
+      : (text: Piece) => {
+          bytes += typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+          write(text);
+        };
   for (const [key, value] of Object.entries(report) as [string, unknown][]) {
     const json = Array.isArray(value) ? null : JSON.stringify(value);
     if (!Array.isArray(value) && json === undefined) continue;
@@ -91,29 +103,76 @@ export function writeJson(
       if (written++ > 0) piece += ',';
       if (typeof text !== 'string') {
         // Bytes go on as they are, after the text before them.
-        if (piece !== '') write(piece);
-        write(text);
+        if (piece !== '') out(piece);
+        out(text);
         piece = '';
         return;
       }
       piece += text;
       if (piece.length >= PIECE) {
-        write(piece);
+        out(piece);
         piece = '';
       }
     };
-    if (key !== 'citations') for (const element of value) add(JSON.stringify(element) ?? 'null');
-    else if (okJson.size === 0) for (const element of value) add(citation(element as Finding));
-    else
-      inReportOrder(
-        value as Finding[],
-        okJson,
-        (finding) => add(citation(finding)),
-        (texts, from, to) => writeOkJson(texts, from, to, add),
-      );
+    if (key !== 'citations') {
+      for (const element of value) add(JSON.stringify(element) ?? 'null');
+      piece += ']';
+      continue;
+    }
+    // Where each element starts and ends, when asked: the bytes before the array, then each element's own.
+    if (placing !== undefined) at = bytes + Buffer.byteLength(piece);
+    const element =
+      placing === undefined
+        ? (text: Piece) => add(text)
+        : (text: Piece, file: string) => {
+            if (written > 0) at += 1;
+            const start = at;
+            at += typeof text === 'string' ? Buffer.byteLength(text) : text.length;
+            placing(file, start, at);
+            add(text);
+          };
+    if (hooks.citations !== undefined) hooks.citations(element);
+    else writeCitations(value as Finding[], okJson, citation, element);
     piece += ']';
   }
-  write(`${piece}}\n`);
+  out(`${piece}}\n`);
+}
+
+/** What {@link writeJson} may do besides writing the report as it is. */
+export interface JsonHooks {
+  /**
+   * Told, for each element of `citations` as it is written, the file it belongs to and the bytes
+   * of the output it takes (from its first byte to past its last; the commas between elements are
+   * not in it).
+   */
+  readonly placed?: (file: string, start: number, end: number) => void;
+  /** Writes the elements of `citations` (each through `add`, with the file it belongs to) in place of the report's own. */
+  readonly citations?: (add: (element: Piece, file: string) => void) => void;
+}
+
+/**
+ * The elements of a report's `citations`, in report order: each finding as `citation` writes it,
+ * and among them the texts of the citations that checked out (`okJson`), a document's run of them
+ * as one element; `add` is told the file of each.
+ */
+export function writeCitations(
+  citations: readonly Finding[],
+  okJson: ReadonlyMap<string, OkJson>,
+  citation: (finding: Finding) => string,
+  add: (element: Piece, file: string) => void,
+): void {
+  if (okJson.size === 0) {
+    for (const finding of citations) add(citation(finding), finding.file);
+    return;
+  }
+  const fileOf = new Map<OkJson, string>();
+  for (const [file, texts] of okJson) fileOf.set(texts, file);
+  inReportOrder(
+    citations,
+    okJson,
+    (finding) => add(citation(finding), finding.file),
+    (texts, from, to) => writeOkJson(texts, from, to, (element) => add(element, fileOf.get(texts) as string)),
+  );
 }
 
 /**
@@ -122,6 +181,11 @@ export function writeJson(
  * written without copying the citations. `okJson`: citations that checked out, kept as text per
  * document (core `runPipeline` with `okJson`), written among the others.
  */
-export function writeCheckJson(report: Report, write: (piece: Piece) => unknown, okJson: ReadonlyMap<string, OkJson> = new Map()): void {
-  writeJson(report, write, verdictJsonWriter(), okJson);
+export function writeCheckJson(
+  report: Report,
+  write: (piece: Piece) => unknown,
+  okJson: ReadonlyMap<string, OkJson> = new Map(),
+  hooks: JsonHooks = {},
+): void {
+  writeJson(report, write, verdictJsonWriter(), okJson, hooks);
 }

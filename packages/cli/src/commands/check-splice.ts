@@ -1,0 +1,361 @@
+import {
+  type ArtifactCache,
+  type BatchOutcome,
+  checkDocumentBatch,
+  type Discovery,
+  type DocumentOutcome,
+  type Finding,
+  finishPipeline,
+  historyMessages,
+  type OkJson,
+  type PipelinePlan,
+  type PipelineResult,
+  type RunStage,
+  type SkipReason,
+  verdictJsonWriter,
+} from '@aiwg-cite/core';
+import { type Piece, writeCheckJson, writeCitations } from '../format/json.ts';
+
+/**
+ * A kept answer built again after some of its documents changed (issues 13 and 18): a `check`
+ * over every document in which only a few documents' bytes changed since the run that kept its
+ * answer checks those documents alone, takes every other document's outcome as that run had it,
+ * runs the run-level stages and builds the report over them all (core `finishPipeline`, as every
+ * run does), and prints it; a JSON report copies each unchanged document's part of the kept
+ * output instead of writing it again. The report is the one a run over every document gives, by
+ * construction: the same outcomes go through the same stages. Where that cannot be assured, the
+ * splice declines and the run checks as it would have (see {@link spliceAnswer}).
+ */
+
+/**
+ * What the kept answer keeps besides its output so that a changed run can be built from it: each
+ * document's outcome of stages 2–6 (the findings, counts, and where each counted key first stood,
+ * never the texts of the citations that checked out), the body identities and left-out copies,
+ * the documents checked and not stored (which a splice checks again: a run-level note counts what
+ * they held back), and for a JSON answer where each document's elements of `citations` stand in
+ * the output.
+ */
+export interface KeptParts {
+  /** Every discovered document's outcome, in the order of discovery. */
+  readonly documents: readonly (readonly [string, KeptOutcome])[];
+  readonly bodies: readonly (readonly [string, string])[];
+  readonly leftOut: readonly string[];
+  readonly unstored: readonly string[];
+  /** The documents with stale pins, which the history stage asked git about. */
+  readonly pinned: readonly string[];
+  /** The history stage's note that git's history is incomplete (a shallow clone, no commits), or `null`. */
+  readonly incomplete: string | null;
+  /** JSON: each document's elements of `citations` in the output (file, first byte, past the last), in report order. */
+  readonly places: readonly (readonly [string, number, number])[] | null;
+}
+
+/** A document's outcome as kept: checked, or skipped for a reason. */
+type KeptOutcome =
+  | {
+      readonly findings: readonly Finding[];
+      readonly skippedInCode: number;
+      readonly suppressed: number;
+      /** The citations that checked out, counted by key in the order the document first had each. */
+      readonly ok: readonly (readonly [string, number])[] | null;
+      /** The first text of each counted key (line, column, kind, key), which the summary's order needs. */
+      readonly firsts: readonly (readonly [number, number, string, string])[] | null;
+    }
+  | { readonly skip: SkipReason };
+
+/** The formats whose answer a splice can build: JSON (copying the kept parts) and those that count what checked out. */
+export const SPLICED_FORMATS: ReadonlySet<string> = new Set(['json', 'pretty', 'sarif', 'github']);
+
+/**
+ * A run-level stage that tells whether it revised or added a finding: a JSON splice copies the
+ * kept elements of unchanged documents, which holds only while no run-level stage touches a
+ * finding (its findings can stand at any document: `corpus/absent` at the first id it counts).
+ */
+export function watchedStage(stage: RunStage | undefined): { readonly stage: RunStage | undefined; readonly touched: () => boolean } {
+  let touched = false;
+  if (stage === undefined) return { stage, touched: () => false };
+  return {
+    stage: {
+      async run(findings, documents, ok) {
+        const added = await stage.run(findings, documents, ok);
+        if (added.revised !== undefined || (added.findings?.length ?? 0) > 0) touched = true;
+        return added;
+      },
+    },
+    touched: () => touched,
+  };
+}
+
+/**
+ * The note of the history stage that a splice can give again: git's history is incomplete, which
+ * the stage says whenever a document has a stale pin; `undefined` for other notes (how many pins
+ * name untracked files, a document read as UTF-16), which count over documents a splice does not
+ * check. Outcomes tell their pins (core `PipelinePlan.tellPins`).
+ */
+function incompleteNote(notes: readonly string[]): string | null | undefined {
+  if (notes.length === 0) return null;
+  const [note] = notes;
+  return notes.length === 1 && (note === historyMessages.shallow() || note === historyMessages.noCommits()) ? note : undefined;
+}
+
+/**
+ * The parts a run over every document keeps beside its answer, or `null` when a splice could not
+ * build its answer from them: an outcome that is neither checked nor skipped, or notes of stages
+ * 2–6 that speak of documents a splice does not check ({@link incompleteNote}).
+ */
+export function keptParts(
+  outcomes: BatchOutcome,
+  leftOut: ReadonlySet<string>,
+  unstored: ReadonlySet<string>,
+  places: readonly (readonly [string, number, number])[] | null,
+): KeptParts | null {
+  const incomplete = incompleteNote(outcomes.notes);
+  if (incomplete === undefined) return null;
+  const documents: (readonly [string, KeptOutcome])[] = [];
+  for (const [file, outcome] of outcomes) {
+    if (outcome.kind === 'gone') return null;
+    if (outcome.kind === 'skipped') {
+      documents.push([file, { skip: outcome.reason }]);
+      continue;
+    }
+    documents.push([
+      file,
+      {
+        findings: outcome.findings,
+        skippedInCode: outcome.skippedInCode,
+        suppressed: outcome.suppressed,
+        ok: outcome.ok === undefined ? null : [...outcome.ok],
+        firsts: outcome.okJson === undefined ? null : firstTexts(outcome.okJson),
+      },
+    ]);
+  }
+  return {
+    documents,
+    bodies: [...outcomes.bodies],
+    leftOut: [...leftOut],
+    unstored: [...unstored],
+    pinned: [...outcomes.pinned.keys()],
+    incomplete,
+    places,
+  };
+}
+
+/** Each counted key's first text: all the summary asks of a document's texts (core `buildReport`). */
+function firstTexts(texts: OkJson): [number, number, string, string][] {
+  const seen = new Set<string>();
+  const firsts: [number, number, string, string][] = [];
+  texts.keys.forEach((key, at) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    firsts.push([texts.lines[at] as number, texts.columns[at] as number, texts.kinds[at] as string, key]);
+  });
+  return firsts;
+}
+
+/** The outcome a kept one stands for. Its texts hold no JSON: a splice copies them from the kept output. */
+function outcomeOf(kept: KeptOutcome): DocumentOutcome {
+  if ('skip' in kept) return { kind: 'skipped', reason: kept.skip };
+  const { findings, skippedInCode, suppressed, ok, firsts } = kept;
+  return {
+    kind: 'checked',
+    findings,
+    skippedInCode,
+    suppressed,
+    ...(ok === null ? {} : { ok: new Map(ok) }),
+    ...(firsts === null
+      ? {}
+      : {
+          okJson: {
+            lines: firsts.map((first) => first[0]),
+            columns: firsts.map((first) => first[1]),
+            kinds: firsts.map((first) => first[2]),
+            keys: firsts.map((first) => first[3]),
+            json: '',
+            ends: firsts.map(() => 0),
+          },
+        }),
+  };
+}
+
+/** Whether a kept value has the shape of {@link KeptParts} (the signature vouches for its bytes; this refuses another layout). */
+export function isKeptParts(value: unknown): value is KeptParts {
+  const parts = value as Partial<KeptParts> | null;
+  return (
+    typeof parts === 'object' &&
+    parts !== null &&
+    Array.isArray(parts.documents) &&
+    parts.documents.every(
+      (entry) => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'object' && entry[1] !== null,
+    ) &&
+    Array.isArray(parts.bodies) &&
+    Array.isArray(parts.leftOut) &&
+    Array.isArray(parts.unstored) &&
+    Array.isArray(parts.pinned) &&
+    (parts.incomplete === null || typeof parts.incomplete === 'string') &&
+    (parts.places === null || (Array.isArray(parts.places) && parts.places.every((place) => Array.isArray(place) && place.length === 3)))
+  );
+}
+
+/** What a splice is given. */
+export interface SpliceInput {
+  readonly discovery: Discovery;
+  /** The documents whose bytes changed since the kept answer. */
+  readonly changed: ReadonlySet<string>;
+  readonly parts: KeptParts;
+  /** The kept answer's output. */
+  readonly output: Buffer;
+  /** The run's plan, as `runPipeline` would be given it (no helper thread: a splice checks a few documents). */
+  readonly plan: PipelinePlan;
+  readonly artifacts: ArtifactCache;
+  readonly format: string;
+  /** Renders a report in a format other than JSON. */
+  readonly render: (result: PipelineResult) => string;
+}
+
+/**
+ * The answer of a run over every document, built from a kept answer's parts and a check of the
+ * changed documents (and of those checked and not stored before); `null` when it cannot be built
+ * so, and the run checks as it would have: the history stage had something to say of the run
+ * besides that git's history is incomplete, or (JSON) a run-level stage revised or added a
+ * finding, the copies left out changed or an element of the report has no kept place.
+ */
+export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> {
+  const { discovery, parts, plan, artifacts } = input;
+  const { ports } = plan;
+  const again = new Set([...input.changed, ...parts.unstored]);
+  const checked = discovery.documents.filter((file) => again.has(file));
+  const batch = await checkDocumentBatch(checked, {
+    reader: ports.reader,
+    artifactsFor: () => artifacts,
+    ...(ports.copies === undefined ? {} : { bodyOf: ports.copies.bodyOf }),
+    ...(ports.history === undefined ? {} : { history: ports.history }),
+    ...(ports.current === undefined ? {} : { current: ports.current }),
+    ...(ports.results === undefined ? {} : { results: ports.results }),
+    ...(plan.options === undefined ? {} : { options: plan.options }),
+    ...(plan.checkers === undefined ? {} : { checkers: plan.checkers }),
+    countOk: plan.countOk === true,
+    okJson: plan.okJson === true,
+    tellPins: true,
+  });
+  // The history stage's note over every document: that git's history is incomplete, while one has a stale pin.
+  const incomplete = incompleteNote(batch.notes);
+  if (incomplete === undefined || (incomplete !== null && parts.incomplete !== null && incomplete !== parts.incomplete)) return null;
+  // The documents with stale pins: those checked now, as the stage found them; the others as kept (their pins not kept, only that they have some).
+  const pinned = new Map(batch.pinned);
+  for (const file of parts.pinned) if (!again.has(file)) pinned.set(file, []);
+  const note = incomplete ?? parts.incomplete;
+  const kept = new Map(parts.documents);
+  const bodies = new Map(parts.bodies);
+  for (const file of checked) bodies.delete(file);
+  for (const [file, body] of batch.bodies) bodies.set(file, body);
+  const notes = note !== null && pinned.size > 0 ? [note] : [];
+  const outcomes: BatchOutcome = Object.assign(new Map<string, DocumentOutcome>(), { notes, pinned, bodies });
+  for (const file of discovery.documents) {
+    const found = batch.get(file);
+    const keptOutcome = kept.get(file);
+    const outcome = found ?? (keptOutcome === undefined ? undefined : outcomeOf(keptOutcome));
+    if (outcome === undefined || outcome.kind === 'gone') return null;
+    outcomes.set(file, outcome);
+  }
+  const corpus = watchedStage(ports.corpus);
+  const result = await finishPipeline(
+    { ...plan, ports: { ...ports, ...(corpus.stage === undefined ? {} : { corpus: corpus.stage }) } },
+    discovery,
+    outcomes,
+    artifacts,
+  );
+  const spliced = {
+    exit: result.report.verdict === 'PASS' ? 0 : 1,
+    outcomes,
+    documents: result.documents,
+    checked: checked.length,
+    pinnedArtifacts: [...new Set([...batch.pinned.values()].flatMap((pins) => pins.map((pin) => pin.artifact)))],
+  };
+  if (input.format !== 'json') return { ...spliced, pieces: [input.render(result)], places: null };
+  if (corpus.touched()) return null;
+  const elements = jsonElements(input, result, new Set(checked));
+  if (elements === null) return null;
+  const pieces: Piece[] = [];
+  const places: [string, number, number][] = [];
+  const citation = verdictJsonWriter();
+  writeCheckJson(result.report, (piece) => pieces.push(piece), new Map(), {
+    citations: (add) => {
+      for (const element of elements) {
+        if ('bytes' in element) add(element.bytes, element.file);
+        else writeCitations(element.findings, element.texts, citation, add);
+      }
+    },
+    placed: (file, start, end) => place(places, file, start, end),
+  });
+  return { ...spliced, pieces, places };
+}
+
+/** A splice's answer, and what keeping it needs. */
+export interface Spliced {
+  readonly pieces: Piece[];
+  readonly exit: number;
+  /** Every document's outcome, as the report was built from them. */
+  readonly outcomes: BatchOutcome;
+  /** The documents of the report. */
+  readonly documents: readonly string[];
+  /** How many documents it checked. */
+  readonly checked: number;
+  /** The artifacts of the stale pins of the documents it checked, which the history stage asked git about. */
+  readonly pinnedArtifacts: readonly string[];
+  /** JSON: where each document's elements of `citations` stand in `pieces`. */
+  readonly places: [string, number, number][] | null;
+}
+
+/**
+ * Adds an element of a JSON report's `citations` to the places of the documents' elements (a
+ * document's elements come one after the other, report order being by file: one place for them all).
+ */
+export function place(places: [string, number, number][], file: string, start: number, end: number): void {
+  const last = places[places.length - 1];
+  if (last !== undefined && last[0] === file) last[2] = end;
+  else places.push([file, start, end]);
+}
+
+/** An element of a spliced report's `citations`: an unchanged document's, copied; a checked document's, written again. */
+type Element =
+  | { readonly file: string; readonly bytes: Uint8Array }
+  | { readonly file: string; readonly findings: readonly Finding[]; readonly texts: ReadonlyMap<string, OkJson> };
+
+/**
+ * The elements of a spliced JSON report's `citations`, in report order (by file): an unchanged
+ * document's run of them copied from the kept output, a checked document's written again; `null`
+ * when they cannot be placed so.
+ */
+function jsonElements(input: SpliceInput, result: PipelineResult, checked: ReadonlySet<string>): Element[] | null {
+  const { parts, output } = input;
+  if (parts.places === null) return null;
+  const leftOut = new Set(input.discovery.documents);
+  for (const file of result.documents) leftOut.delete(file);
+  if (leftOut.size !== parts.leftOut.length || parts.leftOut.some((file) => !leftOut.has(file))) return null;
+  const places = new Map<string, readonly [number, number]>();
+  for (const [file, start, end] of parts.places) {
+    if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start < end && end <= output.length)) return null;
+    places.set(file, [start, end]);
+  }
+  const byFile = new Map<string, Finding[]>();
+  for (const finding of result.report.citations) {
+    const findings = byFile.get(finding.file);
+    if (findings === undefined) byFile.set(finding.file, [finding]);
+    else findings.push(finding);
+  }
+  const files = new Set(byFile.keys());
+  for (const file of result.okJson.keys()) files.add(file);
+  const elements: Element[] = [];
+  for (const file of [...files].sort()) {
+    if (checked.has(file)) {
+      const texts = result.okJson.get(file);
+      elements.push({ file, findings: byFile.get(file) ?? [], texts: texts === undefined ? new Map() : new Map([[file, texts]]) });
+      continue;
+    }
+    const kept = places.get(file);
+    if (kept === undefined) return null;
+    elements.push({ file, bytes: output.subarray(kept[0], kept[1]) });
+  }
+  // Every unchanged document with a kept place still has elements: else the report differs from the kept one there.
+  for (const file of places.keys()) if (!checked.has(file) && !files.has(file)) return null;
+  return elements;
+}
