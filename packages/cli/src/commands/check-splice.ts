@@ -277,14 +277,22 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
   const pieces: Piece[] = [];
   const places: [string, number, number][] = [];
   const citation = verdictJsonWriter();
+  // The copied run being written: its documents' places move with it.
+  let copied: Copied | null = null;
   writeCheckJson(result.report, (piece) => pieces.push(piece), new Map(), {
     citations: (add) => {
       for (const element of elements) {
-        if ('bytes' in element) add(element.bytes, element.file);
-        else writeCitations(element.findings, element.texts, citation, add);
+        if ('from' in element) {
+          copied = element;
+          add(input.output.subarray(element.from, element.to), element.file);
+          copied = null;
+        } else writeCitations(element.findings, element.texts, citation, add);
       }
     },
-    placed: (file, start, end) => place(places, file, start, end),
+    placed: (file, start, end) => {
+      if (copied === null) place(places, file, start, end);
+      else for (const [document, from, to] of copied.places) places.push([document, start + from - copied.from, start + to - copied.from]);
+    },
   });
   return { ...spliced, pieces, places };
 }
@@ -315,10 +323,21 @@ export function place(places: [string, number, number][], file: string, start: n
   else places.push([file, start, end]);
 }
 
-/** An element of a spliced report's `citations`: an unchanged document's, copied; a checked document's, written again. */
-type Element =
-  | { readonly file: string; readonly bytes: Uint8Array }
-  | { readonly file: string; readonly findings: readonly Finding[]; readonly texts: ReadonlyMap<string, OkJson> };
+/**
+ * An element of a spliced report's `citations`: a run of unchanged documents' elements, copied
+ * from the kept output (`from` to `to`, and where each document's stand there); or a checked
+ * document's, written again.
+ */
+type Element = Copied | { readonly file: string; readonly findings: readonly Finding[]; readonly texts: ReadonlyMap<string, OkJson> };
+
+interface Copied {
+  readonly file: string;
+  from: number;
+  to: number;
+  readonly places: [string, number, number][];
+}
+
+const COMMA = 0x2c;
 
 /**
  * The elements of a spliced JSON report's `citations`, in report order (by file): an unchanged
@@ -353,7 +372,12 @@ function jsonElements(input: SpliceInput, result: PipelineResult, checked: Reado
     }
     const kept = places.get(file);
     if (kept === undefined) return null;
-    elements.push({ file, bytes: output.subarray(kept[0], kept[1]) });
+    // Unchanged documents next to each other in the kept output (a comma between them) are copied as one run.
+    const last = elements[elements.length - 1];
+    if (last !== undefined && 'from' in last && last.to + 1 === kept[0] && output[last.to] === COMMA) {
+      last.to = kept[1];
+      last.places.push([file, kept[0], kept[1]]);
+    } else elements.push({ file, from: kept[0], to: kept[1], places: [[file, kept[0], kept[1]]] });
   }
   // Every unchanged document with a kept place still has elements: else the report differs from the kept one there.
   for (const file of places.keys()) if (!checked.has(file) && !files.has(file)) return null;
