@@ -196,7 +196,14 @@ export {
   okKey,
 } from './report.ts';
 export type { DocumentResult, KnownDigest, OkMode, ResultStorage } from './result-cache.ts';
-export { artifactState, memoryResultStorage, RecordingArtifacts, ResultCache } from './result-cache.ts';
+export {
+  artifactState,
+  decodeFindingRows,
+  encodeFindingRows,
+  memoryResultStorage,
+  RecordingArtifacts,
+  ResultCache,
+} from './result-cache.ts';
 export type { Located, RlmCitation, RlmExtraction, RlmNearMiss } from './rlm/extract.ts';
 export { extractRlm } from './rlm/extract.ts';
 export type { LineRange, RlmClassification, RlmForm, RlmMalformed, RlmParsed } from './rlm/grammar.ts';

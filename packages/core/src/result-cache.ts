@@ -139,8 +139,12 @@ interface StoredEntry extends Omit<Entry, 'findings'> {
  */
 type StoredOk = [at: number[], lines: number[], columns: number[], keys: number[], lengths: number[], holds: 0 | 1];
 
-function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes' | 'findings'> {
-  const shapes: string[][] = [];
+/**
+ * Findings as rows of values under shapes (their property names, in order), the shapes a row's
+ * first value names: new shapes are added to `shapes`, which several documents may share. The
+ * document's own path takes no value ({@link decodeFindingRows} puts it back).
+ */
+export function encodeFindingRows(findings: readonly Finding[], shapes: string[][]): unknown[][] {
   const rows: unknown[][] = [];
   for (const finding of findings) {
     // As JSON.stringify would write it: a property whose value is undefined is left out.
@@ -161,10 +165,11 @@ function encodeFindings(findings: readonly Finding[]): Pick<StoredEntry, 'shapes
     row[0] = shape;
     rows.push(row);
   }
-  return { shapes, findings: rows };
+  return rows;
 }
 
-function decodeFindings(shapes: unknown, rows: unknown, file: string): Finding[] | null {
+/** The findings of {@link encodeFindingRows}'s rows, the document's path put back; `null` for rows that do not fit their shapes. */
+export function decodeFindingRows(shapes: unknown, rows: unknown, file: string): Finding[] | null {
   if (!Array.isArray(shapes) || !Array.isArray(rows)) return null;
   if (!shapes.every((shape) => Array.isArray(shape) && shape.every((name) => typeof name === 'string'))) return null;
   const findings: Finding[] = [];
@@ -458,7 +463,8 @@ export class ResultCache {
       stored[4].push(json.length);
       jsons.push(json);
     }
-    const { shapes, findings: rows } = encodeFindings(others);
+    const shapes: string[][] = [];
+    const rows = encodeFindingRows(others, shapes);
     const entry: StoredEntry = {
       format: FORMAT,
       key,
@@ -525,7 +531,7 @@ function parse(head: string | Uint8Array | null, tail: string | Uint8Array | nul
   // Each input's shape is checked where the lookup reads it.
   if (!Array.isArray(entry.inputs)) return null;
   if (!Array.isArray(entry.ok) || !entry.ok.every(isOkCount)) return null;
-  const findings = decodeFindings(entry.shapes, entry.findings, file);
+  const findings = decodeFindingRows(entry.shapes, entry.findings, file);
   if (findings === null) return null;
   const late = suppressionsOf(entry.late);
   if (late === null) return null;

@@ -267,7 +267,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       if (run?.outcomes !== undefined && SPLICED_FORMATS.has(input.format) && !(input.format === 'json' && run.touched)) {
         const shown = new Set(run.documents);
         const leftOut = new Set(discovery.documents.filter((document) => !shown.has(document)));
-        parts = keptParts(run.outcomes, leftOut, recorded.unstored, input.format === 'json' ? places : null);
+        parts = keptParts(discovery.documents, run.outcomes, leftOut, recorded.unstored, input.format === 'json' ? places : null);
       }
       write(
         {
@@ -315,7 +315,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         },
         discovery,
         spliced.pieces,
-        keptParts(spliced.outcomes, leftOut, recorded.unstored, spliced.places),
+        keptParts(discovery.documents, spliced.outcomes, leftOut, recorded.unstored, spliced.places),
       );
     },
   };

@@ -4,6 +4,8 @@ import {
   checkDocumentBatch,
   type Discovery,
   type DocumentOutcome,
+  decodeFindingRows,
+  encodeFindingRows,
   type Finding,
   finishPipeline,
   historyMessages,
@@ -33,33 +35,42 @@ import { type Piece, writeCheckJson, writeCitations } from '../format/json.ts';
  * never the texts of the citations that checked out), the body identities and left-out copies,
  * the documents checked and not stored (which a splice checks again: a run-level note counts what
  * they held back), and for a JSON answer where each document's elements of `citations` stand in
- * the output.
+ * the output. Documents are named by their index in the run's documents (the kept answer's, which
+ * a splice's discovery equals), findings by rows under shared shapes (core `encodeFindingRows`):
+ * at 100,000 documents this is most of what the kept answer holds.
  */
 export interface KeptParts {
-  /** Every discovered document's outcome, in the order of discovery. */
-  readonly documents: readonly (readonly [string, KeptOutcome])[];
-  readonly bodies: readonly (readonly [string, string])[];
+  /** Each document's outcome, in the order of the run's documents. */
+  readonly outcomes: readonly KeptOutcome[];
+  /** The shapes of the findings' rows. */
+  readonly shapes: readonly (readonly string[])[];
+  /** The counted keys of the citations that checked out, which `ok` and `firsts` name by index. */
+  readonly keys: readonly string[];
+  /** Each document's body identity (`null`: none was taken). */
+  readonly bodies: readonly (string | null)[];
   readonly leftOut: readonly string[];
   readonly unstored: readonly string[];
   /** The documents with stale pins, which the history stage asked git about. */
-  readonly pinned: readonly string[];
+  readonly pinned: readonly number[];
   /** The history stage's note that git's history is incomplete (a shallow clone, no commits), or `null`. */
   readonly incomplete: string | null;
-  /** JSON: each document's elements of `citations` in the output (file, first byte, past the last), in report order. */
-  readonly places: readonly (readonly [string, number, number])[] | null;
+  /** JSON: each document's elements of `citations` in the output (document, first byte, past the last), in report order. */
+  readonly places: readonly (readonly [number, number, number])[] | null;
 }
 
-/** A document's outcome as kept: checked, or skipped for a reason. */
+/**
+ * A document's outcome as kept: checked (its findings' rows, the citations in code and the
+ * suppressed ones counted, the citations that checked out counted by key in the order the
+ * document first had each, and each key's first text: line, column, kind, key), or skipped.
+ */
 type KeptOutcome =
-  | {
-      readonly findings: readonly Finding[];
-      readonly skippedInCode: number;
-      readonly suppressed: number;
-      /** The citations that checked out, counted by key in the order the document first had each. */
-      readonly ok: readonly (readonly [string, number])[] | null;
-      /** The first text of each counted key (line, column, kind, key), which the summary's order needs. */
-      readonly firsts: readonly (readonly [number, number, string, string])[] | null;
-    }
+  | readonly [
+      rows: readonly unknown[],
+      skippedInCode: number,
+      suppressed: number,
+      ok: readonly (readonly [number, number])[] | null,
+      firsts: readonly (readonly [number, number, string, number])[] | null,
+    ]
   | { readonly skip: SkipReason };
 
 /** The formats whose answer a splice can build: JSON (copying the kept parts) and those that count what checked out. */
@@ -99,10 +110,12 @@ function incompleteNote(notes: readonly string[]): string | null | undefined {
 
 /**
  * The parts a run over every document keeps beside its answer, or `null` when a splice could not
- * build its answer from them: an outcome that is neither checked nor skipped, or notes of stages
- * 2–6 that speak of documents a splice does not check ({@link incompleteNote}).
+ * build its answer from them: an outcome that is neither checked nor skipped, a finding of another
+ * document, or notes of stages 2–6 that speak of documents a splice does not check
+ * ({@link incompleteNote}).
  */
 export function keptParts(
+  documents: readonly string[],
   outcomes: BatchOutcome,
   leftOut: ReadonlySet<string>,
   unstored: ReadonlySet<string>,
@@ -110,32 +123,52 @@ export function keptParts(
 ): KeptParts | null {
   const incomplete = incompleteNote(outcomes.notes);
   if (incomplete === undefined) return null;
-  const documents: (readonly [string, KeptOutcome])[] = [];
-  for (const [file, outcome] of outcomes) {
-    if (outcome.kind === 'gone') return null;
+  const shapes: string[][] = [];
+  const keys = new Map<string, number>();
+  const keyOf = (key: string): number => {
+    let at = keys.get(key);
+    if (at === undefined) {
+      at = keys.size;
+      keys.set(key, at);
+    }
+    return at;
+  };
+  const kept: KeptOutcome[] = [];
+  const index = new Map<string, number>();
+  for (const [at, file] of documents.entries()) {
+    index.set(file, at);
+    const outcome = outcomes.get(file);
+    if (outcome === undefined || outcome.kind === 'gone') return null;
     if (outcome.kind === 'skipped') {
-      documents.push([file, { skip: outcome.reason }]);
+      kept.push({ skip: outcome.reason });
       continue;
     }
-    documents.push([
-      file,
-      {
-        findings: outcome.findings,
-        skippedInCode: outcome.skippedInCode,
-        suppressed: outcome.suppressed,
-        ok: outcome.ok === undefined ? null : [...outcome.ok],
-        firsts: outcome.okJson === undefined ? null : firstTexts(outcome.okJson),
-      },
+    if (outcome.findings.some((finding) => finding.file !== file)) return null;
+    const texts = outcome.okJson;
+    kept.push([
+      encodeFindingRows(outcome.findings, shapes),
+      outcome.skippedInCode,
+      outcome.suppressed,
+      outcome.ok === undefined ? null : [...outcome.ok].map(([key, count]) => [keyOf(key), count] as const),
+      texts === undefined ? null : firstTexts(texts).map((first) => [first[0], first[1], first[2], keyOf(first[3])] as const),
     ]);
   }
+  const placed: [number, number, number][] = [];
+  for (const [file, start, end] of places ?? []) {
+    const at = index.get(file);
+    if (at === undefined) return null;
+    placed.push([at, start, end]);
+  }
   return {
-    documents,
-    bodies: [...outcomes.bodies],
+    outcomes: kept,
+    shapes,
+    keys: [...keys.keys()],
+    bodies: documents.map((file) => outcomes.bodies.get(file) ?? null),
     leftOut: [...leftOut],
     unstored: [...unstored],
-    pinned: [...outcomes.pinned.keys()],
+    pinned: documents.flatMap((file, at) => (outcomes.pinned.has(file) ? [at] : [])),
     incomplete,
-    places,
+    places: places === null ? null : placed,
   };
 }
 
@@ -151,16 +184,35 @@ function firstTexts(texts: OkJson): [number, number, string, string][] {
   return firsts;
 }
 
-/** The outcome a kept one stands for. Its texts hold no JSON: a splice copies them from the kept output. */
-function outcomeOf(kept: KeptOutcome): DocumentOutcome {
+/**
+ * The outcome a kept one stands for, or `null` when its rows do not fit their shapes or name no
+ * kept key. Its texts hold no JSON: a splice copies them from the kept output.
+ */
+function outcomeOf(kept: KeptOutcome, file: string, parts: KeptParts): DocumentOutcome | null {
   if ('skip' in kept) return { kind: 'skipped', reason: kept.skip };
-  const { findings, skippedInCode, suppressed, ok, firsts } = kept;
+  const [rows, skippedInCode, suppressed, ok, firsts] = kept;
+  const findings = decodeFindingRows(parts.shapes, rows, file);
+  const okKeys =
+    ok === null
+      ? []
+      : named(
+          parts.keys,
+          ok.map((entry) => entry[0]),
+        );
+  const firstKeys =
+    firsts === null
+      ? []
+      : named(
+          parts.keys,
+          firsts.map((first) => first[3]),
+        );
+  if (findings === null || okKeys === null || firstKeys === null) return null;
   return {
     kind: 'checked',
     findings,
     skippedInCode,
     suppressed,
-    ...(ok === null ? {} : { ok: new Map(ok) }),
+    ...(ok === null ? {} : { ok: new Map(ok.map((entry, at) => [okKeys[at] as string, entry[1]])) }),
     ...(firsts === null
       ? {}
       : {
@@ -168,12 +220,23 @@ function outcomeOf(kept: KeptOutcome): DocumentOutcome {
             lines: firsts.map((first) => first[0]),
             columns: firsts.map((first) => first[1]),
             kinds: firsts.map((first) => first[2]),
-            keys: firsts.map((first) => first[3]),
+            keys: firstKeys,
             json: '',
             ends: firsts.map(() => 0),
           },
         }),
   };
+}
+
+/** The keys at these indexes, or `null` when one names none. */
+function named(keys: readonly string[], indexes: readonly number[]): string[] | null {
+  const out: string[] = [];
+  for (const at of indexes) {
+    const key = keys[at];
+    if (key === undefined) return null;
+    out.push(key);
+  }
+  return out;
 }
 
 /** Whether a kept value has the shape of {@link KeptParts} (the signature vouches for its bytes; this refuses another layout). */
@@ -182,11 +245,12 @@ export function isKeptParts(value: unknown): value is KeptParts {
   return (
     typeof parts === 'object' &&
     parts !== null &&
-    Array.isArray(parts.documents) &&
-    parts.documents.every(
-      (entry) => Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'object' && entry[1] !== null,
-    ) &&
+    Array.isArray(parts.outcomes) &&
+    parts.outcomes.every((outcome) => typeof outcome === 'object' && outcome !== null) &&
+    Array.isArray(parts.shapes) &&
+    Array.isArray(parts.keys) &&
     Array.isArray(parts.bodies) &&
+    parts.bodies.length === parts.outcomes.length &&
     Array.isArray(parts.leftOut) &&
     Array.isArray(parts.unstored) &&
     Array.isArray(parts.pinned) &&
@@ -221,8 +285,10 @@ export interface SpliceInput {
 export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> {
   const { discovery, parts, plan, artifacts } = input;
   const { ports } = plan;
+  const { documents } = discovery;
+  if (parts.outcomes.length !== documents.length) return null;
   const again = new Set([...input.changed, ...parts.unstored]);
-  const checked = discovery.documents.filter((file) => again.has(file));
+  const checked = documents.filter((file) => again.has(file));
   const batch = await checkDocumentBatch(checked, {
     reader: ports.reader,
     artifactsFor: () => artifacts,
@@ -241,20 +307,21 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
   if (incomplete === undefined || (incomplete !== null && parts.incomplete !== null && incomplete !== parts.incomplete)) return null;
   // The documents with stale pins: those checked now, as the stage found them; the others as kept (their pins not kept, only that they have some).
   const pinned = new Map(batch.pinned);
-  for (const file of parts.pinned) if (!again.has(file)) pinned.set(file, []);
+  for (const at of parts.pinned) {
+    const file = documents[at];
+    if (file !== undefined && !again.has(file)) pinned.set(file, []);
+  }
   const note = incomplete ?? parts.incomplete;
-  const kept = new Map(parts.documents);
-  const bodies = new Map(parts.bodies);
-  for (const file of checked) bodies.delete(file);
-  for (const [file, body] of batch.bodies) bodies.set(file, body);
+  const bodies = new Map<string, string>();
   const notes = note !== null && pinned.size > 0 ? [note] : [];
   const outcomes: BatchOutcome = Object.assign(new Map<string, DocumentOutcome>(), { notes, pinned, bodies });
-  for (const file of discovery.documents) {
+  for (const [at, file] of documents.entries()) {
     const found = batch.get(file);
-    const keptOutcome = kept.get(file);
-    const outcome = found ?? (keptOutcome === undefined ? undefined : outcomeOf(keptOutcome));
-    if (outcome === undefined || outcome.kind === 'gone') return null;
+    const outcome = found ?? outcomeOf(parts.outcomes[at] as KeptOutcome, file, parts);
+    if (outcome === null || outcome.kind === 'gone') return null;
     outcomes.set(file, outcome);
+    const body = again.has(file) ? batch.bodies.get(file) : parts.bodies[at];
+    if (typeof body === 'string') bodies.set(file, body);
   }
   const corpus = watchedStage(ports.corpus);
   const result = await finishPipeline(
@@ -351,7 +418,9 @@ function jsonElements(input: SpliceInput, result: PipelineResult, checked: Reado
   for (const file of result.documents) leftOut.delete(file);
   if (leftOut.size !== parts.leftOut.length || parts.leftOut.some((file) => !leftOut.has(file))) return null;
   const places = new Map<string, readonly [number, number]>();
-  for (const [file, start, end] of parts.places) {
+  for (const [at, start, end] of parts.places) {
+    const file = input.discovery.documents[at];
+    if (file === undefined) return null;
     if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start < end && end <= output.length)) return null;
     places.set(file, [start, end]);
   }

@@ -256,7 +256,7 @@ export const check: Command = {
       printBytes(context.stdout, reused.output);
       return reused.exit;
     }
-    // The corpus stage, watched: a kept answer's parts hold only while it touches no finding.
+    // The corpus stage, watched: a kept JSON answer's elements hold only while it touches no finding (check-splice.ts).
     const corpus = watchedStage(scholarly.corpusStage);
     const ports = {
       discover: discovery === null ? discover : () => discovery,
