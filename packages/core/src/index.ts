@@ -167,6 +167,7 @@ export type {
   TalliedOutcomes,
 } from './pipeline.ts';
 export {
+  batchPortsOf,
   checkDocumentBatch,
   checkDocumentShare,
   checkDocuments,

@@ -186,7 +186,6 @@ export type DocumentOutcome =
 /** Runs every stage for one run of a command and builds the report once. */
 export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
   const { ports } = plan;
-  const options = plan.options ?? {};
   const artifacts = ports.artifacts ?? new ArtifactCache(ports.reader, ports.sha256);
 
   // 1. discover
@@ -194,7 +193,14 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
   const found = isDiscovery(discovered) ? discovered.documents : discovered;
 
   // 2–6. read, admit, extract+verify, history, settle
-  const outcomes = await checkDocumentBatch(found, {
+  const outcomes = await checkDocumentBatch(found, batchPortsOf(plan, artifacts));
+  return finishPipeline(plan, discovered, outcomes, artifacts);
+}
+
+/** The ports of stages 2–6 ({@link checkDocumentBatch}) that a plan gives, over one artifact cache. */
+export function batchPortsOf(plan: PipelinePlan, artifacts: ArtifactCache): BatchPorts {
+  const { ports } = plan;
+  return {
     reader: ports.reader,
     artifactsFor: () => artifacts,
     ...(ports.copies === undefined ? {} : { bodyOf: ports.copies.bodyOf }),
@@ -202,13 +208,12 @@ export async function runPipeline(plan: PipelinePlan): Promise<PipelineResult> {
     ...(ports.current === undefined ? {} : { current: ports.current }),
     ...(ports.results === undefined ? {} : { results: ports.results }),
     ...(ports.helper === undefined ? {} : { helper: ports.helper }),
-    options,
+    options: plan.options ?? {},
     ...(plan.checkers === undefined ? {} : { checkers: plan.checkers }),
     countOk: plan.countOk === true,
     okJson: plan.okJson === true,
     tellPins: plan.tellPins === true,
-  });
-  return finishPipeline(plan, discovered, outcomes, artifacts);
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   type ArtifactCache,
   type BatchOutcome,
+  batchPortsOf,
   checkDocumentBatch,
   type Discovery,
   type DocumentOutcome,
@@ -192,20 +193,8 @@ function outcomeOf(kept: KeptOutcome, file: string, parts: KeptParts): DocumentO
   if ('skip' in kept) return { kind: 'skipped', reason: kept.skip };
   const [rows, skippedInCode, suppressed, ok, firsts] = kept;
   const findings = decodeFindingRows(parts.shapes, rows, file);
-  const okKeys =
-    ok === null
-      ? []
-      : named(
-          parts.keys,
-          ok.map((entry) => entry[0]),
-        );
-  const firstKeys =
-    firsts === null
-      ? []
-      : named(
-          parts.keys,
-          firsts.map((first) => first[3]),
-        );
+  const okKeys = named(parts.keys, ok?.map((entry) => entry[0]) ?? []);
+  const firstKeys = named(parts.keys, firsts?.map((first) => first[3]) ?? []);
   if (findings === null || okKeys === null || firstKeys === null) return null;
   return {
     kind: 'checked',
@@ -289,19 +278,8 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
   if (parts.outcomes.length !== documents.length) return null;
   const again = new Set([...input.changed, ...parts.unstored]);
   const checked = documents.filter((file) => again.has(file));
-  const batch = await checkDocumentBatch(checked, {
-    reader: ports.reader,
-    artifactsFor: () => artifacts,
-    ...(ports.copies === undefined ? {} : { bodyOf: ports.copies.bodyOf }),
-    ...(ports.history === undefined ? {} : { history: ports.history }),
-    ...(ports.current === undefined ? {} : { current: ports.current }),
-    ...(ports.results === undefined ? {} : { results: ports.results }),
-    ...(plan.options === undefined ? {} : { options: plan.options }),
-    ...(plan.checkers === undefined ? {} : { checkers: plan.checkers }),
-    countOk: plan.countOk === true,
-    okJson: plan.okJson === true,
-    tellPins: true,
-  });
+  // Their pins are told: the next splice needs to know which documents have some.
+  const batch = await checkDocumentBatch(checked, batchPortsOf({ ...plan, tellPins: true }, artifacts));
   // The history stage's note over every document: that git's history is incomplete, while one has a stale pin.
   const incomplete = incompleteNote(batch.notes);
   if (incomplete === undefined || (incomplete !== null && parts.incomplete !== null && incomplete !== parts.incomplete)) return null;
