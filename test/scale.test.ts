@@ -899,6 +899,16 @@ describe('a spliced answer (a kept answer built again after some documents chang
       // The next run, answered by the cache, keeps the spliced answer (unless git was asked of a pin).
       await expectUncached(repo, env, ['--format', 'json']);
     }
+    // Parts that do not verify (a byte changed) are no parts: the run looks every document up.
+    const partsFile = join(repo.dir, '.git/aiwg-cite/results/answer-json.parts');
+    const bytes = readFileSync(partsFile);
+    const at = bytes.indexOf(0x0a) + 5;
+    bytes[at] = (bytes[at] as number) ^ 1;
+    writeFileSync(partsFile, bytes);
+    writeFileSync(join(repo.dir, 'docs/d.md'), '# D\n\nStill nothing cited.\n');
+    const corrupt = await expectUncached(repo, env, ['--format', 'json']);
+    expect(spliced(corrupt)).toBe(-1);
+    expect(statsOf(corrupt)).toEqual({ hits: 7, checked: 1 });
   });
 
   it('builds a report whose run-level finding speaks for every document, and declines to copy JSON elements it may have changed', async () => {
