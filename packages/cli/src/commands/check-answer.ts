@@ -265,9 +265,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       // The parts a splice builds from, when this run gives them and its format can be spliced.
       let parts: KeptParts | null = null;
       if (run?.outcomes !== undefined && SPLICED_FORMATS.has(input.format) && !(input.format === 'json' && run.touched)) {
-        const shown = new Set(run.documents);
-        const leftOut = new Set(discovery.documents.filter((document) => !shown.has(document)));
-        parts = keptParts(discovery.documents, run.outcomes, leftOut, recorded.unstored, input.format === 'json' ? places : null);
+        parts = keptParts(discovery.documents, run.outcomes, run.documents, recorded.unstored, input.format === 'json' ? places : null);
       }
       write(
         {
@@ -301,8 +299,6 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       const inputs = new Map<string, string>();
       for (let at = 0; at < base.inputs.length; at += 2) inputs.set(base.inputs[at] as string, base.inputs[at + 1] as string);
       for (const [path, state] of recorded.inputs) inputs.set(path, state);
-      const shown = new Set(spliced.documents);
-      const leftOut = new Set(discovery.documents.filter((document) => !shown.has(document)));
       write(
         {
           documents: discovery.documents,
@@ -315,7 +311,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         },
         discovery,
         spliced.pieces,
-        keptParts(discovery.documents, spliced.outcomes, leftOut, recorded.unstored, spliced.places),
+        keptParts(discovery.documents, spliced.outcomes, spliced.documents, recorded.unstored, spliced.places),
       );
     },
   };

@@ -15,6 +15,7 @@ import {
   type PipelineResult,
   type RunStage,
   type SkipReason,
+  sameItems,
   verdictJsonWriter,
 } from '@aiwg-cite/core';
 import { type Piece, writeCheckJson, writeCitations } from '../format/json.ts';
@@ -113,12 +114,12 @@ function incompleteNote(notes: readonly string[]): string | null | undefined {
  * The parts a run over every document keeps beside its answer, or `null` when a splice could not
  * build its answer from them: an outcome that is neither checked nor skipped, a finding of another
  * document, or notes of stages 2–6 that speak of documents a splice does not check
- * ({@link incompleteNote}).
+ * ({@link incompleteNote}). `shown`: the report's documents (the others are the copies left out).
  */
 export function keptParts(
   documents: readonly string[],
   outcomes: BatchOutcome,
-  leftOut: ReadonlySet<string>,
+  shown: readonly string[],
   unstored: ReadonlySet<string>,
   places: readonly (readonly [string, number, number])[] | null,
 ): KeptParts | null {
@@ -165,12 +166,18 @@ export function keptParts(
     shapes,
     keys: [...keys.keys()],
     bodies: documents.map((file) => outcomes.bodies.get(file) ?? null),
-    leftOut: [...leftOut],
+    leftOut: leftOutOf(documents, shown),
     unstored: [...unstored],
     pinned: documents.flatMap((file, at) => (outcomes.pinned.has(file) ? [at] : [])),
     incomplete,
     places: places === null ? null : placed,
   };
+}
+
+/** The discovered documents the report does not have (the copies left out), in the order of discovery. */
+function leftOutOf(documents: readonly string[], shown: readonly string[]): string[] {
+  const kept = new Set(shown);
+  return documents.filter((document) => !kept.has(document));
 }
 
 /** Each counted key's first text: all the summary asks of a document's texts (core `buildReport`). */
@@ -392,9 +399,7 @@ const COMMA = 0x2c;
 function jsonElements(input: SpliceInput, result: PipelineResult, checked: ReadonlySet<string>): Element[] | null {
   const { parts, output } = input;
   if (parts.places === null) return null;
-  const leftOut = new Set(input.discovery.documents);
-  for (const file of result.documents) leftOut.delete(file);
-  if (leftOut.size !== parts.leftOut.length || parts.leftOut.some((file) => !leftOut.has(file))) return null;
+  if (!sameItems(leftOutOf(input.discovery.documents, result.documents), parts.leftOut)) return null;
   const places = new Map<string, readonly [number, number]>();
   for (const [at, start, end] of parts.places) {
     const file = input.discovery.documents[at];
