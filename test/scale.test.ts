@@ -867,6 +867,53 @@ describe('a spliced answer (a kept answer built again after some documents chang
     expect(splices).toBeGreaterThanOrEqual(EDITS.length * 2 - 3);
   });
 
+  it('checks again only the documents citing an artifact that was edited, created or removed, and a document edited with it', async () => {
+    const repo = generatedRepo(40);
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const formats = [['--format', 'json'], [], ['--format', 'sarif', '--strict']];
+    for (const args of formats) {
+      await cli(['check', ...args], repo.dir, env);
+      await cli(['check', ...args], repo.dir, env);
+      expect(Number(ANSWERED.exec((await expectUncached(repo, env, args)).stderr)?.[1])).toBe(40);
+    }
+    // The documents that cite source `k` outside code (generatedRepo: sources `at % 12` and `(at * 7 + 3) % 12`).
+    const citers = (k: number) => Array.from({ length: 40 }, (_, at) => at).filter((at) => at % 12 === k || (at * 7 + 3) % 12 === k).length;
+    const changes: [string, () => void, number][] = [
+      ['a cited source rewritten', () => writeFileSync(join(repo.dir, 'src/m0/file0.ts'), 'rewritten\n'), citers(0)],
+      ['a missing file a citation names created', () => repo.write({ 'src/removed/gone11.ts': 'here now\n' }), 1],
+      ['a cited source removed', () => rmSync(join(repo.dir, 'src/m2/file5.ts')), citers(5)],
+      [
+        'a cited source and a document that does not cite it edited',
+        () => {
+          writeFileSync(join(repo.dir, 'src/m1/file7.ts'), 'export const seven = 7;\n');
+          appendFileSync(join(repo.dir, 'docs/area0/report-0.md'), '\nUn-versioned: [src/m2/file2.ts, L1].\n');
+        },
+        citers(7) + 1,
+      ],
+      // The edited document cites it now (the spliced answer kept what each document depends on).
+      ['a source the edited document cites now removed', () => rmSync(join(repo.dir, 'src/m2/file2.ts')), citers(2) + 1],
+    ];
+    for (const [name, change, checked] of changes) {
+      change();
+      for (const args of formats) {
+        const first = await expectUncached(repo, env, args);
+        expect(spliced(first), `${name}, ${args.join(' ')}\n${first.stderr}`).toBe(checked);
+        // The first run the cache answers keeps the spliced answer (git's state for the new stale
+        // pins joined to the kept one's: the JSON run stored every checked document, so the other
+        // formats' first runs keep theirs); the one after prints it.
+        const next = await expectUncached(repo, env, args);
+        expect(next.stderr, `${name}, ${args.join(' ')}\n${next.stderr}`).toMatch(/from the cache, 0 checked|its 40 documents unchanged/);
+        const third = await expectUncached(repo, env, args);
+        expect(Number(ANSWERED.exec(third.stderr)?.[1]), `${name}, ${args.join(' ')}\n${third.stderr}`).toBe(40);
+      }
+    }
+    // Artifacts that more than a quarter of the documents cite: the run looks every document up (each cites one of them).
+    for (let k = 0; k < 12; k += 1) if (k !== 5) writeFileSync(join(repo.dir, `src/m${k % 3}/file${k}.ts`), `export const k = ${k};\n`);
+    const many = await expectUncached(repo, env, ['--format', 'json']);
+    expect(spliced(many)).toBe(-1);
+    expect(statsOf(many)).toEqual({ hits: 0, checked: 40 });
+  });
+
   it('says that git has no commits yet while any document has a stale pin, the edited ones or the others', async () => {
     const repo = gitRepo();
     const source = 'export const one = 1;\n';

@@ -221,6 +221,9 @@ export class ResultCache {
   #keyed: Map<string, string> | null = null;
   /** Since {@link record}: the documents checked and not stored. */
   #unstoredFiles: Set<string> | null = null;
+  /** Since {@link record}: each document's inputs, by their index in `paths` (an artifact's path is kept once). */
+  #documentInputs: { readonly paths: string[]; readonly index: Map<string, number>; readonly documents: Map<string, number[]> } | null =
+    null;
 
   /**
    * `context` must change whenever anything but the document and its artifacts could change a
@@ -258,6 +261,7 @@ export class ResultCache {
     this.#knownUsed ??= new Set();
     this.#keyed ??= new Map();
     this.#unstoredFiles ??= new Set();
+    this.#documentInputs ??= { paths: [], index: new Map(), documents: new Map() };
   }
 
   /**
@@ -269,15 +273,26 @@ export class ResultCache {
     readonly digests: ReadonlyMap<string, string>;
     /** The documents checked and not stored ({@link recordUnstored}). */
     readonly unstored: ReadonlySet<string>;
+    /** Each document's inputs (answered, stored or checked unstored), by their index in `paths`. */
+    readonly documentInputs: { readonly paths: readonly string[]; readonly documents: ReadonlyMap<string, readonly number[]> };
   } | null {
-    if (this.#held === null || this.#knownUsed === null || this.#keyed === null || this.#unstoredFiles === null) return null;
+    const documentInputs = this.#documentInputs;
+    if (
+      this.#held === null ||
+      this.#knownUsed === null ||
+      this.#keyed === null ||
+      this.#unstoredFiles === null ||
+      documentInputs === null
+    ) {
+      return null;
+    }
     // A known state is the artifact's state in this run (from its stamp, never from an entry), so
     // a path an entry that did not hold put there still names its true state: the next run's
     // answer is at worst built again for it, never printed wrongly.
     const inputs = new Map<string, string>();
     for (const states of this.#knownUsed) for (const [path, state] of states) inputs.set(path, state);
     for (const [path, state] of this.#held) inputs.set(path, state);
-    return { inputs, digests: this.#keyed, unstored: this.#unstoredFiles };
+    return { inputs, digests: this.#keyed, unstored: this.#unstoredFiles, documentInputs };
   }
 
   /** The key of a document: the run's context, its path and its bytes. */
@@ -384,20 +399,42 @@ export class ResultCache {
       okJson: entry.okJson,
     };
     if (waiting === null) {
-      this.#hold(inputs, allKnown);
+      this.#hold(file, inputs, allKnown);
       return result;
     }
     return Promise.all(waiting).then((same) => {
       if (same.includes(false)) return null;
-      this.#hold(inputs, false);
+      this.#hold(file, inputs, false);
       return result;
     });
   }
 
-  /** Counts a hit, and keeps its inputs when asked to ({@link record}) unless the known states hold them (`allKnown`). */
-  #hold(inputs: readonly string[], allKnown: boolean): void {
+  /**
+   * Counts a hit, and when asked to ({@link record}) keeps its inputs, unless the known states hold
+   * them (`allKnown`), and which they were.
+   */
+  #hold(file: string, inputs: readonly string[], allKnown: boolean): void {
     this.#hits += 1;
     if (this.#held !== null && !allKnown) keepInputs(this.#held, inputs);
+    this.#noteInputs(file, inputs);
+  }
+
+  /** Since {@link record}: notes which inputs (path, state, path, ...) a document's result depends on. */
+  #noteInputs(file: string, inputs: readonly string[]): void {
+    const noted = this.#documentInputs;
+    if (noted === null) return;
+    const indexes: number[] = [];
+    for (let at = 0; at < inputs.length; at += 2) {
+      const path = inputs[at] as string;
+      let index = noted.index.get(path);
+      if (index === undefined) {
+        index = noted.paths.length;
+        noted.index.set(path, index);
+        noted.paths.push(path);
+      }
+      indexes.push(index);
+    }
+    noted.documents.set(file, indexes);
   }
 
   /**
@@ -411,7 +448,9 @@ export class ResultCache {
     else this.#unstored += 1;
     this.#unstoredFiles?.add(file);
     if (this.#held === null) return;
-    keepInputs(this.#held, await inputsOf(looked, artifacts));
+    const inputs = await inputsOf(looked, artifacts);
+    keepInputs(this.#held, inputs);
+    this.#noteInputs(file, inputs);
   }
 
   /**
@@ -431,6 +470,7 @@ export class ResultCache {
   ): Promise<void> {
     this.#misses += 1;
     const inputs = await inputsOf(looked, artifacts);
+    this.#noteInputs(file, inputs);
     const others: Finding[] = [];
     const places: number[] = [];
     result.findings.forEach((finding, at) => {

@@ -128,6 +128,43 @@ export async function historyState(root: string, env: NodeJS.ProcessEnv | undefi
   }
 }
 
+/** A {@link historyState} with the artifacts it was taken for. */
+export interface TakenHistoryState {
+  readonly state: string;
+  readonly artifacts: readonly string[];
+}
+
+/**
+ * The {@link historyState} of the artifacts of two states together, as one call for them all
+ * (sorted, once each) would give it, when both saw git in the same state and each artifact the
+ * same (a symbolic link or not); else `null`. A run that asked git about more pins than the
+ * answer it builds on (a splice) keeps what both depend on without asking git again.
+ */
+export function joinedHistoryState(one: TakenHistoryState, other: TakenHistoryState): TakenHistoryState | null {
+  const parts = [one.state, other.state].map((state) => {
+    try {
+      const value: unknown = JSON.parse(state);
+      return Array.isArray(value) && value.length === 3 && Array.isArray(value[1]) && Array.isArray(value[2]) ? value : null;
+    } catch {
+      return null;
+    }
+  });
+  const [first, second] = parts;
+  if (first == null || second == null || first[0] !== second[0]) return null;
+  const links = new Map<string, unknown>();
+  for (const [artifacts, flags] of [
+    [first[1], first[2]],
+    [second[1], second[2]],
+  ] as const) {
+    for (const [at, artifact] of artifacts.entries()) {
+      if (typeof artifact !== 'string' || (links.has(artifact) && links.get(artifact) !== flags[at])) return null;
+      links.set(artifact, flags[at]);
+    }
+  }
+  const artifacts = [...links.keys()].sort();
+  return { state: JSON.stringify([first[0], artifacts, artifacts.map((artifact) => links.get(artifact))]), artifacts };
+}
+
 /** {@link historyState} of an opened repository (`null`: outside git). */
 function stateOf(history: GitHistory | null, root: string, artifacts: readonly string[]): string {
   const git = history === null ? 'unavailable' : (noHistory(history) ?? `facts ${history.factsState()}`);

@@ -10,7 +10,7 @@ export { GitHistory, hashBytes, parseRawLog } from './history.ts';
 export type { BlameDetail, BlameDrift, BlameEntry, BlameInput, CurrentArtifact, PinSource } from './history-blame.ts';
 export { blameCitation } from './history-blame.ts';
 export type { HistoryFactsOptions } from './history-facts.ts';
-export { createHistoryFacts, HistoryFactsMemo, historyState } from './history-facts.ts';
+export { createHistoryFacts, HistoryFactsMemo, historyState, joinedHistoryState, type TakenHistoryState } from './history-facts.ts';
 export type { UnknownHashOptions } from './history-unknown.ts';
 export { markUnknownHashes } from './history-unknown.ts';
 export type { IndexEntry, IndexSnapshot, StagedChange } from './index-entries.ts';

@@ -8,7 +8,7 @@ import { BlobHashCache } from '../src/blob-hash-cache.ts';
 import { GitStateStamp } from '../src/git-state-stamp.ts';
 import { GitHistory, parseRawLog } from '../src/history.ts';
 import { type BlameDetail, blameCitation } from '../src/history-blame.ts';
-import { createHistoryFacts, HistoryFactsMemo, historyState } from '../src/history-facts.ts';
+import { createHistoryFacts, HistoryFactsMemo, historyState, joinedHistoryState } from '../src/history-facts.ts';
 import { markUnknownHashes } from '../src/history-unknown.ts';
 
 const ENV = { ...process.env, ...GIT_ENV };
@@ -577,5 +577,29 @@ describe('what a lookup depends on (historyState, tellState: a check that keeps 
     };
     await createHistoryFacts({ root: repo.dir, env: ENV, tellState: tellNothing }).lookup(pins);
     expect(asked).toBe(1);
+  });
+
+  it('joins the states of two sets of artifacts taken in one state of git into the state of them all, and no others', async () => {
+    const repo = gitRepo({ 'a.ts': 'a\n', 'b.ts': 'b\n', 'c.ts': 'c\n' });
+    symlinkSync('a.ts', join(repo.dir, 'link.ts'));
+    const taken = async (...artifacts: string[]) => ({ state: await historyState(repo.dir, ENV, artifacts), artifacts });
+    const one = await taken('c.ts', 'link.ts');
+    const other = await taken('a.ts', 'c.ts');
+    expect(joinedHistoryState(one, other)).toEqual(await taken('a.ts', 'c.ts', 'link.ts'));
+    expect(joinedHistoryState(other, one)).toEqual(await taken('a.ts', 'c.ts', 'link.ts'));
+    expect(joinedHistoryState(one, one)).toEqual(one);
+    // Git moved between the two: no state says what the answer depends on.
+    repo.write({ 'b.ts': 'b2\n' });
+    repo.commit('b again');
+    const later = await taken('b.ts', 'c.ts');
+    expect(joinedHistoryState(one, later)).toBeNull();
+    // An artifact that became a symbolic link between the two (git's refs and index the same), and states that are not ones.
+    rmSync(join(repo.dir, 'c.ts'));
+    symlinkSync('a.ts', join(repo.dir, 'c.ts'));
+    const linked = await taken('c.ts');
+    expect(joinedHistoryState(await taken('b.ts'), linked)).toEqual(await taken('b.ts', 'c.ts'));
+    expect(joinedHistoryState(later, linked)).toBeNull();
+    expect(joinedHistoryState({ state: 'not json', artifacts: [] }, one)).toBeNull();
+    expect(joinedHistoryState({ state: '["x",["a.ts"]]', artifacts: ['a.ts'] }, one)).toBeNull();
   });
 });

@@ -9,9 +9,10 @@ import {
   type Sha256,
   sameItems,
 } from '@aiwg-cite/core';
+import type { TakenHistoryState } from '@aiwg-cite/git';
 import type { Workspace } from '@aiwg-cite/node';
 import type { ResultCacheRun } from './check-cache.ts';
-import { isKeptParts, type KeptParts, keptParts, place, SPLICED_FORMATS, type Spliced } from './check-splice.ts';
+import { dependingOn, isKeptParts, type KeptParts, keptParts, place, SPLICED_FORMATS, type Spliced } from './check-splice.ts';
 
 /**
  * A `check` over every document whose answer is kept whole (issue 13): the bytes it printed and
@@ -37,12 +38,13 @@ import { isKeptParts, type KeptParts, keptParts, place, SPLICED_FORMATS, type Sp
  * it, and the one after prints it.
  *
  * Beside the answer of a JSON, pretty, SARIF or GitHub run the parts it was built from are kept
- * (check-splice.ts): when only the bytes of a few documents changed since, and nothing else the
- * answer depends on, the run checks those documents and builds its answer from the parts.
+ * (check-splice.ts): when only the bytes of a few documents changed since, or of artifacts that a
+ * few documents cite, and nothing else the answer depends on, the run checks those documents and
+ * builds its answer from the parts.
  */
 
 /** The layout of {@link AnswerHead}; a new layout never reads an old file. */
-const HEAD_FORMAT = 3;
+const HEAD_FORMAT = 4;
 /** A larger answer is not kept: it would cost more to write and read than to build. */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
@@ -69,7 +71,8 @@ interface AnswerHead {
 
 /**
  * What a kept answer gives back: itself, when nothing it depends on changed; or, when only the
- * bytes of the documents in `changed` did, its output and the parts it was built from (a splice).
+ * bytes of the documents in `changed` did or of artifacts they cite, its output and the parts it was
+ * built from (a splice).
  */
 export type ReusedAnswer =
   | { readonly kind: 'whole'; readonly output: Buffer; readonly exit: number }
@@ -107,6 +110,8 @@ export interface RunAnswer {
    * depends on, while this run can still keep its answer.
    */
   readonly tellHistoryState: (artifacts: readonly string[]) => ((state: string) => void) | null;
+  /** For a splice's history port: where its lookup (of the checked documents' stale pins) tells what its answer depends on. */
+  readonly tellSpliceHistory: (artifacts: readonly string[]) => (state: string) => void;
   /** The kept answer, when nothing it depends on changed since, or only some documents' bytes did. */
   reuse(discovery: Discovery): Promise<ReusedAnswer | null>;
   /** Called with every piece the run prints, in order (text, or bytes it may keep a view of). */
@@ -149,12 +154,15 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
   const printed: (string | Uint8Array)[] = [];
   const places: [string, number, number][] = [];
   let printedBytes = 0;
-  let asked: { readonly state: string; readonly artifacts: readonly string[] } | null = null;
+  let asked: TakenHistoryState | null = null;
+  // What a splice's history lookups told.
+  const spliceAsked: TakenHistoryState[] = [];
   let unkept = false;
   let runState: string | null = null;
   const stateOf = () => (runState ??= input.runState());
-  // The kept answer a splice builds from.
+  // The kept answer a splice builds from, and its parts.
   let base: AnswerHead | null = null;
+  let baseParts: KeptParts | null = null;
   const write = (
     head: Omit<AnswerHead, 'format' | 'key' | 'notes' | 'run' | 'spliced'>,
     discovery: Discovery,
@@ -181,6 +189,11 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       }
       return (state) => {
         asked = { state, artifacts };
+      };
+    },
+    tellSpliceHistory(artifacts) {
+      return (state) => {
+        spliceAsked.push({ state, artifacts });
       };
     },
     async reuse(discovery) {
@@ -210,11 +223,18 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         if (digest === null) unknownDocuments.push(at);
         else if (digest !== head.digests[at] && !change(at)) return null;
       }
+      // Inputs whose state changed (by index among the head's inputs): the documents that depend
+      // on one are checked again by a splice, as if their bytes had changed.
+      const changedInputs = new Set<number>();
+      const changeInput = (at: number): boolean => {
+        changedInputs.add(at / 2);
+        return head.spliced;
+      };
       const unknownInputs: number[] = [];
       for (let at = 0; at < head.inputs.length; at += 2) {
         const digest = known(head.inputs[at] as string);
         if (digest === null) unknownInputs.push(at);
-        else if (`file:${digest.slice(0, CONTENT_HASH_LENGTH)}` !== head.inputs[at + 1]) return null;
+        else if (`file:${digest.slice(0, CONTENT_HASH_LENGTH)}` !== head.inputs[at + 1] && !changeInput(at)) return null;
       }
       for (const at of unknownDocuments) {
         const read = await input.reader.read(head.documents[at] as string);
@@ -222,7 +242,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         if ((await input.sha256(read.bytes)) !== head.digests[at] && !change(at)) return null;
       }
       for (const at of unknownInputs) {
-        if (artifactState(await input.artifacts.get(head.inputs[at] as string)) !== head.inputs[at + 1]) return null;
+        if (artifactState(await input.artifacts.get(head.inputs[at] as string)) !== head.inputs[at + 1] && !changeInput(at)) return null;
       }
       if (!(await input.mentions.resolveAsBefore(head.mentions))) return null;
       if (head.history !== null) {
@@ -231,10 +251,16 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       }
       const output = kept.output();
       if (output === null) return null;
-      if (changed.size === 0) return { kind: 'whole', output, exit: head.exit };
+      if (changed.size === 0 && changedInputs.size === 0) return { kind: 'whole', output, exit: head.exit };
       const parts = kept.parts();
       if (!isKeptParts(parts)) return null;
+      if (changedInputs.size > 0) {
+        const depending = dependingOn(parts, changedInputs);
+        if (depending === null) return null;
+        for (const at of depending) if (at >= head.documents.length || !change(at)) return null;
+      }
       base = head;
+      baseParts = parts;
       return { kind: 'splice', output, changed, parts };
     },
     print(piece) {
@@ -261,17 +287,25 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       }
       // Git's state as the history lookup found it when it opened the repository: a ref or the
       // index that moved since makes the next run compare another state, and build its answer again.
-      const history = asked as { readonly state: string; readonly artifacts: readonly string[] } | null;
+      const history = asked as TakenHistoryState | null;
       // The parts a splice builds from, when this run gives them and its format can be spliced.
       let parts: KeptParts | null = null;
+      const inputs = [...recorded.inputs];
       if (run?.outcomes !== undefined && SPLICED_FORMATS.has(input.format) && !(input.format === 'json' && run.touched)) {
-        parts = keptParts(discovery.documents, run.outcomes, run.documents, recorded.unstored, input.format === 'json' ? places : null);
+        parts = keptParts(
+          discovery.documents,
+          run.outcomes,
+          run.documents,
+          recorded.unstored,
+          input.format === 'json' ? places : null,
+          inputIndexes(discovery.documents, inputs, recorded.documentInputs),
+        );
       }
       write(
         {
           documents: discovery.documents,
           digests,
-          inputs: [...recorded.inputs].flat(),
+          inputs: inputs.flat(),
           mentions: input.mentions.resolved(),
           history: history?.state ?? null,
           historyArtifacts: history?.artifacts ?? [],
@@ -284,37 +318,88 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
     },
     async keepSplice(discovery, spliced) {
       const recorded = results.recorded();
-      if (base === null || recorded === null) return;
+      if (base === null || baseParts === null || recorded === null) return;
       // Kept when the cache answered every document the splice checked (the next run after the
-      // one that checked an edit), and git was asked of no pin whose artifact the kept answer's
-      // state does not cover (that state held when `reuse` compared it: git's refs or index moving
-      // since make the next run compare another, and build its answer again).
+      // one that checked an edit), and git's state held for the kept answer's pins and for those
+      // the splice asked about: the kept answer's state held when `reuse` compared it, each of the
+      // splice's lookups told its own, and the answer depends on them together when they saw git
+      // alike (git's refs or index moving since make the next run compare another state, and
+      // build its answer again).
       const { hits, misses, unstored, onTree } = results.stats;
       if (misses > 0 || hits + unstored + onTree !== spliced.checked) return;
-      const covered = new Set(base.history === null ? [] : base.historyArtifacts);
+      let history: TakenHistoryState | null = base.history === null ? null : { state: base.history, artifacts: base.historyArtifacts };
+      if (spliceAsked.length > 0) {
+        const { joinedHistoryState } = await import('@aiwg-cite/git');
+        for (const told of spliceAsked) {
+          history = history === null ? told : joinedHistoryState(history, told);
+          if (history === null) return;
+        }
+      }
+      const covered = new Set(history?.artifacts ?? []);
       if (spliced.pinnedArtifacts.some((artifact) => !covered.has(artifact))) return;
       if (spliced.pieces.reduce((sum, piece) => sum + Buffer.byteLength(piece), 0) > MAX_OUTPUT_BYTES) return;
       // The documents it did not check kept their bytes (`reuse` compared them), and the inputs theirs.
       const digests = discovery.documents.map((document, at) => recorded.digests.get(document) ?? (base?.digests[at] as string));
-      const inputs = new Map<string, string>();
-      for (let at = 0; at < base.inputs.length; at += 2) inputs.set(base.inputs[at] as string, base.inputs[at + 1] as string);
-      for (const [path, state] of recorded.inputs) inputs.set(path, state);
+      // The base's inputs keep their places (and so the indexes its parts name them by).
+      const states = new Map<string, string>();
+      for (let at = 0; at < base.inputs.length; at += 2) states.set(base.inputs[at] as string, base.inputs[at + 1] as string);
+      for (const [path, state] of recorded.inputs) states.set(path, state);
+      const inputs = [...states];
+      const checked = inputIndexes(discovery.documents, inputs, recorded.documentInputs);
+      const kept = baseParts.inputs;
       write(
         {
           documents: discovery.documents,
           digests,
-          inputs: [...inputs].flat(),
+          inputs: inputs.flat(),
           mentions: [...new Set([...base.mentions, ...input.mentions.resolved()])],
-          history: base.history,
-          historyArtifacts: base.historyArtifacts,
+          history: history?.state ?? null,
+          historyArtifacts: history?.artifacts ?? [],
           exit: spliced.exit,
         },
         discovery,
         spliced.pieces,
-        keptParts(discovery.documents, spliced.outcomes, spliced.documents, recorded.unstored, spliced.places),
+        keptParts(
+          discovery.documents,
+          spliced.outcomes,
+          spliced.documents,
+          recorded.unstored,
+          spliced.places,
+          // A document checked now depends on what it did now; any other, on what it did in the base.
+          kept === null
+            ? null
+            : checked.map((indexes, at) =>
+                recorded.documentInputs.documents.has(discovery.documents[at] as string) ? indexes : (kept[at] ?? null),
+              ),
+        ),
       );
     },
   };
+}
+
+/**
+ * Each document's inputs by their index in `inputs` (a head's, as path and state), from the
+ * result cache's record (`ResultCache.recorded`); `null` for a document whose inputs it does not
+ * know, or that names one the head does not have.
+ */
+function inputIndexes(
+  documents: readonly string[],
+  inputs: readonly (readonly [string, string])[],
+  recorded: { readonly paths: readonly string[]; readonly documents: ReadonlyMap<string, readonly number[]> },
+): (number[] | null)[] {
+  const position = new Map(inputs.map(([path], at) => [path, at]));
+  const positions = recorded.paths.map((path) => position.get(path));
+  return documents.map((document) => {
+    const indexes = recorded.documents.get(document);
+    if (indexes === undefined) return null;
+    const mapped: number[] = [];
+    for (const index of indexes) {
+      const at = positions[index];
+      if (at === undefined) return null;
+      mapped.push(at);
+    }
+    return mapped;
+  });
 }
 
 /** The environment that can change a run's answer: git's (`GIT_*`: what it lists and answers) and aiwg-cite's own. */

@@ -23,9 +23,9 @@ import { type Piece, writeCheckJson, writeCitations } from '../format/json.ts';
 /**
  * A kept answer built again after some of its documents changed (issues 13 and 18): a `check`
  * over every document in which only a few documents' bytes changed since the run that kept its
- * answer checks those documents alone, takes every other document's outcome as that run had it,
- * runs the run-level stages and builds the report over them all (core `finishPipeline`, as every
- * run does), and prints it; a JSON report copies each unchanged document's part of the kept
+ * answer, or the bytes of artifacts a few documents cite, checks those documents alone, takes
+ * every other document's outcome as that run had it, runs the run-level stages and builds the
+ * report over them all (core `finishPipeline`, as every run does), and prints it; a JSON report copies each unchanged document's part of the kept
  * output instead of writing it again. The report is the one a run over every document gives, by
  * construction: the same outcomes go through the same stages. Where that cannot be assured, the
  * splice declines and the run checks as it would have (see {@link spliceAnswer}).
@@ -58,6 +58,11 @@ export interface KeptParts {
   readonly incomplete: string | null;
   /** JSON: each document's elements of `citations` in the output (document, first byte, past the last), in report order. */
   readonly places: readonly (readonly [number, number, number])[] | null;
+  /**
+   * Each document's inputs, by their index among the kept answer's inputs (`null`: not known), so
+   * that a changed artifact names the documents to check again; `null` when none are kept.
+   */
+  readonly inputs: readonly (readonly number[] | null)[] | null;
 }
 
 /**
@@ -122,6 +127,7 @@ export function keptParts(
   shown: readonly string[],
   unstored: ReadonlySet<string>,
   places: readonly (readonly [string, number, number])[] | null,
+  inputs: readonly (readonly number[] | null)[] | null,
 ): KeptParts | null {
   const incomplete = incompleteNote(outcomes.notes);
   if (incomplete === undefined) return null;
@@ -171,7 +177,21 @@ export function keptParts(
     pinned: documents.flatMap((file, at) => (outcomes.pinned.has(file) ? [at] : [])),
     incomplete,
     places: places === null ? null : placed,
+    inputs: inputs?.length === documents.length ? inputs : null,
   };
+}
+
+/**
+ * The documents (by index) whose kept outcome depends on one of the changed inputs (by index
+ * among the kept answer's inputs), or whose inputs are not known; `null` when the parts keep none.
+ */
+export function dependingOn(parts: KeptParts, changed: ReadonlySet<number>): number[] | null {
+  if (parts.inputs === null) return null;
+  const depending: number[] = [];
+  parts.inputs.forEach((inputs, at) => {
+    if (!Array.isArray(inputs) || inputs.some((input) => changed.has(input))) depending.push(at);
+  });
+  return depending;
 }
 
 /** The discovered documents the report does not have (the copies left out), in the order of discovery. */
@@ -251,14 +271,15 @@ export function isKeptParts(value: unknown): value is KeptParts {
     Array.isArray(parts.unstored) &&
     Array.isArray(parts.pinned) &&
     (parts.incomplete === null || typeof parts.incomplete === 'string') &&
-    (parts.places === null || (Array.isArray(parts.places) && parts.places.every((place) => Array.isArray(place) && place.length === 3)))
+    (parts.places === null || (Array.isArray(parts.places) && parts.places.every((place) => Array.isArray(place) && place.length === 3))) &&
+    (parts.inputs === null || (Array.isArray(parts.inputs) && parts.inputs.length === parts.outcomes.length))
   );
 }
 
 /** What a splice is given. */
 export interface SpliceInput {
   readonly discovery: Discovery;
-  /** The documents whose bytes changed since the kept answer. */
+  /** The documents whose bytes changed since the kept answer, or the bytes of an artifact they cite. */
   readonly changed: ReadonlySet<string>;
   readonly parts: KeptParts;
   /** The kept answer's output. */

@@ -271,7 +271,10 @@ export const check: Command = {
     };
     // Only some documents' bytes changed since the kept answer: checks those, builds the rest from it.
     if (discovery !== null && reused?.kind === 'splice') {
-      const history = values['no-history'] === true ? undefined : historyPort(workspace, context);
+      const history =
+        values['no-history'] === true
+          ? undefined
+          : historyPort(workspace, context, undefined, answer === null ? {} : { tellState: answer.tellSpliceHistory });
       const spliced = await spliceAnswer({
         ...reused,
         discovery,
