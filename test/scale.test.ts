@@ -914,6 +914,25 @@ describe('a spliced answer (a kept answer built again after some documents chang
     expect(statsOf(many)).toEqual({ hits: 0, checked: 40 });
   });
 
+  it('checks again the document that cites an edited file, whatever order the cache answered the documents in', async () => {
+    // docs/a.md names a file that is not there (its lookup waits for a read) and the only citation
+    // of src/z.ts; docs/b.md cites src/y.ts (answered at once): the cache meets src/z.ts after src/y.ts.
+    const repo = gitRepo({
+      'src/y.ts': 'y\n',
+      'src/z.ts': 'z\n',
+      'docs/a.md': '# A\n\nSee [src/x.ts, L1] and [src/z.ts, L1].\n',
+      'docs/b.md': '# B\n\nSee [src/y.ts, L1].\n',
+      ...Object.fromEntries(['c', 'd', 'e', 'f', 'g', 'h'].map((name) => [`docs/${name}.md`, `# ${name}\n\nNothing cited.\n`])),
+    });
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    await cli(['check', '--format', 'json'], repo.dir, env);
+    await cli(['check', '--format', 'json'], repo.dir, env);
+    writeFileSync(join(repo.dir, 'src/z.ts'), '');
+    const run = await expectUncached(repo, env, ['--format', 'json']);
+    expect(spliced(run)).toBe(1);
+    expect(run.stdout).toContain('"status":"invalid-range"');
+  });
+
   it('says that git has no commits yet while any document has a stale pin, the edited ones or the others', async () => {
     const repo = gitRepo();
     const source = 'export const one = 1;\n';

@@ -290,15 +290,16 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       const history = asked as TakenHistoryState | null;
       // The parts a splice builds from, when this run gives them and its format can be spliced.
       let parts: KeptParts | null = null;
-      const inputs = [...recorded.inputs];
+      const { inputs, numbered } = numberedFirst(recorded.inputs, recorded.documentInputs.paths);
       if (run?.outcomes !== undefined && SPLICED_FORMATS.has(input.format) && !(input.format === 'json' && run.touched)) {
+        const { documents } = recorded.documentInputs;
         parts = keptParts(
           discovery.documents,
           run.outcomes,
           run.documents,
           recorded.unstored,
           input.format === 'json' ? places : null,
-          inputIndexes(discovery.documents, inputs, recorded.documentInputs),
+          numbered ? discovery.documents.map((document) => documents.get(document) ?? null) : null,
         );
       }
       write(
@@ -375,6 +376,25 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       );
     },
   };
+}
+
+/**
+ * The inputs of a head (path and state): first the paths the result cache numbered
+ * (`ResultCache.recorded`), in that order, so that the indexes it gives each document's inputs
+ * name them in the head too (`numbered`: each of them has a state), then the others.
+ */
+function numberedFirst(states: ReadonlyMap<string, string>, paths: readonly string[]): { inputs: [string, string][]; numbered: boolean } {
+  const inputs: [string, string][] = [];
+  const placed = new Set<string>();
+  for (const path of paths) {
+    const state = states.get(path);
+    if (state === undefined) break;
+    inputs.push([path, state]);
+    placed.add(path);
+  }
+  const numbered = inputs.length === paths.length;
+  for (const [path, state] of states) if (!placed.has(path)) inputs.push([path, state]);
+  return { inputs, numbered };
 }
 
 /**
