@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { SignedFile } from './result-store.ts';
+import { type SignedBody, SignedFile } from './result-store.ts';
 
 /** An answer as {@link AnswerFile} keeps it: what it depends on (the caller's JSON), and the bytes it printed, read on demand. */
 export interface KeptAnswer {
   readonly head: unknown;
   /** The printed bytes, read and verified now; `null` when they are gone or are not this head's. */
   output(): Buffer | null;
+  /** {@link output}, verified now and handed on a chunk at a time, never held whole (`SignedFile.openBody`). */
+  outputBody(): SignedBody | null;
   /** What the caller kept beside the output (its JSON), read and verified now; `null` when there is none of this head's. */
   parts(): unknown;
 }
@@ -51,9 +53,15 @@ export class AnswerFile {
       if (body == null || end === -1 || body.toString('latin1', 0, end) !== id) return null;
       return body.subarray(end + 1);
     };
+    // The body past its first line, which names the head it belongs to.
+    const past = (first: Buffer): number | null => {
+      const end = first.indexOf(0x0a);
+      return end !== -1 && first.toString('latin1', 0, end) === id ? end + 1 : null;
+    };
     return {
       head: kept.head,
       output: () => bodyOf(this.#output),
+      outputBody: () => this.#output.openBody(past),
       parts: () => {
         const body = bodyOf(this.#parts);
         if (body === null) return null;

@@ -22,6 +22,6 @@ export type { EarlyGitRead, GitEnv, GitRunOptions } from './git-runner.ts';
 export { gitAsync, gitFailure, gitProbe, gitProcess, gitSync } from './git-runner.ts';
 export type { NodeReaderOptions } from './reader.ts';
 export { createNodeReader } from './reader.ts';
-export { PackResultStorage, resultCacheDir, SignedFile } from './result-store.ts';
+export { PackResultStorage, resultCacheDir, type SignedBody, SignedFile } from './result-store.ts';
 export { loadUserCacheKey, userCacheDir } from './user-cache.ts';
 export { removeOwnFile, writeFileAtomic, writeOwnFile } from './write.ts';

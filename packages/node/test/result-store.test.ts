@@ -1,15 +1,26 @@
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createCipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
-import { PackResultStorage, SignedFile } from '../src/index.ts';
+import { PackResultStorage, type SignedBody, SignedFile } from '../src/index.ts';
 
 const secret = randomBytes(32);
 const key = (at: number) => at.toString(16).padStart(2, '0').repeat(32);
 
 /** A value read, as text (a tail of ASCII comes as its bytes). */
 const text = (value: string | Uint8Array | null) => (value instanceof Uint8Array ? Buffer.from(value).toString('utf8') : value);
+
+/** A verified body handed on in chunks, each copied as it comes (the chunks are read over), as text; `null` for none. */
+function piped(body: SignedBody | null): string | null {
+  if (body === null) return null;
+  const chunks: Buffer[] = [];
+  body.pipe((chunk) => {
+    chunks.push(Buffer.from(chunk));
+    return true;
+  });
+  return Buffer.concat(chunks).toString('utf8');
+}
 
 /** Partial runs write the segments they touch, not the journal (the segments' own tests). */
 const NO_JOURNAL = { journalLimit: 0 };
@@ -409,9 +420,12 @@ describe('SignedFile: one file signed with the user key', () => {
     const good = readFileSync(path, 'latin1');
     const trailerAt = good.length - trailerLength;
     const flip = (at: number) => good.slice(0, at) + (good[at] === '0' ? '1' : '0') + good.slice(at + 1);
+    // Read whole and read in chunks (openBody) agree on every file.
     const refused = (text: string) => {
       writeFileSync(path, text, 'latin1');
-      return new SignedFile(path, secret).read();
+      const whole = new SignedFile(path, secret).read();
+      expect(piped(new SignedFile(path, secret).openBody(() => 0))).toBe(whole);
+      return whole;
     };
     expect(refused(good)).toBe('alpha beta\n');
     expect(refused(`alpha bet4\n${good.slice(trailerAt)}`)).toBeNull();
@@ -423,6 +437,42 @@ describe('SignedFile: one file signed with the user key', () => {
     expect(refused(good.slice(trailerAt + 1))).toBeNull();
     writeFileSync(path, good, 'latin1');
     expect(new SignedFile(path, randomBytes(32)).read()).toBeNull();
+  });
+
+  it('hands a large body on in chunks once it is verified, from where the caller says, held chunks untouched', () => {
+    const path = join(tempDir(), 'signed');
+    // Over three chunks of 1 MiB, with characters of two to four bytes that chunks split.
+    const body = `id-line\n${'é€😀 text\n'.repeat(250_000)}`;
+    new SignedFile(path, secret).write(body);
+    const past = (first: Buffer) => (first.toString('latin1', 0, 8) === 'id-line\n' ? 8 : null);
+    const held: Buffer[] = [];
+    new SignedFile(path, secret).openBody(past)?.pipe((chunk) => {
+      held.push(chunk);
+      return false;
+    });
+    expect(held.length).toBeGreaterThan(3);
+    expect(Buffer.concat(held).toString('utf8')).toBe(body.slice(8));
+    expect(piped(new SignedFile(path, secret).openBody(past))).toBe(body.slice(8));
+    expect(new SignedFile(path, secret).openBody(past)?.length).toBe(Buffer.byteLength(body) - 8);
+    // Not the caller's file, not one at all, or changed in its last chunk.
+    expect(new SignedFile(path, secret).openBody(() => null)).toBeNull();
+    expect(new SignedFile(`${path}-gone`, secret).openBody(past)).toBeNull();
+    const bytes = readFileSync(path);
+    bytes[bytes.length - 200] = 0x21;
+    writeFileSync(path, bytes);
+    expect(new SignedFile(path, secret).openBody(past)).toBeNull();
+  });
+
+  it('refuses a file signed the way earlier versions did (GMAC trailer)', () => {
+    const path = join(tempDir(), 'signed');
+    const body = 'old body\n';
+    const nonce = randomBytes(12);
+    const gmac = createCipheriv('aes-256-gcm', createHmac('sha256', secret).update('aiwg-cite signed file, GMAC 1').digest(), nonce);
+    gmac.setAAD(Buffer.from(body));
+    gmac.final();
+    writeFileSync(path, `${body}${nonce.toString('hex')}${gmac.getAuthTag().toString('hex')}\n`);
+    expect(new SignedFile(path, secret).read()).toBeNull();
+    expect(new SignedFile(path, secret).openBody(() => 0)).toBeNull();
   });
 
   it('refuses a file signed the way earlier versions did (HMAC trailer)', () => {

@@ -10,7 +10,7 @@ import {
   sameItems,
 } from '@aiwg-cite/core';
 import type { TakenHistoryState } from '@aiwg-cite/git';
-import type { Workspace } from '@aiwg-cite/node';
+import type { SignedBody, Workspace } from '@aiwg-cite/node';
 import type { ResultCacheRun } from './check-cache.ts';
 import { dependingOn, isKeptParts, type KeptParts, keptParts, place, SPLICED_FORMATS, type Spliced } from './check-splice.ts';
 
@@ -75,7 +75,7 @@ interface AnswerHead {
  * built from (a splice).
  */
 export type ReusedAnswer =
-  | { readonly kind: 'whole'; readonly output: Buffer; readonly exit: number }
+  | { readonly kind: 'whole'; readonly output: SignedBody; readonly exit: number }
   | { readonly kind: 'splice'; readonly output: Buffer; readonly changed: ReadonlySet<string>; readonly parts: KeptParts };
 
 /** The share of a run's documents that may have changed for a splice (more: the run looks each up, as it would). */
@@ -249,9 +249,12 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         const { historyState } = await import('@aiwg-cite/git');
         if ((await historyState(workspace.root, { ...input.env }, head.historyArtifacts)) !== head.history) return null;
       }
+      if (changed.size === 0 && changedInputs.size === 0) {
+        const body = kept.outputBody();
+        return body === null ? null : { kind: 'whole', output: body, exit: head.exit };
+      }
       const output = kept.output();
       if (output === null) return null;
-      if (changed.size === 0 && changedInputs.size === 0) return { kind: 'whole', output, exit: head.exit };
       const parts = kept.parts();
       if (!isKeptParts(parts)) return null;
       if (changedInputs.size > 0) {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { AiwgCiteError, ArtifactCache, type CheckOptions, parseShard, type Report, runPipeline, selectShard } from '@aiwg-cite/core';
 import {
   createNodeReader,
@@ -10,6 +11,7 @@ import {
   knownGitDirectory,
   nodeSha256,
   resolveWorkspace,
+  type SignedBody,
   toPosix,
   type Workspace,
   writeOwnFile,
@@ -253,7 +255,7 @@ export const check: Command = {
     const reused = discovery === null ? null : await answer?.reuse(discovery);
     if (discovery !== null && reused?.kind === 'whole') {
       await cache?.finish(false, discovery.documents.length);
-      printBytes(context.stdout, reused.output);
+      printKept(context.stdout, reused.output);
       return reused.exit;
     }
     // The corpus stage, watched: a kept JSON answer's elements hold only while it touches no finding (check-splice.ts).
@@ -333,6 +335,28 @@ export const check: Command = {
  */
 function printBytes(out: Output, piece: Piece): void {
   out.write(out instanceof Writable ? (piece as string) : pieceText(piece));
+}
+
+/**
+ * Prints a kept answer as it is read (check-answer.ts), never holding it whole: a stream that
+ * holds on to a chunk (it could not write it at once) gets the next in a new buffer, and an output
+ * that takes text gets the chunks decoded (a character split between two is joined).
+ */
+function printKept(out: Output, body: SignedBody): void {
+  if (out instanceof Writable) {
+    body.pipe((chunk) => {
+      out.write(chunk);
+      return out.writableLength === 0;
+    });
+    return;
+  }
+  const decoder = new StringDecoder('utf8');
+  body.pipe((chunk) => {
+    out.write(decoder.write(chunk));
+    return true;
+  });
+  const rest = decoder.end();
+  if (rest !== '') out.write(rest);
 }
 
 /** `{ [key]: value }`, or nothing when the value is undefined (exactOptionalPropertyTypes). */
