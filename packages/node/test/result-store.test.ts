@@ -1,4 +1,4 @@
-import { createCipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '@aiwg-cite/test-utils';
@@ -461,18 +461,6 @@ describe('SignedFile: one file signed with the user key', () => {
     bytes[bytes.length - 200] = 0x21;
     writeFileSync(path, bytes);
     expect(new SignedFile(path, secret).openBody(past)).toBeNull();
-  });
-
-  it('refuses a file signed the way earlier versions did (GMAC trailer)', () => {
-    const path = join(tempDir(), 'signed');
-    const body = 'old body\n';
-    const nonce = randomBytes(12);
-    const gmac = createCipheriv('aes-256-gcm', createHmac('sha256', secret).update('aiwg-cite signed file, GMAC 1').digest(), nonce);
-    gmac.setAAD(Buffer.from(body));
-    gmac.final();
-    writeFileSync(path, `${body}${nonce.toString('hex')}${gmac.getAuthTag().toString('hex')}\n`);
-    expect(new SignedFile(path, secret).read()).toBeNull();
-    expect(new SignedFile(path, secret).openBody(() => 0)).toBeNull();
   });
 
   it('refuses a file signed the way earlier versions did (HMAC trailer)', () => {
