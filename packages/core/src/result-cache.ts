@@ -273,7 +273,10 @@ export class ResultCache {
     readonly digests: ReadonlyMap<string, string>;
     /** The documents checked and not stored ({@link recordUnstored}). */
     readonly unstored: ReadonlySet<string>;
-    /** Each document's inputs (answered, stored or checked unstored), by their index in `paths`. */
+    /**
+     * Each document's inputs (answered or checked unstored: a run that stored one keeps no answer),
+     * by their index in `paths`.
+     */
     readonly documentInputs: { readonly paths: readonly string[]; readonly documents: ReadonlyMap<string, readonly number[]> };
   } | null {
     const documentInputs = this.#documentInputs;
@@ -470,7 +473,6 @@ export class ResultCache {
   ): Promise<void> {
     this.#misses += 1;
     const inputs = await inputsOf(looked, artifacts);
-    this.#noteInputs(file, inputs);
     const others: Finding[] = [];
     const places: number[] = [];
     result.findings.forEach((finding, at) => {

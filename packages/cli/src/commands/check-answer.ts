@@ -249,19 +249,24 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         const { historyState } = await import('@aiwg-cite/git');
         if ((await historyState(workspace.root, { ...input.env }, head.historyArtifacts)) !== head.history) return null;
       }
-      if (changed.size === 0 && changedInputs.size === 0) {
+      // The documents whose outcome depends on a changed input, from the parts: none, and the
+      // answer holds whole.
+      let parts: unknown = null;
+      if (changedInputs.size > 0) {
+        parts = kept.parts();
+        if (!isKeptParts(parts)) return null;
+        const depending = dependingOn(parts, changedInputs);
+        if (depending === null) return null;
+        for (const at of depending) if (at >= head.documents.length || !change(at)) return null;
+      }
+      if (changed.size === 0) {
         const body = kept.outputBody();
         return body === null ? null : { kind: 'whole', output: body, exit: head.exit };
       }
       const output = kept.output();
       if (output === null) return null;
-      const parts = kept.parts();
+      parts ??= kept.parts();
       if (!isKeptParts(parts)) return null;
-      if (changedInputs.size > 0) {
-        const depending = dependingOn(parts, changedInputs);
-        if (depending === null) return null;
-        for (const at of depending) if (at >= head.documents.length || !change(at)) return null;
-      }
       base = head;
       baseParts = parts;
       return { kind: 'splice', output, changed, parts };
