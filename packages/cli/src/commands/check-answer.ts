@@ -12,7 +12,7 @@ import {
 import type { TakenHistoryState } from '@aiwg-cite/git';
 import type { SignedBody, Workspace } from '@aiwg-cite/node';
 import type { ResultCacheRun } from './check-cache.ts';
-import { dependingOn, isKeptParts, type KeptParts, keptParts, place, SPLICED_FORMATS, type Spliced } from './check-splice.ts';
+import { dependingOn, isKeptParts, type KeptParts, keptParts, named, place, SPLICED_FORMATS, type Spliced } from './check-splice.ts';
 
 /**
  * A `check` over every document whose answer is kept whole (issue 13): the bytes it printed and
@@ -419,14 +419,7 @@ function inputIndexes(
   const positions = recorded.paths.map((path) => position.get(path));
   return documents.map((document) => {
     const indexes = recorded.documents.get(document);
-    if (indexes === undefined) return null;
-    const mapped: number[] = [];
-    for (const index of indexes) {
-      const at = positions[index];
-      if (at === undefined) return null;
-      mapped.push(at);
-    }
-    return mapped;
+    return indexes === undefined ? null : named(positions, indexes);
   });
 }
 

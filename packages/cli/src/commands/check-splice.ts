@@ -244,13 +244,13 @@ function outcomeOf(kept: KeptOutcome, file: string, parts: KeptParts): DocumentO
   };
 }
 
-/** The keys at these indexes, or `null` when one names none. */
-function named(keys: readonly string[], indexes: readonly number[]): string[] | null {
-  const out: string[] = [];
+/** The values at these indexes, or `null` when one names none. */
+export function named<T>(values: readonly (T | undefined)[], indexes: readonly number[]): T[] | null {
+  const out: T[] = [];
   for (const at of indexes) {
-    const key = keys[at];
-    if (key === undefined) return null;
-    out.push(key);
+    const value = values[at];
+    if (value === undefined) return null;
+    out.push(value);
   }
   return out;
 }
