@@ -25,10 +25,11 @@ import { type Piece, writeCheckJson, writeCitations } from '../format/json.ts';
  * over every document in which only a few documents' bytes changed since the run that kept its
  * answer, or the bytes of artifacts a few documents cite, checks those documents alone, takes
  * every other document's outcome as that run had it, runs the run-level stages and builds the
- * report over them all (core `finishPipeline`, as every run does), and prints it; a JSON report copies each unchanged document's part of the kept
- * output instead of writing it again. The report is the one a run over every document gives, by
- * construction: the same outcomes go through the same stages. Where that cannot be assured, the
- * splice declines and the run checks as it would have (see {@link spliceAnswer}).
+ * report over them all (core `finishPipeline`, as every run does), and prints it; a JSON report
+ * copies each unchanged document's part of the kept output instead of writing it again. The
+ * report is the one a run over every document gives, by construction: the same outcomes go
+ * through the same stages. Where that cannot be assured, the splice declines and the run checks
+ * as it would have (see {@link spliceAnswer}).
  */
 
 /**

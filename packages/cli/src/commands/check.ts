@@ -271,7 +271,8 @@ export const check: Command = {
       ...optional('corpus', corpus.stage),
       ...optional('online', online.stage),
     };
-    // Only some documents' bytes changed since the kept answer: checks those, builds the rest from it.
+    // Only some documents' bytes, or those of files they cite, changed since the kept answer:
+    // checks those documents, builds the rest from it.
     if (discovery !== null && reused?.kind === 'splice') {
       const history =
         values['no-history'] === true
