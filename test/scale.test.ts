@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -931,6 +942,102 @@ describe('a spliced answer (a kept answer built again after some documents chang
     const run = await expectUncached(repo, env, ['--format', 'json']);
     expect(spliced(run)).toBe(1);
     expect(run.stdout).toContain('"status":"invalid-range"');
+  });
+
+  it('in a large repository takes the tree from git and stats only what git lists, with the bytes of a run without the cache after each change', async () => {
+    const repo = generatedRepo(40);
+    // Besides the tracked documents: an untracked one, markdown git ignores, and a document reached through a link.
+    repo.write({
+      '.gitignore': 'scratch/\n',
+      'scratch/notes.md': '# Scratch\n\nSee [src/nowhere.ts, L1].\n',
+      'docs/untracked.md': '# Untracked\n\nSee [src/m0/file0.ts, L1].\n',
+    });
+    symlinkSync('area0/report-0.md', join(repo.dir, 'docs/linked.md'));
+    // AIWG_CITE_GIT_VIEW=on: a view whatever the size of the index.
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1', AIWG_CITE_GIT_VIEW: 'on' };
+    const args = ['--format', 'json'];
+    const VIEWED = /git's index: the tree of the last run's answer, its (\d+) documents listed by git/;
+    const viewed = (run: CliRun) => Number(VIEWED.exec(run.stderr)?.[1] ?? -1);
+    const documents = (run: CliRun) => (JSON.parse(run.stdout) as { summary: { files: number } }).summary.files;
+    /** Runs until a run takes the tree from git and prints the kept answer whole (at most four), each giving the uncached bytes. */
+    const settle = async (name: string) => {
+      for (let attempt = 0; attempt < 4; attempt += 1) {
+        const run = await expectUncached(repo, env, args);
+        if (viewed(run) !== -1 && ANSWERED.test(run.stderr)) return run;
+      }
+      throw new Error(`${name}: no run took the tree from git`);
+    };
+    await cli(['check', ...args], repo.dir, env);
+    // Forty generated documents, the untracked one and the link (a copy the report leaves out).
+    expect(viewed(await settle('the first runs'))).toBe(42);
+    // Each change, whether the next run may take the tree from git (the index is the same, nothing came or went), and how many documents it checks.
+    const changes: [string, () => void, boolean, number | null][] = [
+      [
+        'a tracked document edited',
+        () => appendFileSync(join(repo.dir, 'docs/area1/report-1.md'), '\nGone: [src/removed/a.ts, L1].\n'),
+        true,
+        1,
+      ],
+      ['a tracked document touched, its bytes the same', () => utimesSync(join(repo.dir, 'docs/area2/report-2.md'), 2e9, 2e9), true, null],
+      ['a cited tracked source edited', () => writeFileSync(join(repo.dir, 'src/m0/file0.ts'), 'rewritten\n'), true, null],
+      [
+        'an untracked document edited',
+        () => appendFileSync(join(repo.dir, 'docs/untracked.md'), '\nGone: [src/removed/b.ts, L1].\n'),
+        true,
+        1,
+      ],
+      ['a file a citation names created, untracked', () => repo.write({ 'src/removed/gone11.ts': 'here now\n' }), true, 1],
+      [
+        'the file a linked document leads to edited',
+        () => appendFileSync(join(repo.dir, 'docs/area0/report-0.md'), '\nGone: [src/removed/c.ts, L1].\n'),
+        true,
+        2,
+      ],
+      ['markdown written where git ignores it', () => repo.write({ 'scratch/more.md': '# More\n\n[src/nowhere.ts, L1]\n' }), true, null],
+      ['a new untracked document', () => repo.write({ 'docs/area3/new.md': '# New\n\nSee [src/m1/file1.ts, L1].\n' }), false, null],
+      ['a tracked document removed', () => rmSync(join(repo.dir, 'docs/area1/report-5.md')), false, null],
+      ['a document staged', () => repo.git('add', 'docs/area1/report-1.md'), false, null],
+      ['a document git assumes unchanged', () => repo.git('update-index', '--assume-unchanged', 'docs/area2/report-6.md'), false, null],
+      [
+        'that document edited',
+        () => appendFileSync(join(repo.dir, 'docs/area2/report-6.md'), '\nGone: [src/removed/d.ts, L1].\n'),
+        true,
+        1,
+      ],
+      ['the removed document restored', () => repo.git('checkout', '--', 'docs/area1/report-5.md'), false, null],
+      [
+        'a document marked skip-worktree and removed',
+        () => {
+          repo.git('update-index', '--skip-worktree', 'docs/area3/report-3.md');
+          rmSync(join(repo.dir, 'docs/area3/report-3.md'));
+        },
+        false,
+        null,
+      ],
+      // git lists no skip-worktree file, but discovery takes it when it stands in the tree.
+      [
+        'that document written back',
+        () => writeFileSync(join(repo.dir, 'docs/area3/report-3.md'), '# Back\n\nGone: [src/removed/e.ts, L1].\n'),
+        false,
+        null,
+      ],
+    ];
+    for (const [name, change, fromGit, checked] of changes) {
+      change();
+      const run = await expectUncached(repo, env, args);
+      expect(viewed(run) !== -1, `${name}\n${run.stderr}`).toBe(fromGit);
+      if (checked !== null) expect(spliced(run), `${name}\n${run.stderr}`).toBe(checked);
+      const settled = await settle(name);
+      expect(viewed(settled)).toBeGreaterThanOrEqual(documents(settled));
+    }
+    // The report saw every change: the removed document came back, the new one is there, the ignored ones are not.
+    const files = (JSON.parse((await settle('the end')).stdout) as { citations: { file: string }[] }).citations.map(
+      (citation) => citation.file,
+    );
+    expect(files).toContain('docs/area3/new.md');
+    expect(files).toContain('docs/area1/report-5.md');
+    expect(files).toContain('docs/area3/report-3.md');
+    expect(files.some((file) => file.startsWith('scratch/'))).toBe(false);
   });
 
   it('says that git has no commits yet while any document has a stale pin, the edited ones or the others', async () => {

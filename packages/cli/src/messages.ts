@@ -72,6 +72,7 @@ export const usageMessages = {
     `${command}: --${flag} must be one of ${choices.join(', ')}, not \`${value}\``,
   badDate: (value: string) => `AIWG_CITE_DATE: expected YYYY-MM-DD, not \`${value}\``,
   badThreads: (value: string) => `AIWG_CITE_THREADS: expected 1, 2 or auto, not \`${value}\``,
+  badGitView: (value: string) => `AIWG_CITE_GIT_VIEW: expected off, on or auto, not \`${value}\``,
   /** `refs` reads AIWG_CITE_DATE as any date JavaScript parses, not only YYYY-MM-DD. */
   notADate: (value: string) => `AIWG_CITE_DATE: \`${value}\` is not a date`,
   rlmWithCorpusOnly: () => 'check: --rlm and --corpus-only exclude each other; run `aiwg-cite check --help`',
@@ -265,6 +266,7 @@ export const runMessages = {
   answerStats: (documents: number) => `result cache: the last run's answer, its ${documents} documents unchanged`,
   spliceStats: (checked: number) => `result cache: the last run's answer, built again with ${checked} documents checked`,
   stampStats: (known: number) => `file stamps: ${known} files known unread`,
+  viewStats: (documents: number) => `git's index: the tree of the last run's answer, its ${documents} documents listed by git`,
   helperStats: (documents: number) => `helper thread: ${documents} documents`,
   referenceLists: (note: string) => `reference lists: ${note}`,
 } as const;

@@ -117,12 +117,18 @@ export function createHistoryFacts(options: HistoryFactsOptions): HistoryFacts {
  * depend on besides the pins, as one string: whether there is a history to consult (the same
  * branches as its lookup), `GitHistory.factsState`, and which of the artifacts are symbolic links
  * in the working tree (their facts come from there). Two lookups of the same pins in the same
- * state give the same answer.
+ * state give the same answer. `regular` names artifacts known to be regular files (git's index
+ * vouching for them unchanged): they are not looked at.
  */
-export async function historyState(root: string, env: NodeJS.ProcessEnv | undefined, artifacts: readonly string[]): Promise<string> {
+export async function historyState(
+  root: string,
+  env: NodeJS.ProcessEnv | undefined,
+  artifacts: readonly string[],
+  regular?: (artifact: string) => boolean,
+): Promise<string> {
   const history = GitHistory.open(root, env);
   try {
-    return stateOf(history, root, artifacts);
+    return stateOf(history, root, artifacts, regular);
   } finally {
     await history?.close();
   }
@@ -166,9 +172,9 @@ export function joinedHistoryState(one: TakenHistoryState, other: TakenHistorySt
 }
 
 /** {@link historyState} of an opened repository (`null`: outside git). */
-function stateOf(history: GitHistory | null, root: string, artifacts: readonly string[]): string {
+function stateOf(history: GitHistory | null, root: string, artifacts: readonly string[], regular?: (artifact: string) => boolean): string {
   const git = history === null ? 'unavailable' : (noHistory(history) ?? `facts ${history.factsState()}`);
-  return JSON.stringify([git, artifacts, artifacts.map((artifact) => isSymlink(root, artifact))]);
+  return JSON.stringify([git, artifacts, artifacts.map((artifact) => regular?.(artifact) !== true && isSymlink(root, artifact))]);
 }
 
 /** Why a repository's history proves nothing about a pin (a shallow clone, no commits yet), or `null`. */

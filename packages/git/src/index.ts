@@ -25,3 +25,5 @@ export { stagedMessages } from './staged-messages.ts';
 export { readWorktreeChanges } from './worktree-changes.ts';
 export type { WorktreeReaderOptions } from './worktree-reader.ts';
 export { createWorktreeReader, readSubmodulePaths, skipWorktreeBlobs } from './worktree-reader.ts';
+export type { IndexEntries, WorktreeState } from './worktree-state.ts';
+export { indexEntries, indexIdentity, readWorktreeState } from './worktree-state.ts';

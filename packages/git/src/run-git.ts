@@ -4,6 +4,8 @@ import { gitAsync } from '@aiwg-cite/node';
 export interface RunGitOptions {
   /** The environment of the git process. @default process.env (so `GIT_INDEX_FILE` is inherited) */
   readonly env?: NodeJS.ProcessEnv;
+  /** Receives git's standard error when the command succeeded (its warnings). */
+  readonly onStderr?: (text: string) => void;
 }
 
 /**
@@ -11,7 +13,10 @@ export interface RunGitOptions {
  * with its raw stdout. Several calls may run at once: the hook starts its independent reads in parallel.
  */
 export function runGitAsync(cwd: string, args: readonly string[], options: RunGitOptions = {}): Promise<Buffer> {
-  return gitAsync(cwd, args, options.env === undefined ? {} : { env: options.env });
+  return gitAsync(cwd, args, {
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.onStderr === undefined ? {} : { onStderr: options.onStderr }),
+  });
 }
 
 /** Splits NUL-terminated `-z` output (git-ls-files(1), git-diff(1) "-z") into fields. */

@@ -11,28 +11,35 @@ export interface KeptAnswer {
   outputBody(): SignedBody | null;
   /** What the caller kept beside the output (its JSON), read and verified now; `null` when there is none of this head's. */
   parts(): unknown;
+  /** The view kept for this head (the caller's JSON, see {@link AnswerFile.write}), read and verified now; `null` when there is none of it. */
+  view(): unknown;
+  /** Keeps a view for this head in place of the one it had (a failure to write is the caller's to catch). */
+  keepView(view: unknown): void;
 }
 
 /**
  * One kept answer of a command (its printed bytes and what they depend on) in the result cache's
  * directory, signed with the user's key like the cache: a file that is absent, torn, corrupt or
- * signed under another key reads as `null`. Up to three files per slot: the head (`answer-SLOT`),
+ * signed under another key reads as `null`. Up to four files per slot: the head (`answer-SLOT`),
  * small, which a run compares before it reads more, the output (`answer-SLOT.output`), read only
- * when the head holds, and the parts (`answer-SLOT.parts`), what the caller keeps to build a
- * changed answer from this one, read only when it does; each names the same random id, so a head
- * never goes with another write's output or parts. A new answer replaces the old one, each file
- * atomically, the head last.
+ * when the head holds, the parts (`answer-SLOT.parts`), what the caller keeps to build a changed
+ * answer from this one, read only when it does, and the view (`answer-SLOT.view`), what the caller
+ * knows of the tree the answer was built from, which may be replaced on its own; each names the
+ * same random id, so a head never goes with another write's output, parts or view. A new answer
+ * replaces the old one, each file atomically, the head last.
  */
 export class AnswerFile {
   readonly #head: SignedFile;
   readonly #output: SignedFile;
   readonly #parts: SignedFile;
+  readonly #view: SignedFile;
 
   constructor(directory: string, slot: string, secret: Uint8Array) {
     if (!/^[a-z][a-z-]*$/.test(slot)) throw new Error(`not an answer slot: ${slot}`);
     this.#head = new SignedFile(join(directory, `answer-${slot}`), secret);
     this.#output = new SignedFile(join(directory, `answer-${slot}.output`), secret);
     this.#parts = new SignedFile(join(directory, `answer-${slot}.parts`), secret);
+    this.#view = new SignedFile(join(directory, `answer-${slot}.view`), secret);
   }
 
   /** The kept answer's head, parsed; its output is read when asked for. */
@@ -58,30 +65,34 @@ export class AnswerFile {
       const end = first.indexOf(0x0a);
       return end !== -1 && first.toString('latin1', 0, end) === id ? end + 1 : null;
     };
+    const jsonOf = (file: SignedFile): unknown => {
+      const body = bodyOf(file);
+      if (body === null) return null;
+      try {
+        return JSON.parse(body.toString('utf8'));
+      } catch {
+        return null;
+      }
+    };
     return {
       head: kept.head,
       output: () => bodyOf(this.#output),
       outputBody: () => this.#output.openBody(past),
-      parts: () => {
-        const body = bodyOf(this.#parts);
-        if (body === null) return null;
-        try {
-          return JSON.parse(body.toString('utf8'));
-        } catch {
-          return null;
-        }
-      },
+      parts: () => jsonOf(this.#parts),
+      view: () => jsonOf(this.#view),
+      keepView: (view) => this.#view.write([`${id}\n`, JSON.stringify(view)]),
     };
   }
 
   /**
    * Keeps an answer in place of the last: `head` (JSON), the output's pieces as UTF-8 and, when
-   * given, the parts (JSON); an answer without parts leaves none of the last one's.
+   * given, the parts and the view (JSON); an answer without them leaves none of the last one's.
    */
-  write(head: unknown, output: readonly (string | Uint8Array)[], parts?: unknown): void {
+  write(head: unknown, output: readonly (string | Uint8Array)[], parts?: unknown, view?: unknown): void {
     const id = randomBytes(16).toString('hex');
     this.#output.write([`${id}\n`, ...output]);
     if (parts !== undefined) this.#parts.write([`${id}\n`, JSON.stringify(parts)]);
+    if (view !== undefined) this.#view.write([`${id}\n`, JSON.stringify(view)]);
     this.#head.write(JSON.stringify({ id, head }));
   }
 }

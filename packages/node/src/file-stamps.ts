@@ -142,9 +142,10 @@ export class FileStamps {
     let answer = this.#answers.get(path);
     if (answer === undefined) {
       this.#see(path);
-      const stamp = this.#stampOf(path);
-      const signature = stamp?.digest == null ? null : this.#signature(path);
-      answer = signature != null && sameSignature(signature.value, (stamp as Stamp).signature) ? (stamp as Stamp).digest : null;
+      // The stat first: the stamp of a path with nothing there is not looked up (nor the file of stamps that holds it read).
+      const signature = this.#signature(path);
+      const stamp = signature === null ? undefined : this.#stampOf(path);
+      answer = signature !== null && stamp?.digest != null && sameSignature(signature.value, stamp.signature) ? stamp.digest : null;
       this.#answers.set(path, answer);
       if (answer !== null) this.#known += 1;
     }

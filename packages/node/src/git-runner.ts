@@ -12,7 +12,7 @@ export interface GitRunOptions {
   readonly env?: GitEnv;
   /** Bytes written to git's standard input. */
   readonly input?: string | Uint8Array;
-  /** Receives git's standard error of a command that succeeded ({@link gitSync} only): its warnings. */
+  /** Receives git's standard error of a command that succeeded: its warnings. */
   readonly onStderr?: (text: string) => void;
 }
 
@@ -54,8 +54,11 @@ export function gitAsync(cwd: string, args: readonly string[], options: GitRunOp
   const early = options.input === undefined ? takeEarlyRead(cwd, args, env) : undefined;
   return new Promise((resolve, reject) => {
     const settle = (error: Error | null, stdout: Buffer, stderr: Buffer) => {
-      if (error === null) resolve(stdout);
-      else reject(failure(cwd, args, error, stderr));
+      if (error !== null) reject(failure(cwd, args, error, stderr));
+      else {
+        if (options.onStderr !== undefined && stderr.length > 0) options.onStderr(stderr.toString('utf8'));
+        resolve(stdout);
+      }
     };
     if (early !== undefined) {
       early.then((result) => settle(result.error, result.stdout, result.stderr));

@@ -1,4 +1,6 @@
 import { hash } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   type ArtifactCache,
   type ArtifactReader,
@@ -10,9 +12,10 @@ import {
   sameItems,
 } from '@aiwg-cite/core';
 import type { TakenHistoryState } from '@aiwg-cite/git';
-import type { SignedBody, Workspace } from '@aiwg-cite/node';
+import { type KeptAnswer, knownGitDirectory, type SignedBody, type Workspace } from '@aiwg-cite/node';
 import type { ResultCacheRun } from './check-cache.ts';
 import { dependingOn, isKeptParts, type KeptParts, keptParts, named, place, SPLICED_FORMATS, type Spliced } from './check-splice.ts';
+import { isKeptView, makeView, PATHSPEC_VARIABLES, type ViewBasis, viewFrom, viewTree } from './check-view.ts';
 
 /**
  * A `check` over every document whose answer is kept whole (issue 13): the bytes it printed and
@@ -41,6 +44,9 @@ import { dependingOn, isKeptParts, type KeptParts, keptParts, named, place, SPLI
  * (check-splice.ts): when only the bytes of a few documents changed since, or of artifacts that a
  * few documents cite, and nothing else the answer depends on, the run checks those documents and
  * builds its answer from the parts.
+ *
+ * In a large git repository a view of the tree is kept beside the answer too (check-view.ts): the
+ * next run asks git which files changed instead of listing and `lstat`ing every one.
  */
 
 /** The layout of {@link AnswerHead}; a new layout never reads an old file. */
@@ -112,8 +118,24 @@ export interface RunAnswer {
   readonly tellHistoryState: (artifacts: readonly string[]) => ((state: string) => void) | null;
   /** For a splice's history port: where its lookup (of the checked documents' stale pins) tells what its answer depends on. */
   readonly tellSpliceHistory: (artifacts: readonly string[]) => (state: string) => void;
-  /** The kept answer, when nothing it depends on changed since, or only some documents' bytes did. */
-  reuse(discovery: Discovery): Promise<ReusedAnswer | null>;
+  /**
+   * In a large git repository whose index is the one the kept answer's view was taken against:
+   * the documents discovery would find, from git (`filter` is the configuration's, `isGone` says
+   * a path is gone), and which paths of the answer kept their bytes, for {@link reuse}; else `null`
+   * (the run discovers its documents itself, and git's state is taken for the view of the answer it
+   * keeps).
+   */
+  discoverByGit(
+    filter: (found: readonly string[]) => readonly string[],
+    isGone: (path: string) => boolean,
+  ): Promise<ViewedDiscovery | null>;
+  /** The markdown files a discovery found, before the configuration's filter (a view keeps those it left out). */
+  discovered(found: readonly string[]): void;
+  /**
+   * The kept answer, when nothing it depends on changed since, or only some documents' bytes did;
+   * `unchanged` (from {@link discoverByGit}) names the paths known to have kept their bytes.
+   */
+  reuse(discovery: Discovery, unchanged?: (path: string) => boolean): Promise<ReusedAnswer | null>;
   /** Called with every piece the run prints, in order (text, or bytes it may keep a view of). */
   print(piece: string | Uint8Array): void;
   /** For a JSON report's `placed` hook (format/json.ts): where each document's elements of `citations` stand. */
@@ -126,6 +148,12 @@ export interface RunAnswer {
   keep(discovery: Discovery, exit: number, run?: KeptRun): Promise<void>;
   /** Keeps a splice's answer (check-splice.ts) in place of the one it was built from, when it qualifies. */
   keepSplice(discovery: Discovery, spliced: Spliced): Promise<void>;
+}
+
+/** A discovery by git, from a kept answer's view (check-view.ts). */
+export interface ViewedDiscovery {
+  readonly discovery: Discovery;
+  readonly unchanged: (path: string) => boolean;
 }
 
 /** What a run that keeps its answer gives for the parts a splice builds from (check-splice.ts). */
@@ -163,17 +191,34 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
   // The kept answer a splice builds from, and its parts.
   let base: AnswerHead | null = null;
   let baseParts: KeptParts | null = null;
+  // The kept answer, read once.
+  let keptAnswer: KeptAnswer | null | undefined;
+  const readKept = () => {
+    if (keptAnswer === undefined) keptAnswer = file.read();
+    return keptAnswer;
+  };
+  // In a large git repository: git's state taken before the run read a file (a view of the answer
+  // it keeps is made from it), whether the kept answer's view holds, and what discovery found.
+  let basis: Promise<ViewBasis | null> | null = null;
+  let viewHolds = false;
+  let found: readonly string[] | null = null;
+  const viewOf = async (documents: readonly string[], inputs: readonly string[]) => {
+    const taken = await basis;
+    return taken == null || found === null ? undefined : makeView(taken, documents, inputs, found);
+  };
   const write = (
     head: Omit<AnswerHead, 'format' | 'key' | 'notes' | 'run' | 'spliced'>,
     discovery: Discovery,
     output: readonly (string | Uint8Array)[],
     parts: KeptParts | null,
+    view: unknown,
   ) => {
     try {
       file.write(
         { ...head, format: HEAD_FORMAT, key, notes: discovery.notes, run: stateOf(), spliced: parts !== null },
         output,
         parts ?? undefined,
+        view,
       );
     } catch {
       // Not kept: the next run builds its answer again.
@@ -196,13 +241,63 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         spliceAsked.push({ state, artifacts });
       };
     },
-    async reuse(discovery) {
+    async discoverByGit(filter, isGone) {
+      const from = viewFrom(input.env);
+      const gitDir = workspace.isGit ? knownGitDirectory(workspace.root, input.env) : undefined;
+      if (from === null || gitDir === undefined || PATHSPEC_VARIABLES.some((name) => input.env[name] !== undefined)) return null;
+      const indexFile = join(gitDir, 'index');
+      if ((statSync(indexFile, { throwIfNoEntry: false })?.size ?? 0) < from) return null;
+      const git = await import('@aiwg-cite/git');
+      const env = { ...input.env };
+      const state = git.readWorktreeState(workspace.root, gitDir, env);
+      // A failed read of git's state costs the view, never the run.
+      state.catch(() => undefined);
+      const answer = readKept();
+      const head = answer !== null && isHead(answer.head) && answer.head.key === key ? answer.head : null;
+      const view = head === null ? null : answer?.view();
+      if (head === null || !isKeptView(view) || view.index !== git.indexIdentity(indexFile)) {
+        // No view, or one of another index: a view of this run's answer needs every plain entry.
+        const entries = git.indexEntries(workspace.root, env);
+        basis = Promise.all([state, entries]).then(
+          ([taken, index]) =>
+            taken === null || index === null
+              ? null
+              : { state: taken, isPlain: (path: string) => index.plain.has(path), flagged: index.flagged },
+          () => null,
+        );
+        return null;
+      }
+      viewHolds = true;
+      // The index is the view's: a path of the answer is a plain entry as it was then; any other is not known to be.
+      const unplain = new Set(view.unplain);
+      let known: Set<string> | undefined;
+      const isPlain = (path: string) => {
+        known ??= new Set([...head.documents, ...head.inputs.filter((_, at) => at % 2 === 0)]);
+        return known.has(path) && !unplain.has(path);
+      };
+      basis = state.then(
+        (taken) => (taken === null ? null : { state: taken, isPlain, flagged: view.flagged }),
+        () => null,
+      );
+      const taken = await basis;
+      if (taken === null || head.notes.length > 0) return null;
+      const tree = viewTree(view, taken.state, head.documents, isGone, filter);
+      if (tree === null) return null;
+      found = tree.found;
+      return { discovery: { documents: head.documents, notes: [] }, unchanged: tree.unchanged };
+    },
+    discovered(list) {
+      found = list;
+    },
+    async reuse(discovery, unchanged) {
+      // git's state for a view is taken before the run reads a file (check-view.ts).
+      await basis;
       // Taken now, after discovery and before the pipeline changes what the stages hold: a run
       // that keeps its answer compares the state it started from.
       const run = stateOf();
       documents = discovery.documents.length;
       // The head first (small): the output is read only when everything it depends on holds.
-      const kept = file.read();
+      const kept = readKept();
       if (kept === null || !isHead(kept.head)) return null;
       const head = kept.head;
       if (head.key !== key || !sameItems(head.documents, discovery.documents) || !sameItems(head.notes, discovery.notes)) return null;
@@ -219,6 +314,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       // as the pipeline would read it.
       const unknownDocuments: number[] = [];
       for (let at = 0; at < head.documents.length; at += 1) {
+        if (unchanged?.(head.documents[at] as string)) continue;
         const digest = known(head.documents[at] as string);
         if (digest === null) unknownDocuments.push(at);
         else if (digest !== head.digests[at] && !change(at)) return null;
@@ -232,6 +328,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       };
       const unknownInputs: number[] = [];
       for (let at = 0; at < head.inputs.length; at += 2) {
+        if (unchanged?.(head.inputs[at] as string)) continue;
         const digest = known(head.inputs[at] as string);
         if (digest === null) unknownInputs.push(at);
         else if (`file:${digest.slice(0, CONTENT_HASH_LENGTH)}` !== head.inputs[at + 1] && !changeInput(at)) return null;
@@ -247,7 +344,13 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       if (!(await input.mentions.resolveAsBefore(head.mentions))) return null;
       if (head.history !== null) {
         const { historyState } = await import('@aiwg-cite/git');
-        if ((await historyState(workspace.root, { ...input.env }, head.historyArtifacts)) !== head.history) return null;
+        // A pinned artifact git vouches for is a regular file (one of the answer's inputs, not looked at).
+        let regular: ((artifact: string) => boolean) | undefined;
+        if (unchanged !== undefined) {
+          const inputs = new Set(head.inputs.filter((_, at) => at % 2 === 0));
+          regular = (artifact) => inputs.has(artifact) && unchanged(artifact);
+        }
+        if ((await historyState(workspace.root, { ...input.env }, head.historyArtifacts, regular)) !== head.history) return null;
       }
       // The documents whose outcome depends on a changed input, from the parts: none, and the
       // answer holds whole.
@@ -261,7 +364,18 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       }
       if (changed.size === 0) {
         const body = kept.outputBody();
-        return body === null ? null : { kind: 'whole', output: body, exit: head.exit };
+        if (body === null) return null;
+        if (!viewHolds) {
+          // The answer holds in a tree git's state was taken of (a large repository): its view, for the next run.
+          const view = await viewOf(
+            head.documents,
+            head.inputs.filter((_, at) => at % 2 === 0),
+          );
+          try {
+            if (view !== undefined) kept.keepView(view);
+          } catch {}
+        }
+        return { kind: 'whole', output: body, exit: head.exit };
       }
       const output = kept.output();
       if (output === null) return null;
@@ -323,6 +437,10 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         discovery,
         printed,
         parts,
+        await viewOf(
+          discovery.documents,
+          inputs.map(([path]) => path),
+        ),
       );
     },
     async keepSplice(discovery, spliced) {
@@ -380,6 +498,10 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
             : checked.map((indexes, at) =>
                 recorded.documentInputs.documents.has(discovery.documents[at] as string) ? indexes : (kept[at] ?? null),
               ),
+        ),
+        await viewOf(
+          discovery.documents,
+          inputs.map(([path]) => path),
         ),
       );
     },

@@ -26,7 +26,7 @@ import { formatJunit } from '../format/junit.ts';
 import { formatPretty, type PrettyOptions } from '../format/pretty.ts';
 import { formatSarif } from '../format/sarif.ts';
 import { formatSourceCheck } from '../format/source-check.ts';
-import { checkMessages, usageMessages } from '../messages.ts';
+import { checkMessages, runMessages, usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { assertGitInstalled } from '../require-git.ts';
 import { openRunAnswer } from './check-answer.ts';
@@ -228,6 +228,7 @@ export const check: Command = {
       // A shard must leave out the copies of the whole run, so it reads every document for
       // their identity here; a full run leaves that to the pipeline, which reads each once.
       const identity = shard === undefined ? 'pipeline' : 'now';
+      answer?.discovered(found);
       const selected = scholarly.filterDocuments(found, explicit, { stamps, identity });
       return { documents: shard === undefined ? selected : selectShard(selected, shard), notes };
     };
@@ -236,9 +237,8 @@ export const check: Command = {
     // A run over every document that reads nothing it has not seen may print the last identical
     // run's answer whole (check-answer.ts); --fix, --report and online runs read more than that.
     const whole = cache !== null && !explicit && shard === undefined && changed === undefined && unread;
-    const discovery = whole ? discover() : null;
     const answer =
-      cache === null || discovery === null
+      cache === null || !whole
         ? null
         : openRunAnswer({
             workspace,
@@ -252,7 +252,16 @@ export const check: Command = {
             runState: scholarly.runState,
             mentions: { resolved: scholarly.mentionsResolved, resolveAsBefore: scholarly.resolveAsBefore },
           });
-    const reused = discovery === null ? null : await answer?.reuse(discovery);
+    // In a large git repository git may vouch for the tree the kept answer was built from (check-view.ts).
+    const viewed =
+      answer === null || stamps === null
+        ? null
+        : await answer.discoverByGit((found) => scholarly.filterDocuments(found, false, { stamps, identity: 'pipeline' }), stamps.isGone);
+    if (viewed !== null && context.env.AIWG_CITE_RESULT_CACHE_STATS === '1') {
+      context.stderr.write(`${runMessages.viewStats(viewed.discovery.documents.length)}\n`);
+    }
+    const discovery = whole ? (viewed?.discovery ?? discover()) : null;
+    const reused = discovery === null ? null : await answer?.reuse(discovery, viewed?.unchanged);
     if (discovery !== null && reused?.kind === 'whole') {
       await cache?.finish(false, discovery.documents.length);
       printKept(context.stdout, reused.output);
