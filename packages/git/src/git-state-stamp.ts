@@ -13,6 +13,12 @@ const SLACK_MS = 100;
 const FILES = ['HEAD', 'index', 'packed-refs', 'shallow', 'info/grafts'] as const;
 const TREES = ['refs', 'worktrees', 'reftable'] as const;
 
+/** The files and the directories a {@link GitStateStamp} looks at, absolute. */
+export interface GitStatePaths {
+  readonly files: readonly string[];
+  readonly trees: readonly string[];
+}
+
 /**
  * What git's refs and index look like on disk, from `lstat` alone (no git process): HEAD, the
  * index, packed-refs, the shallow and grafts files, and every directory under refs/, worktrees/
@@ -30,6 +36,16 @@ export class GitStateStamp {
   private constructor(files: readonly string[], trees: readonly string[]) {
     this.#files = files;
     this.#trees = trees;
+  }
+
+  /** The paths it looks at (as {@link at} takes them). */
+  get paths(): GitStatePaths {
+    return { files: this.#files, trees: this.#trees };
+  }
+
+  /** A stamp of the paths an earlier stamp looked at ({@link paths}), without asking git where they are. */
+  static at(paths: GitStatePaths): GitStateStamp {
+    return new GitStateStamp(paths.files, paths.trees);
   }
 
   /** The stamp of the repository at `root`, or `null` outside git (one `git rev-parse`). */

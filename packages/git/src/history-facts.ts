@@ -134,6 +134,25 @@ export async function historyState(
   }
 }
 
+/**
+ * A {@link historyState} taken earlier, with which artifacts are symbolic links looked at again:
+ * what `historyState` would give now while git's refs and index are as they were then (a
+ * `GitStateStamp` that has not changed says so), without opening the repository. `null` for a
+ * state that is not one.
+ */
+export function historyStateAgain(kept: string, root: string, regular?: (artifact: string) => boolean): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(kept);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value) || value.length !== 3 || typeof value[0] !== 'string' || !Array.isArray(value[1])) return null;
+  const artifacts = value[1] as unknown[];
+  if (!artifacts.every((artifact): artifact is string => typeof artifact === 'string')) return null;
+  return JSON.stringify([value[0], artifacts, artifacts.map((artifact) => regular?.(artifact) !== true && isSymlink(root, artifact))]);
+}
+
 /** A {@link historyState} with the artifacts it was taken for. */
 export interface TakenHistoryState {
   readonly state: string;

@@ -4,13 +4,20 @@ export type { GitObject } from './cat-file.ts';
 export { CatFileBatch } from './cat-file.ts';
 export type { CitationIndexOptions, CitingEntry, IndexedBlob } from './citation-index.ts';
 export { extractBlob, findCitingEntries, indexPartPath, isMarkdownName, summaryPath } from './citation-index.ts';
-export { GitStateStamp } from './git-state-stamp.ts';
+export { type GitStatePaths, GitStateStamp } from './git-state-stamp.ts';
 export type { ArtifactVersion, ChangeStatus, CommitInfo, HistoryScope } from './history.ts';
 export { GitHistory, hashBytes, parseRawLog } from './history.ts';
 export type { BlameDetail, BlameDrift, BlameEntry, BlameInput, CurrentArtifact, PinSource } from './history-blame.ts';
 export { blameCitation } from './history-blame.ts';
 export type { HistoryFactsOptions } from './history-facts.ts';
-export { createHistoryFacts, HistoryFactsMemo, historyState, joinedHistoryState, type TakenHistoryState } from './history-facts.ts';
+export {
+  createHistoryFacts,
+  HistoryFactsMemo,
+  historyState,
+  historyStateAgain,
+  joinedHistoryState,
+  type TakenHistoryState,
+} from './history-facts.ts';
 export type { UnknownHashOptions } from './history-unknown.ts';
 export { markUnknownHashes } from './history-unknown.ts';
 export type { IndexEntry, IndexSnapshot, StagedChange } from './index-entries.ts';

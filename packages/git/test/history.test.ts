@@ -8,7 +8,7 @@ import { BlobHashCache } from '../src/blob-hash-cache.ts';
 import { GitStateStamp } from '../src/git-state-stamp.ts';
 import { GitHistory, parseRawLog } from '../src/history.ts';
 import { type BlameDetail, blameCitation } from '../src/history-blame.ts';
-import { createHistoryFacts, HistoryFactsMemo, historyState, joinedHistoryState } from '../src/history-facts.ts';
+import { createHistoryFacts, HistoryFactsMemo, historyState, historyStateAgain, joinedHistoryState } from '../src/history-facts.ts';
 import { markUnknownHashes } from '../src/history-unknown.ts';
 
 const ENV = { ...process.env, ...GIT_ENV };
@@ -601,5 +601,32 @@ describe('what a lookup depends on (historyState, tellState: a check that keeps 
     expect(joinedHistoryState(later, linked)).toBeNull();
     expect(joinedHistoryState({ state: 'not json', artifacts: [] }, one)).toBeNull();
     expect(joinedHistoryState({ state: '["x",["a.ts"]]', artifacts: ['a.ts'] }, one)).toBeNull();
+  });
+
+  it('gives a state again without git, looking again at which artifacts are links, while git’s stamp stays', async () => {
+    const repo = gitRepo({ 'a.ts': 'a\n', 'b.ts': 'b\n' });
+    symlinkSync('a.ts', join(repo.dir, 'link.ts'));
+    const state = await historyState(repo.dir, ENV, ['a.ts', 'b.ts', 'link.ts']);
+    expect(historyStateAgain(state, repo.dir)).toBe(state);
+    // An artifact the caller knows to be a regular file is not looked at.
+    expect(historyStateAgain(state, repo.dir, (artifact) => artifact === 'b.ts')).toBe(state);
+    // An artifact that became a link, and one that stopped being one: the state git would give now.
+    rmSync(join(repo.dir, 'b.ts'));
+    symlinkSync('a.ts', join(repo.dir, 'b.ts'));
+    rmSync(join(repo.dir, 'link.ts'));
+    writeFileSync(join(repo.dir, 'link.ts'), 'a\n');
+    const now = await historyState(repo.dir, ENV, ['a.ts', 'b.ts', 'link.ts']);
+    expect(now).not.toBe(state);
+    expect(historyStateAgain(state, repo.dir)).toBe(now);
+    expect(historyStateAgain('not json', repo.dir)).toBeNull();
+    expect(historyStateAgain('["x",[1]]', repo.dir)).toBeNull();
+    // The stamp that says git's refs and index stayed, taken where an earlier stamp looked (no git process).
+    const stamp = GitStateStamp.open(repo.dir, ENV);
+    if (stamp === null) throw new Error('not a repository');
+    const later = Date.now() + 60_000;
+    const taken = stamp.take(later);
+    expect(GitStateStamp.at(stamp.paths).take(later)).toBe(taken);
+    repo.commit('links');
+    expect(GitStateStamp.at(stamp.paths).take(later)).not.toBe(taken);
   });
 });

@@ -11,7 +11,7 @@ import {
   type Sha256,
   sameItems,
 } from '@aiwg-cite/core';
-import type { TakenHistoryState } from '@aiwg-cite/git';
+import type { GitStatePaths, TakenHistoryState } from '@aiwg-cite/git';
 import { type KeptAnswer, knownGitDirectory, type SignedBody, type Workspace } from '@aiwg-cite/node';
 import type { ResultCacheRun } from './check-cache.ts';
 import { dependingOn, isKeptParts, type KeptParts, keptParts, named, place, SPLICED_FORMATS, type Spliced } from './check-splice.ts';
@@ -50,7 +50,7 @@ import { isKeptView, makeView, PATHSPEC_VARIABLES, type ViewBasis, viewFrom, vie
  */
 
 /** The layout of {@link AnswerHead}; a new layout never reads an old file. */
-const HEAD_FORMAT = 4;
+const HEAD_FORMAT = 5;
 /** A larger answer is not kept: it would cost more to write and read than to build. */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
@@ -70,6 +70,12 @@ interface AnswerHead {
   readonly history: string | null;
   /** The artifacts the history stage asked about. */
   readonly historyArtifacts: readonly string[];
+  /**
+   * Git's state stamp (`GitStateStamp`, from `lstat`s alone) taken before the history stage asked
+   * git, and the paths it looks at: while a stamp taken now is the same, git's refs and index did
+   * not move, and `history` holds without asking git (only which artifacts are links is looked at).
+   */
+  readonly historyStamp: KeptStamp | null;
   readonly exit: number;
   /** Whether the parts a splice builds from are kept beside the output. */
   readonly spliced: boolean;
@@ -150,6 +156,11 @@ export interface RunAnswer {
   keepSplice(discovery: Discovery, spliced: Spliced): Promise<void>;
 }
 
+/** A {@link AnswerHead.historyStamp}. */
+interface KeptStamp extends GitStatePaths {
+  readonly taken: string;
+}
+
 /** A discovery by git, from a kept answer's view (check-view.ts). */
 export interface ViewedDiscovery {
   readonly discovery: Discovery;
@@ -183,8 +194,15 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
   const places: [string, number, number][] = [];
   let printedBytes = 0;
   let asked: TakenHistoryState | null = null;
-  // What a splice's history lookups told.
+  // git's adapter, once a run in a repository compares a kept answer (the history stage loads it anyway),
+  // and the state stamp taken before the history stage asked git.
+  let git: typeof import('@aiwg-cite/git') | null = null;
+  let askedStamp: KeptStamp | null = null;
+  // Where the kept answer's stamp looked (a stamp taken there needs no git process).
+  let stampPaths: GitStatePaths | null = null;
+  // What a splice's history lookups told, and git's state stamp before each (`null`: none taken).
   const spliceAsked: TakenHistoryState[] = [];
+  const spliceStamps: (string | null)[] = [];
   let unkept = false;
   let runState: string | null = null;
   const stateOf = () => (runState ??= input.runState());
@@ -232,11 +250,21 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         unkept = true;
         return null;
       }
+      // Before the lookup: a ref that moves after it makes the next run's stamp differ.
+      const stamp =
+        git === null
+          ? null
+          : stampPaths === null
+            ? git.GitStateStamp.open(workspace.root, { ...input.env })
+            : git.GitStateStamp.at(stampPaths);
+      const taken = stamp?.take() ?? null;
+      askedStamp = stamp === null || taken === null ? null : { ...stamp.paths, taken };
       return (state) => {
         asked = { state, artifacts };
       };
     },
     tellSpliceHistory(artifacts) {
+      spliceStamps.push(git === null || stampPaths === null ? null : git.GitStateStamp.at(stampPaths).take());
       return (state) => {
         spliceAsked.push({ state, artifacts });
       };
@@ -246,7 +274,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       const gitDir = workspace.isGit ? knownGitDirectory(workspace.root, input.env) : undefined;
       if (from === null || gitDir === undefined || PATHSPEC_VARIABLES.some((name) => input.env[name] !== undefined)) return null;
       const indexFile = join(gitDir, 'index');
-      if ((statSync(indexFile, { throwIfNoEntry: false })?.size ?? 0) < from) return null;
+      if (indexSize(indexFile) < from) return null;
       const git = await import('@aiwg-cite/git');
       const env = { ...input.env };
       const state = git.readWorktreeState(workspace.root, gitDir, env);
@@ -292,6 +320,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
     async reuse(discovery, unchanged) {
       // git's state for a view is taken before the run reads a file (check-view.ts).
       await basis;
+      if (workspace.isGit) git ??= await import('@aiwg-cite/git');
       // Taken now, after discovery and before the pipeline changes what the stages hold: a run
       // that keeps its answer compares the state it started from.
       const run = stateOf();
@@ -343,14 +372,21 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       }
       if (!(await input.mentions.resolveAsBefore(head.mentions))) return null;
       if (head.history !== null) {
-        const { historyState } = await import('@aiwg-cite/git');
+        const { historyState, historyStateAgain, GitStateStamp } = await import('@aiwg-cite/git');
         // A pinned artifact git vouches for is a regular file (one of the answer's inputs, not looked at).
         let regular: ((artifact: string) => boolean) | undefined;
         if (unchanged !== undefined) {
           const inputs = new Set(head.inputs.filter((_, at) => at % 2 === 0));
           regular = (artifact) => inputs.has(artifact) && unchanged(artifact);
         }
-        if ((await historyState(workspace.root, { ...input.env }, head.historyArtifacts, regular)) !== head.history) return null;
+        // git's refs and index as they were when the kept answer's history stage asked: no git process.
+        const kept = head.historyStamp;
+        if (kept !== null) stampPaths = { files: kept.files, trees: kept.trees };
+        const still = kept !== null && GitStateStamp.at(kept).take() === kept.taken;
+        const now = still
+          ? historyStateAgain(head.history, workspace.root, regular)
+          : await historyState(workspace.root, { ...input.env }, head.historyArtifacts, regular);
+        if (now !== head.history) return null;
       }
       // The documents whose outcome depends on a changed input, from the parts: none, and the
       // answer holds whole.
@@ -432,6 +468,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
           mentions: input.mentions.resolved(),
           history: history?.state ?? null,
           historyArtifacts: history?.artifacts ?? [],
+          historyStamp: history === null ? null : askedStamp,
           exit,
         },
         discovery,
@@ -482,6 +519,8 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
           mentions: [...new Set([...base.mentions, ...input.mentions.resolved()])],
           history: history?.state ?? null,
           historyArtifacts: history?.artifacts ?? [],
+          // The kept stamp, while git's state was the same before each of the splice's lookups.
+          historyStamp: spliceStamps.every((taken) => taken === base?.historyStamp?.taken) ? base.historyStamp : null,
           exit: spliced.exit,
         },
         discovery,
@@ -545,6 +584,15 @@ function inputIndexes(
   });
 }
 
+/** The size of git's index file; 0 when it cannot be looked at. */
+function indexSize(file: string): number {
+  try {
+    return statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** The environment that can change a run's answer: git's (`GIT_*`: what it lists and answers) and aiwg-cite's own. */
 function environment(env: Readonly<Record<string, string | undefined>>): [string, string][] {
   return Object.entries(env)
@@ -552,6 +600,11 @@ function environment(env: Readonly<Record<string, string | undefined>>): [string
       (entry): entry is [string, string] => (entry[0].startsWith('GIT_') || entry[0].startsWith('AIWG_CITE_')) && entry[1] !== undefined,
     )
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function isKeptStamp(value: unknown): value is KeptStamp {
+  const stamp = value as Partial<KeptStamp> | undefined;
+  return typeof stamp === 'object' && stamp !== null && typeof stamp.taken === 'string' && isStrings(stamp.files) && isStrings(stamp.trees);
 }
 
 function isStrings(value: unknown): value is string[] {
@@ -576,6 +629,7 @@ function isHead(value: unknown): value is AnswerHead {
     isStrings(head.mentions) &&
     (head.history === null || typeof head.history === 'string') &&
     isStrings(head.historyArtifacts) &&
+    (head.historyStamp === null || isKeptStamp(head.historyStamp)) &&
     (head.exit === 0 || head.exit === 1) &&
     typeof head.spliced === 'boolean'
   );

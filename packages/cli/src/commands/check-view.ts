@@ -111,17 +111,21 @@ export function viewTree(
   // Listed by git now: a tracked path (the index is the same) or an untracked one. A flagged entry
   // (skip-worktree, assumed unchanged) is listed by discovery whenever it stands in the tree.
   const listed = new Set([...view.modified, ...state.modified, ...state.untracked, ...view.flagged]);
-  const candidates = [...listed, ...view.untracked].filter(isListedMarkdown);
+  // The markdown files git lists whose place among what discovery finds changed (both lists are sorted).
+  const found = (path: string) => sortedHas(documents, path) || sortedHas(view.leftOut, path);
+  const moved = [...listed, ...view.untracked].filter(
+    (path) => isListedMarkdown(path) && found(path) !== (listed.has(path) && !isGone(path)),
+  );
   let sorted: readonly string[];
-  // Nothing came or went, and the filter left nothing out: what it found is the documents (sorted).
-  if (candidates.length === 0 && view.leftOut.length === 0) sorted = documents;
+  // Nothing came or went, and the filter left nothing out: what it finds is the documents.
+  if (moved.length === 0 && view.leftOut.length === 0) sorted = documents;
   else {
-    const found = new Set([...documents, ...view.leftOut]);
-    for (const path of candidates) {
-      if (listed.has(path) && !isGone(path)) found.add(path);
-      else found.delete(path);
+    const now = new Set([...documents, ...view.leftOut]);
+    for (const path of moved) {
+      if (now.has(path)) now.delete(path);
+      else now.add(path);
     }
-    sorted = [...found].sort();
+    sorted = [...now].sort();
   }
   if (!sameItems(filter(sorted), documents)) return null;
   const looked = new Set([...view.unplain, ...view.modified, ...state.modified]);
@@ -135,6 +139,18 @@ export function viewTree(
  */
 function tooManyListed(state: WorktreeState, documents: readonly string[]): boolean {
   return (state.modified.length + state.untracked.length) * 4 > documents.length;
+}
+
+/** Whether a sorted list (UTF-16 code unit order, as `Array.prototype.sort` leaves it) holds a path. */
+function sortedHas(list: readonly string[], path: string): boolean {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((list[middle] as string) < path) low = middle + 1;
+    else high = middle;
+  }
+  return list[low] === path;
 }
 
 /** Whether discovery lists a path git lists (pathspecs `*.md` and `*.markdown`, nothing under `node_modules`). */
