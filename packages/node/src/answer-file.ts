@@ -13,26 +13,38 @@ export interface KeptAnswer {
   parts(): unknown;
   /** The view kept for this head (the caller's JSON, see {@link AnswerFile.write}), read and verified now; `null` when there is none of it. */
   view(): unknown;
+  /** The lines kept for this head (`AnswerSides.lines`), read and verified now; `null` when there are none of it. */
+  lines(): string[] | null;
   /** Keeps a view for this head in place of the one it had (a failure to write is the caller's to catch). */
   keepView(view: unknown): void;
+}
+
+/** What an answer keeps beside its head and output, each in a file of its own, read only when asked for. */
+export interface AnswerSides {
+  /** What the caller keeps to build a changed answer from this one (JSON). */
+  readonly parts?: unknown;
+  /** What the caller knows of the tree the answer was built from (JSON), which may be replaced on its own. */
+  readonly view?: unknown;
+  /** Lines of text (no line feed in any; not one empty line alone), read back as they were: a long list the head need not carry. */
+  readonly lines?: readonly string[];
 }
 
 /**
  * One kept answer of a command (its printed bytes and what they depend on) in the result cache's
  * directory, signed with the user's key like the cache: a file that is absent, torn, corrupt or
- * signed under another key reads as `null`. Up to four files per slot: the head (`answer-SLOT`),
+ * signed under another key reads as `null`. Up to five files per slot: the head (`answer-SLOT`),
  * small, which a run compares before it reads more, the output (`answer-SLOT.output`), read only
- * when the head holds, the parts (`answer-SLOT.parts`), what the caller keeps to build a changed
- * answer from this one, read only when it does, and the view (`answer-SLOT.view`), what the caller
- * knows of the tree the answer was built from, which may be replaced on its own; each names the
- * same random id, so a head never goes with another write's output, parts or view. A new answer
- * replaces the old one, each file atomically, the head last.
+ * when the head holds, and the sides ({@link AnswerSides}: `.parts`, `.view`, `.lines`), each
+ * read only when the caller asks for it; each names the same random id, so a head never goes with
+ * another write's output or sides. A new answer replaces the old one, each file atomically, the
+ * head last.
  */
 export class AnswerFile {
   readonly #head: SignedFile;
   readonly #output: SignedFile;
   readonly #parts: SignedFile;
   readonly #view: SignedFile;
+  readonly #lines: SignedFile;
 
   constructor(directory: string, slot: string, secret: Uint8Array) {
     if (!/^[a-z][a-z-]*$/.test(slot)) throw new Error(`not an answer slot: ${slot}`);
@@ -40,6 +52,7 @@ export class AnswerFile {
     this.#output = new SignedFile(join(directory, `answer-${slot}.output`), secret);
     this.#parts = new SignedFile(join(directory, `answer-${slot}.parts`), secret);
     this.#view = new SignedFile(join(directory, `answer-${slot}.view`), secret);
+    this.#lines = new SignedFile(join(directory, `answer-${slot}.lines`), secret);
   }
 
   /** The kept answer's head, parsed; its output is read when asked for. */
@@ -80,19 +93,26 @@ export class AnswerFile {
       outputBody: () => this.#output.openBody(past),
       parts: () => jsonOf(this.#parts),
       view: () => jsonOf(this.#view),
+      lines: () => {
+        const body = bodyOf(this.#lines);
+        if (body === null) return null;
+        const text = body.toString('utf8');
+        return text === '' ? [] : text.split('\n');
+      },
       keepView: (view) => this.#view.write([`${id}\n`, JSON.stringify(view)]),
     };
   }
 
   /**
-   * Keeps an answer in place of the last: `head` (JSON), the output's pieces as UTF-8 and, when
-   * given, the parts and the view (JSON); an answer without them leaves none of the last one's.
+   * Keeps an answer in place of the last: `head` (JSON), the output's pieces as UTF-8 and the
+   * sides given; an answer without a side leaves none of the last one's (its id is another).
    */
-  write(head: unknown, output: readonly (string | Uint8Array)[], parts?: unknown, view?: unknown): void {
+  write(head: unknown, output: readonly (string | Uint8Array)[], sides: AnswerSides = {}): void {
     const id = randomBytes(16).toString('hex');
     this.#output.write([`${id}\n`, ...output]);
-    if (parts !== undefined) this.#parts.write([`${id}\n`, JSON.stringify(parts)]);
-    if (view !== undefined) this.#view.write([`${id}\n`, JSON.stringify(view)]);
+    if (sides.parts !== undefined) this.#parts.write([`${id}\n`, JSON.stringify(sides.parts)]);
+    if (sides.view !== undefined) this.#view.write([`${id}\n`, JSON.stringify(sides.view)]);
+    if (sides.lines !== undefined) this.#lines.write([`${id}\n`, sides.lines.join('\n')]);
     this.#head.write(JSON.stringify({ id, head }));
   }
 }

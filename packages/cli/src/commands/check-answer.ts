@@ -50,7 +50,7 @@ import { isKeptView, makeView, PATHSPEC_VARIABLES, type ViewBasis, viewFrom, vie
  */
 
 /** The layout of {@link AnswerHead}; a new layout never reads an old file. */
-const HEAD_FORMAT = 5;
+const HEAD_FORMAT = 6;
 /** A larger answer is not kept: it would cost more to write and read than to build. */
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
@@ -59,8 +59,8 @@ interface AnswerHead {
   readonly key: string;
   readonly documents: readonly string[];
   readonly notes: readonly string[];
-  /** Each document's digest, in the order of `documents`. */
-  readonly digests: readonly string[];
+  // Each document's digest, in the order of `documents`, is kept beside the head (the answer's
+  // lines): a run whose documents git vouches for reads none of them.
   /** Path, state, path, state, ...: every input of the documents' stored results. */
   readonly inputs: readonly string[];
   readonly run: string;
@@ -215,6 +215,15 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
     if (keptAnswer === undefined) keptAnswer = file.read();
     return keptAnswer;
   };
+  // The kept answer's digests (one per document), read when a document is compared; `null` when they are not its.
+  let keptDigests: readonly string[] | null | undefined;
+  const digestsOf = (answer: KeptAnswer, documents: number) => {
+    if (keptDigests === undefined) {
+      const lines = answer.lines();
+      keptDigests = lines !== null && lines.length === documents ? lines : null;
+    }
+    return keptDigests;
+  };
   // In a large git repository: git's state taken before the run read a file (a view of the answer
   // it keeps is made from it), whether the kept answer's view holds, and what discovery found.
   let basis: Promise<ViewBasis | null> | null = null;
@@ -226,18 +235,18 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
   };
   const write = (
     head: Omit<AnswerHead, 'format' | 'key' | 'notes' | 'run' | 'spliced'>,
+    digests: readonly string[],
     discovery: Discovery,
     output: readonly (string | Uint8Array)[],
     parts: KeptParts | null,
     view: unknown,
   ) => {
     try {
-      file.write(
-        { ...head, format: HEAD_FORMAT, key, notes: discovery.notes, run: stateOf(), spliced: parts !== null },
-        output,
-        parts ?? undefined,
-        view,
-      );
+      file.write({ ...head, format: HEAD_FORMAT, key, notes: discovery.notes, run: stateOf(), spliced: parts !== null }, output, {
+        lines: digests,
+        ...(parts === null ? {} : { parts }),
+        ...(view === undefined ? {} : { view }),
+      });
     } catch {
       // Not kept: the next run builds its answer again.
     }
@@ -344,9 +353,11 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       const unknownDocuments: number[] = [];
       for (let at = 0; at < head.documents.length; at += 1) {
         if (unchanged?.(head.documents[at] as string)) continue;
+        const digests = digestsOf(kept, head.documents.length);
+        if (digests === null) return null;
         const digest = known(head.documents[at] as string);
         if (digest === null) unknownDocuments.push(at);
-        else if (digest !== head.digests[at] && !change(at)) return null;
+        else if (digest !== digests[at] && !change(at)) return null;
       }
       // Inputs whose state changed (by index among the head's inputs): the documents that depend
       // on one are checked again by a splice, as if their bytes had changed.
@@ -365,7 +376,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       for (const at of unknownDocuments) {
         const read = await input.reader.read(head.documents[at] as string);
         if (read.kind !== 'file') return null;
-        if ((await input.sha256(read.bytes)) !== head.digests[at] && !change(at)) return null;
+        if ((await input.sha256(read.bytes)) !== digestsOf(kept, head.documents.length)?.[at] && !change(at)) return null;
       }
       for (const at of unknownInputs) {
         if (artifactState(await input.artifacts.get(head.inputs[at] as string)) !== head.inputs[at + 1] && !changeInput(at)) return null;
@@ -463,7 +474,6 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       write(
         {
           documents: discovery.documents,
-          digests,
           inputs: inputs.flat(),
           mentions: input.mentions.resolved(),
           history: history?.state ?? null,
@@ -471,6 +481,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
           historyStamp: history === null ? null : askedStamp,
           exit,
         },
+        digests,
         discovery,
         printed,
         parts,
@@ -503,7 +514,9 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       if (spliced.pinnedArtifacts.some((artifact) => !covered.has(artifact))) return;
       if (spliced.pieces.reduce((sum, piece) => sum + Buffer.byteLength(piece), 0) > MAX_OUTPUT_BYTES) return;
       // The documents it did not check kept their bytes (`reuse` compared them), and the inputs theirs.
-      const digests = discovery.documents.map((document, at) => recorded.digests.get(document) ?? (base?.digests[at] as string));
+      const baseDigests = keptAnswer == null ? null : digestsOf(keptAnswer, base.documents.length);
+      if (baseDigests === null) return;
+      const digests = discovery.documents.map((document, at) => recorded.digests.get(document) ?? (baseDigests[at] as string));
       // The base's inputs keep their places (and so the indexes its parts name them by).
       const states = new Map<string, string>();
       for (let at = 0; at < base.inputs.length; at += 2) states.set(base.inputs[at] as string, base.inputs[at + 1] as string);
@@ -514,7 +527,6 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       write(
         {
           documents: discovery.documents,
-          digests,
           inputs: inputs.flat(),
           mentions: [...new Set([...base.mentions, ...input.mentions.resolved()])],
           history: history?.state ?? null,
@@ -523,6 +535,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
           historyStamp: spliceStamps.every((taken) => taken === base?.historyStamp?.taken) ? base.historyStamp : null,
           exit: spliced.exit,
         },
+        digests,
         discovery,
         spliced.pieces,
         keptParts(
@@ -621,8 +634,6 @@ function isHead(value: unknown): value is AnswerHead {
     typeof head.key === 'string' &&
     isStrings(head.documents) &&
     isStrings(head.notes) &&
-    isStrings(head.digests) &&
-    head.digests.length === head.documents.length &&
     isStrings(head.inputs) &&
     head.inputs.length % 2 === 0 &&
     typeof head.run === 'string' &&
