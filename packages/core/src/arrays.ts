@@ -7,16 +7,29 @@ export function appendAll<T>(target: T[], items: Iterable<T>): T[] {
   return target;
 }
 
-/** How many of the ascending `sorted` values are strictly below `limit`: one binary search. */
-export function countBelow(sorted: readonly number[], limit: number): number {
+/**
+ * How many of the ascending `sorted` values are strictly below `limit`: one binary search (strings
+ * in UTF-16 code unit order, as `Array.prototype.sort` leaves them).
+ */
+export function countBelow<T extends number | string>(sorted: readonly T[], limit: T): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
     const mid = (low + high) >> 1;
-    if ((sorted[mid] as number) < limit) low = mid + 1;
+    if ((sorted[mid] as T) < limit) low = mid + 1;
     else high = mid;
   }
   return low;
+}
+
+/** Whether an ascending list holds a value ({@link countBelow}). */
+export function sortedHas<T extends number | string>(sorted: readonly T[], value: T): boolean {
+  return sorted[countBelow(sorted, value)] === value;
+}
+
+/** Whether a value is an array of strings (a guard for JSON read back). */
+export function isStrings(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 /** True when the ascending `offsets` hold one in `[start, end)`. */

@@ -1,4 +1,4 @@
-export { appendAll, sameItems } from './arrays.ts';
+export { appendAll, isStrings, sameItems, sortedHas } from './arrays.ts';
 export type { Artifact } from './artifacts.ts';
 export { ArtifactCache, countLines } from './artifacts.ts';
 export type { CheckerResult, CheckInput, CheckOptions, DocumentChecker, DocumentContext, ResultPort, VerifiedDocument } from './check.ts';

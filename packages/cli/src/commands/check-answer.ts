@@ -7,6 +7,7 @@ import {
   artifactState,
   CONTENT_HASH_LENGTH,
   type Discovery,
+  isStrings,
   type PipelineResult,
   type Sha256,
   sameItems,
@@ -618,10 +619,6 @@ function environment(env: Readonly<Record<string, string | undefined>>): [string
 function isKeptStamp(value: unknown): value is KeptStamp {
   const stamp = value as Partial<KeptStamp> | undefined;
   return typeof stamp === 'object' && stamp !== null && typeof stamp.taken === 'string' && isStrings(stamp.files) && isStrings(stamp.trees);
-}
-
-function isStrings(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 /** Whether a kept head is one of this layout (the signature vouches for the bytes; this refuses other layouts). */

@@ -1,4 +1,4 @@
-import { AiwgCiteError, sameItems } from '@aiwg-cite/core';
+import { AiwgCiteError, isStrings, sameItems, sortedHas } from '@aiwg-cite/core';
 import type { WorktreeState } from '@aiwg-cite/git';
 import { usageMessages } from '../messages.ts';
 
@@ -141,25 +141,9 @@ function tooManyListed(state: WorktreeState, documents: readonly string[]): bool
   return (state.modified.length + state.untracked.length) * 4 > documents.length;
 }
 
-/** Whether a sorted list (UTF-16 code unit order, as `Array.prototype.sort` leaves it) holds a path. */
-function sortedHas(list: readonly string[], path: string): boolean {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if ((list[middle] as string) < path) low = middle + 1;
-    else high = middle;
-  }
-  return list[low] === path;
-}
-
 /** Whether discovery lists a path git lists (pathspecs `*.md` and `*.markdown`, nothing under `node_modules`). */
 function isListedMarkdown(path: string): boolean {
   return (path.endsWith('.md') || path.endsWith('.markdown')) && !path.split('/').includes('node_modules');
-}
-
-function isStrings(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((item) => typeof item === 'string');
 }
 
 /** Whether a kept view is one of this layout (the signature vouches for the bytes; this refuses other layouts). */
