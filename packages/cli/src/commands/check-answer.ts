@@ -310,7 +310,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       const unplain = new Set(view.unplain);
       let known: Set<string> | undefined;
       const isPlain = (path: string) => {
-        known ??= new Set([...head.documents, ...head.inputs.filter((_, at) => at % 2 === 0)]);
+        known ??= new Set([...head.documents, ...inputPaths(head)]);
         return known.has(path) && !unplain.has(path);
       };
       basis = state.then(
@@ -388,7 +388,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         // A pinned artifact git vouches for is a regular file (one of the answer's inputs, not looked at).
         let regular: ((artifact: string) => boolean) | undefined;
         if (unchanged !== undefined) {
-          const inputs = new Set(head.inputs.filter((_, at) => at % 2 === 0));
+          const inputs = new Set(inputPaths(head));
           regular = (artifact) => inputs.has(artifact) && unchanged(artifact);
         }
         // git's refs and index as they were when the kept answer's history stage asked: no git process.
@@ -415,10 +415,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         if (body === null) return null;
         if (!viewHolds) {
           // The answer holds in a tree git's state was taken of (a large repository): its view, for the next run.
-          const view = await viewOf(
-            head.documents,
-            head.inputs.filter((_, at) => at % 2 === 0),
-          );
+          const view = await viewOf(head.documents, inputPaths(head));
           try {
             if (view !== undefined) kept.keepView(view);
           } catch {}
@@ -596,6 +593,11 @@ function inputIndexes(
     const indexes = recorded.documents.get(document);
     return indexes === undefined ? null : named(positions, indexes);
   });
+}
+
+/** The paths of a head's inputs (it lists each with its state). */
+function inputPaths(head: AnswerHead): string[] {
+  return head.inputs.filter((_, at) => at % 2 === 0);
 }
 
 /** The size of git's index file; 0 when it cannot be looked at. */
