@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { appendFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRepo, PROJECT_ROOT, runCli, runCliAsync, sha16, tempDir, writeTree } from '@aiwg-cite/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -381,10 +381,10 @@ describe('aiwg-cite check: a kept answer in process', () => {
     const { main } = await import('../src/main.ts');
     const repo = gitRepo({ 'src/a.ts': 'a\n', 'docs/é.md': '# Café\n\nSee [src/a.ts, L1] and [src/b.ts, L1].\n' });
     const env = { ...process.env, XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1', NO_COLOR: '1' };
-    const run = async () => {
+    const run = async (args = ['check', '--format', 'json']) => {
       let stdout = '';
       let stderr = '';
-      const code = await main(['check', '--format', 'json'], {
+      const code = await main(args, {
         cwd: repo.dir,
         env,
         stdout: { write: (text: string) => (stdout += text) },
@@ -399,5 +399,23 @@ describe('aiwg-cite check: a kept answer in process', () => {
       expect(each.stdout).toBe(runs[0]?.stdout);
       expect(each.code).toBe(1);
     }
+    // A splice copies the kept output of the unchanged document (1.5 MB, a third of it three-byte
+    // characters of its name, read 1 MiB at a time: a chunk ends inside one) and writes the edited one's again.
+    const citations = Array.from({ length: 4000 }, (_, at) => `See [src/gone-${at}.ts, L1].`).join('\n');
+    writeFileSync(join(repo.dir, `docs/${'€'.repeat(60)}.md`), `# Große\n\n${citations}\n`);
+    // One document changed among more than four: a splice (check-answer.ts, SPLICE_SHARE).
+    for (const name of ['n1', 'n2', 'n3', 'n4']) writeFileSync(join(repo.dir, `docs/${name}.md`), `# ${name}\n\nSee [src/a.ts, L1].\n`);
+    await run();
+    await run();
+    const edited = join(repo.dir, 'docs/é.md');
+    appendFileSync(edited, '\nAnd [src/c.ts, L1].\n');
+    const spliced = await run();
+    expect(spliced.stderr).toContain("result cache: the last run's answer, built again with 1 documents checked");
+    const whole = await run(['check', '--format', 'json', '--no-cache']);
+    expect(whole.code).toBe(1);
+    expect(spliced.stdout.length).toBeGreaterThan(1_500_000);
+    expect(spliced.stdout).toContain('src/c.ts');
+    expect(spliced.stdout).not.toContain('\uFFFD');
+    expect(spliced.stdout).toBe(whole.stdout);
   });
 });

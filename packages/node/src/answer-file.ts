@@ -5,9 +5,10 @@ import { type SignedBody, SignedFile } from './result-store.ts';
 /** An answer as {@link AnswerFile} keeps it: what it depends on (the caller's JSON), and the bytes it printed, read on demand. */
 export interface KeptAnswer {
   readonly head: unknown;
-  /** The printed bytes, read and verified now; `null` when they are gone or are not this head's. */
-  output(): Buffer | null;
-  /** {@link output}, verified now and handed on a chunk at a time, never held whole (`SignedFile.openBody`). */
+  /**
+   * The printed bytes, verified now and handed on a chunk at a time, never held whole
+   * (`SignedFile.openBody`); `null` when they are gone or are not this head's.
+   */
   outputBody(): SignedBody | null;
   /** What the caller kept beside the output (its JSON), read and verified now; `null` when there is none of this head's. */
   parts(): unknown;
@@ -18,6 +19,12 @@ export interface KeptAnswer {
   /** Keeps a view for this head in place of the one it had (a failure to write is the caller's to catch). */
   keepView(view: unknown): void;
 }
+
+/**
+ * An answer's output: its pieces (text as UTF-8), or a function that hands them to `append` one
+ * after the other (a piece may be read over once `append` returns).
+ */
+export type AnswerOutput = readonly (string | Uint8Array)[] | ((append: (piece: string | Uint8Array) => void) => void);
 
 /** What an answer keeps beside its head and output, each in a file of its own, read only when asked for. */
 export interface AnswerSides {
@@ -89,7 +96,6 @@ export class AnswerFile {
     };
     return {
       head: kept.head,
-      output: () => bodyOf(this.#output),
       outputBody: () => this.#output.openBody(past),
       parts: () => jsonOf(this.#parts),
       view: () => jsonOf(this.#view),
@@ -107,9 +113,13 @@ export class AnswerFile {
    * Keeps an answer in place of the last: `head` (JSON), the output's pieces as UTF-8 and the
    * sides given; an answer without a side leaves none of the last one's (its id is another).
    */
-  write(head: unknown, output: readonly (string | Uint8Array)[], sides: AnswerSides = {}): void {
+  write(head: unknown, output: AnswerOutput, sides: AnswerSides = {}): void {
     const id = randomBytes(16).toString('hex');
-    this.#output.write([`${id}\n`, ...output]);
+    this.#output.write((append) => {
+      append(`${id}\n`);
+      if (typeof output === 'function') output(append);
+      else for (const piece of output) append(piece);
+    });
     if (sides.parts !== undefined) this.#parts.write([`${id}\n`, JSON.stringify(sides.parts)]);
     if (sides.view !== undefined) this.#view.write([`${id}\n`, JSON.stringify(sides.view)]);
     if (sides.lines !== undefined) this.#lines.write([`${id}\n`, sides.lines.join('\n')]);

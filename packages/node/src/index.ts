@@ -1,4 +1,4 @@
-export { AnswerFile, type AnswerSides, type KeptAnswer } from './answer-file.ts';
+export { AnswerFile, type AnswerOutput, type AnswerSides, type KeptAnswer } from './answer-file.ts';
 export type { AiwgCiteConfig, ConfigFileChoice } from './config.ts';
 export { CONFIG_FILE, compileGlobs, filterByGlobs, loadConfig, validateConfig } from './config.ts';
 export type { Placement } from './confine.ts';

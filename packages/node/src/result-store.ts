@@ -119,9 +119,10 @@ export class SignedFile {
   /**
    * The body from where `from` says (given its first bytes; `null` refuses the file), verified
    * without holding it whole: read once through the tag a chunk at a time and, when the signature
-   * holds, handed on by {@link SignedBody.pipe} as read again from the same open file (a
-   * replacement is renamed into place, never written over, so what is handed on is what was
-   * verified). `null` when the file is absent, short or its signature does not hold. A large body
+   * holds, handed on by {@link SignedBody.pipe} (or in parts, {@link SignedBody.copy}) as read
+   * again from the same open file (a replacement is renamed into place, never written over, so what
+   * is handed on is what was verified). `null` when the file is absent, short or its signature does
+   * not hold. A large body
    * read whole costs its pages as fresh memory: on the project's second test machine, reading a
    * 25 MB kept answer whole, verifying it and writing it out took 150-190 ms, against 19 ms through
    * a buffer of 1 MiB (read twice).
@@ -158,25 +159,8 @@ export class SignedFile {
       mac.final();
       if (bodyEnd === 0) start = from(Buffer.alloc(0));
       if (start === null || start > bodyEnd || !timingSafeEqual(mac.getAuthTag(), given)) return null;
-      const first = start;
       handed = true;
-      return {
-        length: bodyEnd - first,
-        pipe(take) {
-          try {
-            let buffer = chunk;
-            for (let at = first; at < bodyEnd; ) {
-              const read = readSync(descriptor, buffer, 0, Math.min(buffer.length, bodyEnd - at), at);
-              if (read === 0) throw new Error('a kept file shrank while it was read');
-              at += read;
-              // A chunk the taker holds on to is never read over.
-              if (!take(buffer.subarray(0, read))) buffer = Buffer.allocUnsafeSlow(buffer.length);
-            }
-          } finally {
-            closeSync(descriptor);
-          }
-        },
-      };
+      return openedBody(descriptor, start, bodyEnd, chunk);
     } catch {
       return null;
     } finally {
@@ -185,13 +169,15 @@ export class SignedFile {
   }
 
   /**
-   * Replaces the file atomically with the body (or its pieces, one after the other); a failure
-   * leaves the old file and no temporary file behind.
+   * Replaces the file atomically with the body (or its pieces, one after the other, or those a
+   * function hands to `append`, each written before `append` returns); a failure leaves the old
+   * file and no temporary file behind.
    */
-  write(body: string | readonly (string | Uint8Array)[]): void {
+  write(body: string | readonly (string | Uint8Array)[] | ((append: (piece: string | Uint8Array) => void) => void)): void {
     const writer = this.writer();
     try {
       if (typeof body === 'string') writer.append(body);
+      else if (typeof body === 'function') body((piece) => writer.append(piece));
       else for (const piece of body) writer.append(piece);
       writer.commit();
     } catch (error) {
@@ -232,7 +218,11 @@ export class SignedFile {
   }
 }
 
-/** A signed file's body, verified ({@link SignedFile.openBody}). */
+/**
+ * A signed file's body, verified ({@link SignedFile.openBody}), read from the file it was verified
+ * in, which stays open until {@link pipe} ends or {@link close}. Places are counted from the
+ * body's start (past what `from` skipped).
+ */
 export interface SignedBody {
   readonly length: number;
   /**
@@ -240,6 +230,69 @@ export interface SignedBody {
    * may be read over (false: it keeps a hold on it, and the next chunk goes into a new buffer).
    */
   pipe(take: (chunk: Buffer) => boolean): void;
+  /** Hands on the bytes from `start` to `end` as {@link pipe} does, and leaves the file open. */
+  copy(start: number, end: number, take: (chunk: Buffer) => boolean): void;
+  /** The byte at a place, read with the next 4 KiB (places asked in order within them cost no read). */
+  byteAt(at: number): number;
+  /** Closes the file (again: nothing). */
+  close(): void;
+}
+
+/** How many bytes {@link SignedBody.byteAt} reads at once. */
+const WINDOW_BYTES = 1 << 12;
+
+/** The {@link SignedBody} of an open, verified file whose body runs from `first` to `bodyEnd`. */
+function openedBody(descriptor: number, first: number, bodyEnd: number, chunk: Buffer): SignedBody {
+  let open = true;
+  const close = (): void => {
+    if (open) closeSync(descriptor);
+    open = false;
+  };
+  let buffer = chunk;
+  const opened = (): void => {
+    // A closed descriptor's number may name another file by now.
+    if (!open) throw new Error('the kept body was closed');
+  };
+  const copy = (start: number, end: number, take: (chunk: Buffer) => boolean): void => {
+    opened();
+    if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start <= end && first + end <= bodyEnd)) {
+      throw new RangeError(`not a part of the kept body: ${start} to ${end}`);
+    }
+    for (let at = first + start; at < first + end; ) {
+      const read = readSync(descriptor, buffer, 0, Math.min(buffer.length, first + end - at), at);
+      if (read === 0) throw new Error('a kept file shrank while it was read');
+      at += read;
+      // A chunk the taker holds on to is never read over.
+      if (!take(buffer.subarray(0, read))) buffer = Buffer.allocUnsafeSlow(buffer.length);
+    }
+  };
+  // One buffer, read again for a place outside it: places asked are far apart (the ends of a document's elements).
+  const window = Buffer.allocUnsafeSlow(WINDOW_BYTES);
+  let windowStart = 0;
+  let windowLength = 0;
+  return {
+    length: bodyEnd - first,
+    pipe(take) {
+      try {
+        copy(0, bodyEnd - first, take);
+      } finally {
+        close();
+      }
+    },
+    copy,
+    byteAt(at) {
+      opened();
+      if (!(Number.isInteger(at) && at >= 0 && first + at < bodyEnd)) throw new RangeError(`not a place in the kept body: ${at}`);
+      if (at < windowStart || at >= windowStart + windowLength) {
+        const length = Math.min(WINDOW_BYTES, bodyEnd - first - at);
+        if (readSync(descriptor, window, 0, length, first + at) !== length) throw new Error('a kept file shrank while it was read');
+        windowStart = at;
+        windowLength = length;
+      }
+      return window[at - windowStart] as number;
+    },
+    close,
+  };
 }
 
 /** A {@link SignedFile} being replaced. */

@@ -463,6 +463,47 @@ describe('SignedFile: one file signed with the user key', () => {
     expect(new SignedFile(path, secret).openBody(past)).toBeNull();
   });
 
+  it('hands on parts of a verified body and single bytes, from the file it verified, until it is closed', () => {
+    const path = join(tempDir(), 'signed');
+    // Over two chunks of 1 MiB, with characters of two to four bytes that a part or a chunk splits.
+    const text = `${'é€😀 text\n'.repeat(120_000)}end`;
+    const bytes = Buffer.from(text, 'utf8');
+    new SignedFile(path, secret).write(`id-line\n${text}`);
+    const body = new SignedFile(path, secret).openBody((first) => (first.toString('latin1', 0, 8) === 'id-line\n' ? 8 : null));
+    if (body === null) throw new Error('not verified');
+    expect(body.length).toBe(bytes.length);
+    const part = (start: number, end: number, hold = false) => {
+      const chunks: Buffer[] = [];
+      body.copy(start, end, (chunk) => {
+        chunks.push(hold ? chunk : Buffer.from(chunk));
+        return !hold;
+      });
+      return Buffer.concat(chunks);
+    };
+    // A replacement renamed into place does not change what the open body reads.
+    new SignedFile(path, secret).write('id-line\nanother body');
+    for (const [start, end] of [
+      [0, 0],
+      [0, 5],
+      [3, 1_500_000],
+      [1_048_570, 1_048_590],
+      [bytes.length - 3, bytes.length],
+      [0, bytes.length],
+    ] as const) {
+      expect(part(start, end).equals(bytes.subarray(start, end))).toBe(true);
+      expect(part(start, end, true).equals(bytes.subarray(start, end))).toBe(true);
+    }
+    for (const at of [0, 1, 4095, 4096, 4097, 70_000, 3, bytes.length - 1, 0]) expect(body.byteAt(at)).toBe(bytes[at]);
+    expect(() => body.copy(0, bytes.length + 1, () => true)).toThrow(RangeError);
+    expect(() => body.copy(5, 4, () => true)).toThrow(RangeError);
+    expect(() => body.byteAt(bytes.length)).toThrow(RangeError);
+    expect(() => body.byteAt(-1)).toThrow(RangeError);
+    body.close();
+    body.close();
+    expect(() => body.byteAt(0)).toThrow('closed');
+    expect(() => body.copy(0, 1, () => true)).toThrow('closed');
+  });
+
   it('refuses a file signed the way earlier versions did (HMAC trailer)', () => {
     const path = join(tempDir(), 'signed');
     const body = 'old body\n';

@@ -13,7 +13,7 @@ import {
   sameItems,
 } from '@aiwg-cite/core';
 import type { GitStatePaths, TakenHistoryState } from '@aiwg-cite/git';
-import { type KeptAnswer, knownGitDirectory, type SignedBody, type Workspace } from '@aiwg-cite/node';
+import { type AnswerOutput, type KeptAnswer, knownGitDirectory, type SignedBody, type Workspace } from '@aiwg-cite/node';
 import type { ResultCacheRun } from './check-cache.ts';
 import { dependingOn, isKeptParts, type KeptParts, keptParts, named, place, SPLICED_FORMATS, type Spliced } from './check-splice.ts';
 import { isKeptView, makeView, PATHSPEC_VARIABLES, type ViewBasis, viewFrom, viewTree } from './check-view.ts';
@@ -85,11 +85,11 @@ interface AnswerHead {
 /**
  * What a kept answer gives back: itself, when nothing it depends on changed; or, when only the
  * bytes of the documents in `changed` did or of artifacts they cite, its output and the parts it was
- * built from (a splice).
+ * built from (a splice). The output is an open file: `pipe` closes it, else the caller does.
  */
 export type ReusedAnswer =
   | { readonly kind: 'whole'; readonly output: SignedBody; readonly exit: number }
-  | { readonly kind: 'splice'; readonly output: Buffer; readonly changed: ReadonlySet<string>; readonly parts: KeptParts };
+  | { readonly kind: 'splice'; readonly output: SignedBody; readonly changed: ReadonlySet<string>; readonly parts: KeptParts };
 
 /** The share of a run's documents that may have changed for a splice (more: the run looks each up, as it would). */
 const SPLICE_SHARE = 4;
@@ -238,7 +238,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
     head: Omit<AnswerHead, 'format' | 'key' | 'notes' | 'run' | 'spliced'>,
     digests: readonly string[],
     discovery: Discovery,
-    output: readonly (string | Uint8Array)[],
+    output: AnswerOutput,
     parts: KeptParts | null,
     view: unknown,
   ) => {
@@ -422,10 +422,10 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         }
         return { kind: 'whole', output: body, exit: head.exit };
       }
-      const output = kept.output();
-      if (output === null) return null;
       parts ??= kept.parts();
       if (!isKeptParts(parts)) return null;
+      const output = kept.outputBody();
+      if (output === null) return null;
       base = head;
       baseParts = parts;
       return { kind: 'splice', output, changed, parts };
@@ -510,7 +510,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       }
       const covered = new Set(history?.artifacts ?? []);
       if (spliced.pinnedArtifacts.some((artifact) => !covered.has(artifact))) return;
-      if (spliced.pieces.reduce((sum, piece) => sum + Buffer.byteLength(piece), 0) > MAX_OUTPUT_BYTES) return;
+      if (spliced.bytes > MAX_OUTPUT_BYTES) return;
       // The documents it did not check kept their bytes (`reuse` compared them), and the inputs theirs.
       const baseDigests = keptAnswer == null ? null : digestsOf(keptAnswer, base.documents.length);
       if (baseDigests === null) return;
@@ -535,7 +535,11 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         },
         digests,
         discovery,
-        spliced.pieces,
+        (append) =>
+          spliced.handOn(append, (chunk) => {
+            append(chunk);
+            return true;
+          }),
         keptParts(
           discovery.documents,
           spliced.outcomes,

@@ -18,6 +18,7 @@ import {
   sameItems,
   verdictJsonWriter,
 } from '@aiwg-cite/core';
+import type { SignedBody } from '@aiwg-cite/node';
 import { type Piece, writeCheckJson, writeCitations } from '../format/json.ts';
 
 /**
@@ -283,8 +284,8 @@ export interface SpliceInput {
   /** The documents whose bytes changed since the kept answer, or the bytes of an artifact they cite. */
   readonly changed: ReadonlySet<string>;
   readonly parts: KeptParts;
-  /** The kept answer's output. */
-  readonly output: Buffer;
+  /** The kept answer's output, verified and open (the caller closes it). */
+  readonly output: SignedBody;
   /** The run's plan, as `runPipeline` would be given it (no helper thread: a splice checks a few documents). */
   readonly plan: PipelinePlan;
   readonly artifacts: ArtifactCache;
@@ -337,6 +338,7 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
     outcomes,
     artifacts,
   );
+  const { output } = input;
   const spliced = {
     exit: result.report.verdict === 'PASS' ? 0 : 1,
     outcomes,
@@ -344,21 +346,24 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
     checked: checked.length,
     pinnedArtifacts: [...new Set([...batch.pinned.values()].flatMap((pins) => pins.map((pin) => pin.artifact)))],
   };
-  if (input.format !== 'json') return { ...spliced, pieces: [input.render(result)], places: null };
+  if (input.format !== 'json') {
+    const text = input.render(result);
+    return { ...spliced, ...handingOn([text], output), bytes: Buffer.byteLength(text), places: null };
+  }
   if (corpus.touched()) return null;
   const elements = jsonElements(input, result, new Set(checked));
   if (elements === null) return null;
-  const pieces: Piece[] = [];
+  const pieces: (Piece | KeptRun)[] = [];
   const places: [string, number, number][] = [];
   const citation = verdictJsonWriter();
   // The copied run being written: its documents' places move with it.
   let copied: Copied | null = null;
-  writeCheckJson(result.report, (piece) => pieces.push(piece), new Map(), {
+  writeCheckJson<KeptRun>(result.report, (piece) => pieces.push(piece), new Map(), {
     citations: (add) => {
       for (const element of elements) {
         if ('from' in element) {
           copied = element;
-          add(input.output.subarray(element.from, element.to), element.file);
+          add({ start: element.from, end: element.to, length: element.to - element.from }, element.file);
           copied = null;
         } else writeCitations(element.findings, element.texts, citation, add);
       }
@@ -368,12 +373,38 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
       else for (const [document, from, to] of copied.places) places.push([document, start + from - copied.from, start + to - copied.from]);
     },
   });
-  return { ...spliced, pieces, places };
+  const bytes = pieces.reduce((sum, piece) => sum + (typeof piece === 'string' ? Buffer.byteLength(piece) : piece.length), 0);
+  return { ...spliced, ...handingOn(pieces, output), bytes, places };
+}
+
+/** A run of the kept output's bytes, from `start` to `end`, that a spliced JSON answer copies. */
+interface KeptRun {
+  readonly start: number;
+  readonly end: number;
+  readonly length: number;
+}
+
+/** How a splice's pieces are handed on: text and bytes as they are, each run of the kept output a chunk at a time as it is read. */
+function handingOn(pieces: readonly (Piece | KeptRun)[], output: SignedBody): Pick<Spliced, 'handOn'> {
+  return {
+    handOn(piece, chunk) {
+      for (const each of pieces) {
+        if (typeof each === 'string' || each instanceof Uint8Array) piece(each);
+        else output.copy(each.start, each.end, chunk);
+      }
+    },
+  };
 }
 
 /** A splice's answer, and what keeping it needs. */
 export interface Spliced {
-  readonly pieces: Piece[];
+  /**
+   * Hands the answer on, in order: its text and bytes to `piece`, and the runs it copies from the
+   * kept output to `chunk` as they are read, which returns whether that chunk may be read over.
+   */
+  handOn(piece: (piece: Piece) => void, chunk: (chunk: Buffer) => boolean): void;
+  /** How many bytes it hands on. */
+  readonly bytes: number;
   readonly exit: number;
   /** Every document's outcome, as the report was built from them. */
   readonly outcomes: BatchOutcome;
@@ -383,7 +414,7 @@ export interface Spliced {
   readonly checked: number;
   /** The artifacts of the stale pins of the documents it checked, which the history stage asked git about. */
   readonly pinnedArtifacts: readonly string[];
-  /** JSON: where each document's elements of `citations` stand in `pieces`. */
+  /** JSON: where each document's elements of `citations` stand in the answer. */
   readonly places: [string, number, number][] | null;
 }
 
@@ -448,7 +479,7 @@ function jsonElements(input: SpliceInput, result: PipelineResult, checked: Reado
     if (kept === undefined) return null;
     // Unchanged documents next to each other in the kept output (a comma between them) are copied as one run.
     const last = elements[elements.length - 1];
-    if (last !== undefined && 'from' in last && last.to + 1 === kept[0] && output[last.to] === COMMA) {
+    if (last !== undefined && 'from' in last && last.to + 1 === kept[0] && output.byteAt(last.to) === COMMA) {
       last.to = kept[1];
       last.places.push([file, kept[0], kept[1]]);
     } else elements.push({ file, from: kept[0], to: kept[1], places: [[file, kept[0], kept[1]]] });

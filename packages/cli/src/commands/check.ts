@@ -287,21 +287,34 @@ export const check: Command = {
         values['no-history'] === true
           ? undefined
           : historyPort(workspace, context, undefined, answer === null ? {} : { tellState: answer.tellSpliceHistory });
-      const spliced = await spliceAnswer({
-        ...reused,
-        discovery,
-        plan: { ports: { ...ports, ...optional('history', history) }, options: runOptions, checkers, countOk, okJson },
-        artifacts,
-        format,
-        render: (result) => render(result.report, format, context, { ...prettyOptions(values), ok: result.ok }),
-      });
-      if (spliced !== null) {
-        await cache?.finish(false, undefined, discovery.documents.length - spliced.checked);
-        const out = chunkedWriter((piece) => printBytes(context.stdout, piece));
-        for (const piece of spliced.pieces) out.write(piece);
-        out.end();
-        await answer?.keepSplice(discovery, spliced);
-        return spliced.exit;
+      try {
+        const spliced = await spliceAnswer({
+          ...reused,
+          discovery,
+          plan: { ports: { ...ports, ...optional('history', history) }, options: runOptions, checkers, countOk, okJson },
+          artifacts,
+          format,
+          render: (result) => render(result.report, format, context, { ...prettyOptions(values), ok: result.ok }),
+        });
+        if (spliced !== null) {
+          await cache?.finish(false, undefined, discovery.documents.length - spliced.checked);
+          const out = chunkedWriter((piece) => printBytes(context.stdout, piece));
+          const kept = keptPrinter(context.stdout);
+          spliced.handOn(
+            (piece) => out.write(piece),
+            (chunk) => {
+              // What was gathered goes first.
+              out.end();
+              return kept.take(chunk);
+            },
+          );
+          out.end();
+          kept.end();
+          await answer?.keepSplice(discovery, spliced);
+          return spliced.exit;
+        }
+      } finally {
+        reused.output.close();
       }
     }
     const result = await runPipeline({
@@ -353,20 +366,33 @@ function printBytes(out: Output, piece: Piece): void {
  * that takes text gets the chunks decoded (a character split between two is joined).
  */
 function printKept(out: Output, body: SignedBody): void {
+  const printer = keptPrinter(out);
+  body.pipe(printer.take);
+  printer.end();
+}
+
+/** Prints chunks of a kept answer as {@link printKept} says: `take` for each ({@link SignedBody.pipe}'s), then `end`. */
+function keptPrinter(out: Output): { readonly take: (chunk: Buffer) => boolean; readonly end: () => void } {
   if (out instanceof Writable) {
-    body.pipe((chunk) => {
-      out.write(chunk);
-      return out.writableLength === 0;
-    });
-    return;
+    return {
+      take(chunk) {
+        out.write(chunk);
+        return out.writableLength === 0;
+      },
+      end() {},
+    };
   }
   const decoder = new StringDecoder('utf8');
-  body.pipe((chunk) => {
-    out.write(decoder.write(chunk));
-    return true;
-  });
-  const rest = decoder.end();
-  if (rest !== '') out.write(rest);
+  return {
+    take(chunk) {
+      out.write(decoder.write(chunk));
+      return true;
+    },
+    end() {
+      const rest = decoder.end();
+      if (rest !== '') out.write(rest);
+    },
+  };
 }
 
 /** `{ [key]: value }`, or nothing when the value is undefined (exactOptionalPropertyTypes). */

@@ -19,6 +19,14 @@ const CHUNK = 64 * 1024;
 export type Piece = string | Uint8Array;
 
 /**
+ * A piece {@link writeJson} hands on as it is, beside text and bytes: one whose `length` counts its
+ * bytes (a run of a kept answer's output that a splice copies, check-splice.ts).
+ */
+export interface Sized {
+  readonly length: number;
+}
+
+/**
  * Gathers pieces into chunks of about 64 KB of UTF-8 before handing each on (a new buffer each
  * time: `out` may keep it), so that the many short runs of texts a JSON report copies as bytes
  * cost one write per chunk, not one each; a long piece goes on as it is. `end` hands on the rest.
@@ -68,12 +76,12 @@ export function joinPieces(pieces: readonly Piece[]): string {
  * texts of citations that checked out (core `OkJson`, written with their verdicts) among them, in
  * report order, as if they were in `citations`.
  */
-export function writeJson(
+export function writeJson<B extends Sized = Uint8Array>(
   report: Report,
-  write: (piece: Piece) => unknown,
+  write: (piece: Piece | B) => unknown,
   citation: (finding: Finding) => string = (finding) => JSON.stringify(finding) ?? 'null',
   okJson: ReadonlyMap<string, OkJson> = new Map(),
-  hooks: JsonHooks = {},
+  hooks: JsonHooks<B> = {},
 ): void {
   let piece = '{';
   let first = true;
@@ -84,7 +92,7 @@ export function writeJson(
   const out =
     placing === undefined
       ? write
-      : (text: Piece) => {
+      : (text: Piece | B) => {
           bytes += typeof text === 'string' ? Buffer.byteLength(text) : text.length;
           write(text);
         };
@@ -99,10 +107,10 @@ export function writeJson(
     }
     piece += '[';
     let written = 0;
-    const add = (text: Piece): void => {
+    const add = (text: Piece | B): void => {
       if (written++ > 0) piece += ',';
       if (typeof text !== 'string') {
-        // Bytes go on as they are, after the text before them.
+        // Bytes (or a sized piece) go on as they are, after the text before them.
         if (piece !== '') out(piece);
         out(text);
         piece = '';
@@ -123,8 +131,8 @@ export function writeJson(
     if (placing !== undefined) at = bytes + Buffer.byteLength(piece);
     const element =
       placing === undefined
-        ? (text: Piece) => add(text)
-        : (text: Piece, file: string) => {
+        ? (text: Piece | B) => add(text)
+        : (text: Piece | B, file: string) => {
             if (written > 0) at += 1;
             const start = at;
             at += typeof text === 'string' ? Buffer.byteLength(text) : text.length;
@@ -139,7 +147,7 @@ export function writeJson(
 }
 
 /** What {@link writeJson} may do besides writing the report as it is. */
-export interface JsonHooks {
+export interface JsonHooks<B extends Sized = Uint8Array> {
   /**
    * Told, for each element of `citations` as it is written, the file it belongs to and the bytes
    * of the output it takes (from its first byte to past its last; the commas between elements are
@@ -147,7 +155,7 @@ export interface JsonHooks {
    */
   readonly placed?: (file: string, start: number, end: number) => void;
   /** Writes the elements of `citations` (each through `add`, with the file it belongs to) in place of the report's own. */
-  readonly citations?: (add: (element: Piece, file: string) => void) => void;
+  readonly citations?: (add: (element: Piece | B, file: string) => void) => void;
 }
 
 /**
@@ -181,11 +189,11 @@ export function writeCitations(
  * written without copying the citations. `okJson`: citations that checked out, kept as text per
  * document (core `runPipeline` with `okJson`), written among the others.
  */
-export function writeCheckJson(
+export function writeCheckJson<B extends Sized = Uint8Array>(
   report: Report,
-  write: (piece: Piece) => unknown,
+  write: (piece: Piece | B) => unknown,
   okJson: ReadonlyMap<string, OkJson> = new Map(),
-  hooks: JsonHooks = {},
+  hooks: JsonHooks<B> = {},
 ): void {
-  writeJson(report, write, verdictJsonWriter(), okJson, hooks);
+  writeJson<B>(report, write, verdictJsonWriter(), okJson, hooks);
 }
