@@ -33,6 +33,8 @@ export type { AppliedEdits, TextEdit } from './edits.ts';
 export { applyEdits, removeInsertions } from './edits.ts';
 export type { ErrorCode } from './errors.ts';
 export { AiwgCiteError, isAiwgCiteError } from './errors.ts';
+export type { TextTemplate } from './finding-rows.ts';
+export { decodeFindingRows, encodeFindingRows, findingRowsDecoder, TextTemplates } from './finding-rows.ts';
 export type { FileFix, FixPlan } from './fix/plan.ts';
 export { planFixes } from './fix/plan.ts';
 export type {
@@ -197,14 +199,7 @@ export {
   okKey,
 } from './report.ts';
 export type { DocumentResult, KnownDigest, OkMode, ResultStorage } from './result-cache.ts';
-export {
-  artifactState,
-  decodeFindingRows,
-  encodeFindingRows,
-  memoryResultStorage,
-  RecordingArtifacts,
-  ResultCache,
-} from './result-cache.ts';
+export { artifactState, memoryResultStorage, RecordingArtifacts, ResultCache } from './result-cache.ts';
 export type { Located, RlmCitation, RlmExtraction, RlmNearMiss } from './rlm/extract.ts';
 export { extractRlm } from './rlm/extract.ts';
 export type { LineRange, RlmClassification, RlmForm, RlmMalformed, RlmParsed } from './rlm/grammar.ts';

@@ -1,5 +1,5 @@
-import { sameItems } from './arrays.ts';
 import { type Artifact, ArtifactCache } from './artifacts.ts';
+import { decodeFindingRows, encodeFindingRows, isFindingOf } from './finding-rows.ts';
 import { CONTENT_HASH_LENGTH, webCryptoSha256 } from './hash.ts';
 import { okOwnJson, okReportJson } from './interop/verdict-model.ts';
 import type { Suppression } from './markdown/scan.ts';
@@ -138,53 +138,6 @@ interface StoredEntry extends Omit<Entry, 'findings'> {
  * may stand for the findings in a report ({@link okJsonHolds}: 1) or not (0).
  */
 type StoredOk = [at: number[], lines: number[], columns: number[], keys: number[], lengths: number[], holds: 0 | 1];
-
-/**
- * Findings as rows of values under shapes (their property names, in order), the shapes a row's
- * first value names: new shapes are added to `shapes`, which several documents may share. The
- * document's own path takes no value ({@link decodeFindingRows} puts it back).
- */
-export function encodeFindingRows(findings: readonly Finding[], shapes: string[][]): unknown[][] {
-  const rows: unknown[][] = [];
-  for (const finding of findings) {
-    // As JSON.stringify would write it: a property whose value is undefined is left out.
-    const names: string[] = [];
-    const row: unknown[] = [0];
-    for (const name of Object.keys(finding)) {
-      const value = finding[name];
-      if (value === undefined) continue;
-      names.push(name);
-      if (name !== 'file') row.push(value);
-    }
-    // An entry has a few shapes: compared name by name, with no key string built per finding.
-    let shape = shapes.findIndex((known) => sameItems(known, names));
-    if (shape === -1) {
-      shape = shapes.length;
-      shapes.push(names);
-    }
-    row[0] = shape;
-    rows.push(row);
-  }
-  return rows;
-}
-
-/** The findings of {@link encodeFindingRows}'s rows, the document's path put back; `null` for rows that do not fit their shapes. */
-export function decodeFindingRows(shapes: unknown, rows: unknown, file: string): Finding[] | null {
-  if (!Array.isArray(shapes) || !Array.isArray(rows)) return null;
-  if (!shapes.every((shape) => Array.isArray(shape) && shape.every((name) => typeof name === 'string'))) return null;
-  const findings: Finding[] = [];
-  for (const row of rows) {
-    if (!Array.isArray(row)) return null;
-    const names = shapes[row[0] as number] as string[] | undefined;
-    if (names === undefined) return null;
-    const finding: Record<string, unknown> = {};
-    let at = 1;
-    for (const name of names) finding[name] = name === 'file' ? file : row[at++];
-    if (at !== row.length || !isFindingOf(finding, file)) return null;
-    findings.push(finding as unknown as Finding);
-  }
-  return findings;
-}
 
 /**
  * A content-addressed cache of document results (issue 18). A document's findings depend on its
@@ -694,24 +647,6 @@ function parseJson(text: string): unknown {
 
 function isOkCount(value: unknown): value is readonly [string, number] {
   return Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && Number.isInteger(value[1]) && value[1] > 0;
-}
-
-function isFindingOf(value: unknown, file: string): value is Finding {
-  const finding = value as Partial<Finding> | null;
-  return (
-    typeof finding === 'object' &&
-    finding !== null &&
-    finding.file === file &&
-    typeof finding.line === 'number' &&
-    typeof finding.column === 'number' &&
-    typeof finding.kind === 'string' &&
-    typeof finding.text === 'string' &&
-    typeof finding.status === 'string' &&
-    typeof finding.severity === 'string' &&
-    typeof finding.rule === 'string' &&
-    typeof finding.message === 'string' &&
-    (finding.fix === null || typeof finding.fix === 'string')
-  );
 }
 
 /**

@@ -5,9 +5,9 @@ import {
   checkDocumentBatch,
   type Discovery,
   type DocumentOutcome,
-  decodeFindingRows,
   encodeFindingRows,
   type Finding,
+  findingRowsDecoder,
   finishPipeline,
   historyMessages,
   type OkJson,
@@ -16,6 +16,8 @@ import {
   type RunStage,
   type SkipReason,
   sameItems,
+  type TextTemplate,
+  TextTemplates,
   verdictJsonWriter,
 } from '@aiwg-cite/core';
 import type { SignedBody } from '@aiwg-cite/node';
@@ -40,14 +42,16 @@ import { type Piece, writeCheckJson, writeCitations } from '../format/json.ts';
  * the documents checked and not stored (which a splice checks again: a run-level note counts what
  * they held back), and for a JSON answer where each document's elements of `citations` stand in
  * the output. Documents are named by their index in the run's documents (the kept answer's, which
- * a splice's discovery equals), findings by rows under shared shapes (core `encodeFindingRows`):
- * at 100,000 documents this is most of what the kept answer holds.
+ * a splice's discovery equals), findings by rows under shared shapes, their long texts as shared
+ * templates (core `encodeFindingRows`): at 100,000 documents this is most of what the kept answer holds.
  */
 export interface KeptParts {
   /** Each document's outcome, in the order of the run's documents. */
   readonly outcomes: readonly KeptOutcome[];
   /** The shapes of the findings' rows. */
   readonly shapes: readonly (readonly string[])[];
+  /** The templates of the findings' long texts. */
+  readonly templates: readonly TextTemplate[];
   /** The counted keys of the citations that checked out, which `ok` and `firsts` name by index. */
   readonly keys: readonly string[];
   /** Each document's body identity (`null`: none was taken). */
@@ -134,6 +138,7 @@ export function keptParts(
   const incomplete = incompleteNote(outcomes.notes);
   if (incomplete === undefined) return null;
   const shapes: string[][] = [];
+  const templates = new TextTemplates();
   const keys = new Map<string, number>();
   const keyOf = (key: string): number => {
     let at = keys.get(key);
@@ -156,7 +161,7 @@ export function keptParts(
     if (outcome.findings.some((finding) => finding.file !== file)) return null;
     const texts = outcome.okJson;
     kept.push([
-      encodeFindingRows(outcome.findings, shapes),
+      encodeFindingRows(outcome.findings, shapes, templates),
       outcome.skippedInCode,
       outcome.suppressed,
       outcome.ok === undefined ? null : [...outcome.ok].map(([key, count]) => [keyOf(key), count] as const),
@@ -172,6 +177,7 @@ export function keptParts(
   return {
     outcomes: kept,
     shapes,
+    templates: templates.list,
     keys: [...keys.keys()],
     bodies: documents.map((file) => outcomes.bodies.get(file) ?? null),
     leftOut: leftOutOf(documents, shown),
@@ -214,14 +220,17 @@ function firstTexts(texts: OkJson): [number, number, string, string][] {
   return firsts;
 }
 
+/** Decodes a kept document's rows of findings (core `findingRowsDecoder`). */
+type RowsDecoder = (rows: unknown, file: string) => Finding[] | null;
+
 /**
  * The outcome a kept one stands for, or `null` when its rows do not fit their shapes or name no
  * kept key. Its texts hold no JSON: a splice copies them from the kept output.
  */
-function outcomeOf(kept: KeptOutcome, file: string, parts: KeptParts): DocumentOutcome | null {
+function outcomeOf(kept: KeptOutcome, file: string, parts: KeptParts, decode: RowsDecoder): DocumentOutcome | null {
   if ('skip' in kept) return { kind: 'skipped', reason: kept.skip };
   const [rows, skippedInCode, suppressed, ok, firsts] = kept;
-  const findings = decodeFindingRows(parts.shapes, rows, file);
+  const findings = decode(rows, file);
   const okKeys = named(parts.keys, ok?.map((entry) => entry[0]) ?? []);
   const firstKeys = named(parts.keys, firsts?.map((first) => first[3]) ?? []);
   if (findings === null || okKeys === null || firstKeys === null) return null;
@@ -266,6 +275,7 @@ export function isKeptParts(value: unknown): value is KeptParts {
     Array.isArray(parts.outcomes) &&
     parts.outcomes.every((outcome) => typeof outcome === 'object' && outcome !== null) &&
     Array.isArray(parts.shapes) &&
+    Array.isArray(parts.templates) &&
     Array.isArray(parts.keys) &&
     Array.isArray(parts.bodies) &&
     parts.bodies.length === parts.outcomes.length &&
@@ -306,6 +316,8 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
   const { ports } = plan;
   const { documents } = discovery;
   if (parts.outcomes.length !== documents.length) return null;
+  const decode = findingRowsDecoder(parts.shapes, parts.templates);
+  if (decode === null) return null;
   const again = new Set([...input.changed, ...parts.unstored]);
   const checked = documents.filter((file) => again.has(file));
   // Their pins are told: the next splice needs to know which documents have some.
@@ -325,7 +337,7 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
   const outcomes: BatchOutcome = Object.assign(new Map<string, DocumentOutcome>(), { notes, pinned, bodies });
   for (const [at, file] of documents.entries()) {
     const found = batch.get(file);
-    const outcome = found ?? outcomeOf(parts.outcomes[at] as KeptOutcome, file, parts);
+    const outcome = found ?? outcomeOf(parts.outcomes[at] as KeptOutcome, file, parts, decode);
     if (outcome === null || outcome.kind === 'gone') return null;
     outcomes.set(file, outcome);
     const body = again.has(file) ? batch.bodies.get(file) : parts.bodies[at];
