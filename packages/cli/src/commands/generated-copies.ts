@@ -109,15 +109,21 @@ export function deployedCopies(root: string, documents: readonly string[]): Set<
  * outside hidden folders.
  */
 export function identicalCopies(bodies: ReadonlyMap<string, string>): Set<string> {
-  const byBody = new Map<string, string[]>();
+  // Each body's first document; a group only for a body met again (most have one document).
+  const first = new Map<string, string>();
+  const groups = new Map<string, string[]>();
   for (const [document, key] of bodies) {
-    const group = byBody.get(key);
-    if (group === undefined) byBody.set(key, [document]);
+    const earlier = first.get(key);
+    if (earlier === undefined) {
+      first.set(key, document);
+      continue;
+    }
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [earlier, document]);
     else group.push(document);
   }
   const copies = new Set<string>();
-  for (const group of byBody.values()) {
-    if (group.length < 2) continue;
+  for (const group of groups.values()) {
     const keep = [...group].sort((a, b) => Number(isHidden(a)) - Number(isHidden(b)) || (a < b ? -1 : a > b ? 1 : 0))[0];
     for (const document of group) if (document !== keep) copies.add(document);
   }
