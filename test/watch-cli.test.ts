@@ -251,7 +251,8 @@ describe('aiwg-cite watch --scholarly', () => {
     await waitForLine(watching.stdout, (line) => line === 'docs/a.md:3:46 MISSING -> FOUND @notes.md');
     rmSync(join(repo.dir, 'src/parse.ts'));
     await waitForLine(watching.stdout, (line) => line === 'docs/a.md:3:18 FOUND -> MISSING @src/parse.ts');
-    expect(watching.stdout.at(-1)).toMatch(/Other warnings 1 in 2 documents/);
+    // The summary follows the line of the change, maybe read a moment later (no earlier summary has these counts).
+    await waitForLine(watching.stdout, (line) => /Other warnings 1 in 2 documents/.test(line));
     // What check says of the same tree.
     const check = runCli(['check', '--format', 'json'], { cwd: repo.dir });
     const report = JSON.parse(check.stdout) as { citations: { text: string; status: string }[] };
