@@ -122,10 +122,9 @@ export class SignedFile {
    * holds, handed on by {@link SignedBody.pipe} (or in parts, {@link SignedBody.copy}) as read
    * again from the same open file (a replacement is renamed into place, never written over, so what
    * is handed on is what was verified). `null` when the file is absent, short or its signature does
-   * not hold. A large body
-   * read whole costs its pages as fresh memory: on the project's second test machine, reading a
-   * 25 MB kept answer whole, verifying it and writing it out took 150-190 ms, against 19 ms through
-   * a buffer of 1 MiB (read twice).
+   * not hold. A large body read whole costs its pages as fresh memory: on the project's second test
+   * machine, reading a 25 MB kept answer whole, verifying it and writing it out took 150-190 ms,
+   * against 19 ms through a buffer of 1 MiB (read twice).
    */
   openBody(from: (first: Buffer) => number | null): SignedBody | null {
     let descriptor: number;
