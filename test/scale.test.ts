@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   utimesSync,
@@ -925,6 +926,72 @@ describe('a spliced answer (a kept answer built again after some documents chang
     expect(statsOf(many)).toEqual({ hits: 0, checked: 40 });
   });
 
+  it('checks a document that came since and drops one that went, in every format it builds, with the bytes of a run without the cache', async () => {
+    const repo = generatedRepo(40);
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const formats = [['--format', 'json'], [], ['--format', 'sarif', '--strict'], ['--format', 'github']];
+    for (const args of formats) {
+      await cli(['check', ...args], repo.dir, env);
+      await cli(['check', ...args], repo.dir, env);
+      expect(Number(ANSWERED.exec((await expectUncached(repo, env, args)).stderr)?.[1])).toBe(40);
+    }
+    const report = (at: number) => join(repo.dir, `docs/area${at % 4}/report-${at}.md`);
+    // Each change, the documents discovery finds after it, and how many documents the first run after it checks (`null`: it may look every document up).
+    const changes: [string, () => void, number, number | null][] = [
+      [
+        'a new document with findings of each kind',
+        () =>
+          repo.write({
+            'docs/area1/report-13b.md':
+              '# New\n\nGone: [src/removed/new.ts, L1]. Un-versioned: [src/m0/file0.ts, L2]. Made up: [src/m1/file1.ts@0123456789abcdef, L1].\n',
+          }),
+        41,
+        1,
+      ],
+      // Report 10 has a made-up hash, between documents with findings: the JSON splice copies the runs around it.
+      ['a document with findings removed', () => rmSync(report(10)), 40, 0],
+      ['a document renamed', () => renameSync(report(22), join(repo.dir, 'docs/area2/renamed-22.md')), 40, 1],
+      [
+        'two documents added and one removed, one of them edited too',
+        () => {
+          appendFileSync(report(1), '\nSee @docs/area2/mentioned.md for more.\n');
+          repo.write({
+            'docs/area0/added-a.md': '# A\n\nGone: [src/removed/a.ts, L1].\n',
+            'docs/zz/added-b.md': '# B\n\nNothing cited.\n',
+          });
+          rmSync(report(33));
+          appendFileSync(report(35), '\nGone: [src/removed/edited.ts, L1].\n');
+        },
+        41,
+        4,
+      ],
+      // What another document's `@`-mention names, or a copy of one (the copies left out change: a JSON run declines).
+      ['a document another mentions', () => repo.write({ 'docs/area2/mentioned.md': '# Mentioned\n\nNothing cited.\n' }), 42, null],
+      ['a copy of a document', () => cpSync(report(7), join(repo.dir, 'docs/area3/copy-of-7.md')), 43, null],
+      [
+        'the new documents removed again',
+        () => {
+          for (const name of ['docs/area0/added-a.md', 'docs/zz/added-b.md', 'docs/area2/mentioned.md', 'docs/area3/copy-of-7.md']) {
+            rmSync(join(repo.dir, name));
+          }
+        },
+        39,
+        null,
+      ],
+    ];
+    for (const [name, change, documents, checked] of changes) {
+      change();
+      for (const args of formats) {
+        const first = await expectUncached(repo, env, args);
+        if (checked !== null) expect(spliced(first), `${name}, ${args.join(' ')}\n${first.stderr}`).toBe(checked);
+        // The run the cache answers keeps the spliced answer; the one after prints it.
+        await expectUncached(repo, env, args);
+        const third = await expectUncached(repo, env, args);
+        expect(Number(ANSWERED.exec(third.stderr)?.[1]), `${name}, ${args.join(' ')}\n${third.stderr}`).toBe(documents);
+      }
+    }
+  });
+
   it('checks again the document that cites an edited file, whatever order the cache answered the documents in', async () => {
     // docs/a.md names a file that is not there (its lookup waits for a read) and the only citation
     // of src/z.ts; docs/b.md cites src/y.ts (answered at once): the cache meets src/z.ts after src/y.ts.
@@ -970,7 +1037,7 @@ describe('a spliced answer (a kept answer built again after some documents chang
     await cli(['check', ...args], repo.dir, env);
     // Forty generated documents, the untracked one and the link (a copy the report leaves out).
     expect(viewed(await settle('the first runs'))).toBe(42);
-    // Each change, whether the next run may take the tree from git (the index is the same, nothing came or went), and how many documents it checks.
+    // Each change, whether the next run may take the tree from git (the index is the same), and how many documents it checks.
     const changes: [string, () => void, boolean, number | null][] = [
       [
         'a tracked document edited',
@@ -994,8 +1061,9 @@ describe('a spliced answer (a kept answer built again after some documents chang
         2,
       ],
       ['markdown written where git ignores it', () => repo.write({ 'scratch/more.md': '# More\n\n[src/nowhere.ts, L1]\n' }), true, null],
-      ['a new untracked document', () => repo.write({ 'docs/area3/new.md': '# New\n\nSee [src/m1/file1.ts, L1].\n' }), false, null],
-      ['a tracked document removed', () => rmSync(join(repo.dir, 'docs/area1/report-5.md')), false, null],
+      // A document that came or went: git lists it, and a splice checks or drops it.
+      ['a new untracked document', () => repo.write({ 'docs/area3/new.md': '# New\n\nSee [src/m1/file1.ts, L1].\n' }), true, 1],
+      ['a tracked document removed', () => rmSync(join(repo.dir, 'docs/area1/report-5.md')), true, 0],
       ['a document staged', () => repo.git('add', 'docs/area1/report-1.md'), false, null],
       ['a document git assumes unchanged', () => repo.git('update-index', '--assume-unchanged', 'docs/area2/report-6.md'), false, null],
       [
@@ -1014,12 +1082,12 @@ describe('a spliced answer (a kept answer built again after some documents chang
         false,
         null,
       ],
-      // git lists no skip-worktree file, but discovery takes it when it stands in the tree.
+      // git lists no skip-worktree file, but discovery takes it when it stands in the tree (the view keeps such entries).
       [
         'that document written back',
         () => writeFileSync(join(repo.dir, 'docs/area3/report-3.md'), '# Back\n\nGone: [src/removed/e.ts, L1].\n'),
-        false,
-        null,
+        true,
+        1,
       ],
     ];
     for (const [name, change, fromGit, checked] of changes) {

@@ -15,7 +15,17 @@ import {
 import type { GitStatePaths, TakenHistoryState } from '@aiwg-cite/git';
 import { type AnswerOutput, type KeptAnswer, knownGitDirectory, type SignedBody, type Workspace } from '@aiwg-cite/node';
 import type { ResultCacheRun } from './check-cache.ts';
-import { dependingOn, isKeptParts, type KeptParts, keptParts, named, place, SPLICED_FORMATS, type Spliced } from './check-splice.ts';
+import {
+  dependingOn,
+  isKeptParts,
+  type KeptParts,
+  keptParts,
+  keptPlaces,
+  named,
+  place,
+  SPLICED_FORMATS,
+  type Spliced,
+} from './check-splice.ts';
 import { isKeptView, makeView, PATHSPEC_VARIABLES, type ViewBasis, viewFrom, viewTree } from './check-view.ts';
 
 /**
@@ -89,9 +99,16 @@ interface AnswerHead {
  */
 export type ReusedAnswer =
   | { readonly kind: 'whole'; readonly output: SignedBody; readonly exit: number }
-  | { readonly kind: 'splice'; readonly output: SignedBody; readonly changed: ReadonlySet<string>; readonly parts: KeptParts };
+  | {
+      readonly kind: 'splice';
+      readonly output: SignedBody;
+      /** The kept answer's documents (the run's, but for the few that came or went since). */
+      readonly kept: readonly string[];
+      readonly changed: ReadonlySet<string>;
+      readonly parts: KeptParts;
+    };
 
-/** The share of a run's documents that may have changed for a splice (more: the run looks each up, as it would). */
+/** The share of a run's documents that may have changed, come or gone for a splice (more: the run looks each up, as it would). */
 const SPLICE_SHARE = 4;
 
 /** The parts of a run a kept answer is checked against. */
@@ -155,6 +172,11 @@ export interface RunAnswer {
   keep(discovery: Discovery, exit: number, run?: KeptRun): Promise<void>;
   /** Keeps a splice's answer (check-splice.ts) in place of the one it was built from, when it qualifies. */
   keepSplice(discovery: Discovery, spliced: Spliced): Promise<void>;
+  /**
+   * Says that the splice {@link reuse} offered declined: the run looks every document up, and may
+   * keep its answer when the cache answers each (the documents the splice checked counted once).
+   */
+  spliceDeclined(): void;
 }
 
 /** A {@link AnswerHead.historyStamp}. */
@@ -187,9 +209,12 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
   // The documents of the run, once discovered: the answer is kept only if the cache answered each.
   // A run over none keeps nothing (it costs nothing to build, and writes nothing where it cannot).
   let documents = 0;
+  // The cache's counts before the run's own lookups: a splice that declined looked some documents up already.
+  let before = { hits: 0, misses: 0, unstored: 0, onTree: 0 };
   const everyDocumentAnswered = () => {
     const { hits, misses, unstored, onTree } = results.stats;
-    return documents > 0 && misses === 0 && hits + unstored + onTree === documents;
+    const answered = hits - before.hits + (unstored - before.unstored) + (onTree - before.onTree);
+    return documents > 0 && misses === before.misses && answered === documents;
   };
   const printed: (string | Uint8Array)[] = [];
   const places: [string, number, number][] = [];
@@ -322,7 +347,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       const tree = viewTree(view, taken.state, head.documents, isGone, filter);
       if (tree === null) return null;
       found = tree.found;
-      return { discovery: { documents: head.documents, notes: [] }, unchanged: tree.unchanged };
+      return { discovery: { documents: tree.documents, notes: [] }, unchanged: tree.unchanged };
     },
     discovered(list) {
       found = list;
@@ -339,12 +364,18 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       const kept = readKept();
       if (kept === null || !isHead(kept.head)) return null;
       const head = kept.head;
-      if (head.key !== key || !sameItems(head.documents, discovery.documents) || !sameItems(head.notes, discovery.notes)) return null;
+      if (head.key !== key || !sameItems(head.notes, discovery.notes)) return null;
       const known = cache.stamps?.digestOf;
       if (known === undefined || head.run !== run) return null;
+      // Documents that came or went since: a splice checks those that came (see check-splice.ts).
+      const places = keptPlaces(head.documents, discovery.documents);
+      const came = discovery.documents.filter((document, at) => places.at(document, at) === undefined);
+      const gone = head.documents.filter((document) => !places.has(document));
+      if ((came.length > 0 || gone.length > 0) && !head.spliced) return null;
       // Documents whose bytes changed: a splice may build the answer again (see check-splice.ts).
-      const changed = new Set<string>();
-      const most = Math.floor(head.documents.length / SPLICE_SHARE);
+      const changed = new Set<string>(came);
+      const most = Math.floor(head.documents.length / SPLICE_SHARE) - gone.length;
+      if (changed.size > most) return null;
       const change = (at: number): boolean => {
         changed.add(head.documents[at] as string);
         return head.spliced && changed.size <= most;
@@ -352,8 +383,9 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       // What the stamps know first; the rest is read (links, files never stamped, missing files),
       // as the pipeline would read it.
       const unknownDocuments: number[] = [];
+      const goneSet = new Set(gone);
       for (let at = 0; at < head.documents.length; at += 1) {
-        if (unchanged?.(head.documents[at] as string)) continue;
+        if (unchanged?.(head.documents[at] as string) || goneSet.has(head.documents[at] as string)) continue;
         const digests = digestsOf(kept, head.documents.length);
         if (digests === null) return null;
         const digest = known(head.documents[at] as string);
@@ -408,9 +440,12 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         if (!isKeptParts(parts)) return null;
         const depending = dependingOn(parts, changedInputs);
         if (depending === null) return null;
-        for (const at of depending) if (at >= head.documents.length || !change(at)) return null;
+        for (const at of depending) {
+          if (at >= head.documents.length) return null;
+          if (!goneSet.has(head.documents[at] as string) && !change(at)) return null;
+        }
       }
-      if (changed.size === 0) {
+      if (changed.size === 0 && gone.length === 0) {
         const body = kept.outputBody();
         if (body === null) return null;
         if (!viewHolds) {
@@ -428,7 +463,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       if (output === null) return null;
       base = head;
       baseParts = parts;
-      return { kind: 'splice', output, changed, parts };
+      return { kind: 'splice', output, kept: head.documents, changed, parts };
     },
     print(piece) {
       if (unkept || !everyDocumentAnswered()) return;
@@ -489,6 +524,9 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         ),
       );
     },
+    spliceDeclined() {
+      before = { ...results.stats };
+    },
     async keepSplice(discovery, spliced) {
       const recorded = results.recorded();
       if (base === null || baseParts === null || recorded === null) return;
@@ -514,7 +552,15 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       // The documents it did not check kept their bytes (`reuse` compared them), and the inputs theirs.
       const baseDigests = keptAnswer == null ? null : digestsOf(keptAnswer, base.documents.length);
       if (baseDigests === null) return;
-      const digests = discovery.documents.map((document, at) => recorded.digests.get(document) ?? (baseDigests[at] as string));
+      // The base's documents, by which its digests and parts are in order (a few may have come or gone since).
+      const places = keptPlaces(base.documents, discovery.documents);
+      const baseAt = (document: string, at: number): number => places.at(document, at) ?? -1;
+      const digests: string[] = [];
+      for (const [at, document] of discovery.documents.entries()) {
+        const digest = recorded.digests.get(document) ?? baseDigests[baseAt(document, at)];
+        if (digest === undefined) return;
+        digests.push(digest);
+      }
       // The base's inputs keep their places (and so the indexes its parts name them by).
       const states = new Map<string, string>();
       for (let at = 0; at < base.inputs.length; at += 2) states.set(base.inputs[at] as string, base.inputs[at + 1] as string);
@@ -550,7 +596,9 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
           kept === null
             ? null
             : checked.map((indexes, at) =>
-                recorded.documentInputs.documents.has(discovery.documents[at] as string) ? indexes : (kept[at] ?? null),
+                recorded.documentInputs.documents.has(discovery.documents[at] as string)
+                  ? indexes
+                  : (kept[baseAt(discovery.documents[at] as string, at)] ?? null),
               ),
         ),
         await viewOf(

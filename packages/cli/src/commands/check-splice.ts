@@ -320,10 +320,30 @@ export function isKeptParts(value: unknown): value is KeptParts {
   );
 }
 
+/**
+ * Where the documents of a run stood among a kept answer's, which may have differed by a few that
+ * came or went since: `at` gives a document's index among the kept ones (`undefined`: it came
+ * since), `has` whether a kept one is still a document.
+ */
+export interface KeptPlaces {
+  at(file: string, index: number): number | undefined;
+  has(file: string): boolean;
+}
+
+/** The {@link KeptPlaces} of `documents` (a run's) among `kept` (a kept answer's). */
+export function keptPlaces(kept: readonly string[], documents: readonly string[]): KeptPlaces {
+  if (sameItems(kept, documents)) return { at: (_file, index) => index, has: () => true };
+  const places = new Map(kept.map((file, at) => [file, at]));
+  const now = new Set(documents);
+  return { at: (file) => places.get(file), has: (file) => now.has(file) };
+}
+
 /** What a splice is given. */
 export interface SpliceInput {
   readonly discovery: Discovery;
-  /** The documents whose bytes changed since the kept answer, or the bytes of an artifact they cite. */
+  /** The kept answer's documents, which the parts name by index: the run's, but for a few that came or went since. */
+  readonly kept: readonly string[];
+  /** The documents whose bytes changed since the kept answer, or the bytes of an artifact they cite (those that came since are checked too). */
   readonly changed: ReadonlySet<string>;
   readonly parts: KeptParts;
   /** The kept answer's output, verified and open (the caller closes it). */
@@ -344,14 +364,17 @@ export interface SpliceInput {
  * finding, the copies left out changed or an element of the report has no kept place.
  */
 export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> {
-  const { discovery, parts, plan, artifacts } = input;
+  const { discovery, parts, plan, artifacts, kept } = input;
   const { ports } = plan;
   const { documents } = discovery;
-  if (parts.outcomes.length !== documents.length) return null;
+  if (parts.outcomes.length !== kept.length) return null;
   const rows = findingRowsDecoder(parts.shapes, parts.templates);
   if (rows === null) return null;
   const decoder: OutcomeDecoder = { rows, okCounts: new Map() };
+  const keptAt = keptPlaces(kept, documents);
   const again = new Set([...input.changed, ...parts.unstored]);
+  // A document that came since is checked as one whose bytes changed.
+  for (const [at, file] of documents.entries()) if (keptAt.at(file, at) === undefined) again.add(file);
   const checked = documents.filter((file) => again.has(file));
   // Their pins are told: the next splice needs to know which documents have some.
   const batch = await checkDocumentBatch(checked, batchPortsOf({ ...plan, tellPins: true }, artifacts));
@@ -361,19 +384,20 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
   // The documents with stale pins: those checked now, as the stage found them; the others as kept (their pins not kept, only that they have some).
   const pinned = new Map(batch.pinned);
   for (const at of parts.pinned) {
-    const file = documents[at];
-    if (file !== undefined && !again.has(file)) pinned.set(file, []);
+    const file = kept[at];
+    if (file !== undefined && !again.has(file) && keptAt.has(file)) pinned.set(file, []);
   }
   const note = incomplete ?? parts.incomplete;
   const bodies = new Map<string, string>();
   const notes = note !== null && pinned.size > 0 ? [note] : [];
   const outcomes: BatchOutcome = Object.assign(new Map<string, DocumentOutcome>(), { notes, pinned, bodies });
-  for (const [at, file] of documents.entries()) {
-    const found = batch.get(file);
-    const outcome = found ?? outcomeOf(parts.outcomes[at] as KeptOutcome, file, parts, decoder);
-    if (outcome === null || outcome.kind === 'gone') return null;
+  for (const [index, file] of documents.entries()) {
+    const at = keptAt.at(file, index);
+    const keptOutcome = at === undefined || again.has(file) ? undefined : parts.outcomes[at];
+    const outcome = keptOutcome === undefined ? batch.get(file) : outcomeOf(keptOutcome, file, parts, decoder);
+    if (outcome == null || outcome.kind === 'gone') return null;
     outcomes.set(file, outcome);
-    const body = again.has(file) ? batch.bodies.get(file) : parts.bodies[at];
+    const body = keptOutcome === undefined ? batch.bodies.get(file) : parts.bodies[at as number];
     if (typeof body === 'string') bodies.set(file, body);
   }
   const corpus = watchedStage(ports.corpus);
@@ -396,7 +420,7 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
     return { ...spliced, ...handingOn([text], output), bytes: Buffer.byteLength(text), places: null };
   }
   if (corpus.touched()) return null;
-  const elements = jsonElements(input, result, new Set(checked));
+  const elements = jsonElements(input, keptAt, result, new Set(checked));
   if (elements === null) return null;
   const pieces: (Piece | KeptRun)[] = [];
   const places: [string, number, number][] = [];
@@ -494,13 +518,13 @@ const COMMA = 0x2c;
  * document's run of them copied from the kept output, a checked document's written again; `null`
  * when they cannot be placed so.
  */
-function jsonElements(input: SpliceInput, result: PipelineResult, checked: ReadonlySet<string>): Element[] | null {
+function jsonElements(input: SpliceInput, documents: KeptPlaces, result: PipelineResult, checked: ReadonlySet<string>): Element[] | null {
   const { parts, output } = input;
   if (parts.places === null) return null;
   if (!sameItems(leftOutOf(input.discovery.documents, result.documents), parts.leftOut)) return null;
   const places = new Map<string, readonly [number, number]>();
   for (const [at, start, end] of parts.places) {
-    const file = input.discovery.documents[at];
+    const file = input.kept[at];
     if (file === undefined) return null;
     if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 0 && start < end && end <= output.length)) return null;
     places.set(file, [start, end]);
@@ -530,6 +554,6 @@ function jsonElements(input: SpliceInput, result: PipelineResult, checked: Reado
     } else elements.push({ file, from: kept[0], to: kept[1], places: [[file, kept[0], kept[1]]] });
   }
   // Every unchanged document with a kept place still has elements: else the report differs from the kept one there.
-  for (const file of places.keys()) if (!checked.has(file) && !files.has(file)) return null;
+  for (const file of places.keys()) if (!checked.has(file) && !files.has(file) && documents.has(file)) return null;
   return elements;
 }

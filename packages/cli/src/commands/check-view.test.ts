@@ -43,16 +43,29 @@ describe('viewTree', () => {
     expect(looked).toEqual(['docs/b.md', 'docs/c.md', 'docs/d.md', 'src/x.ts', 'src/link.ts']);
   });
 
-  it('gives way to a discovery when a document came or went: new, removed, written back where git does not look', () => {
+  it('gives the documents as discovery would when some came or went: new, removed, written back where git does not look', () => {
+    const documents = (tree: ReturnType<typeof viewTree>) => tree?.documents;
     // An untracked markdown file the configuration keeps.
-    expect(viewTree(view(), state({ untracked: ['docs/new.md'] }), DOCUMENTS, nothingGone, filter)).toBeNull();
+    expect(documents(viewTree(view(), state({ untracked: ['docs/new.md'] }), DOCUMENTS, nothingGone, filter))).toEqual(
+      [...DOCUMENTS, 'docs/new.md'].sort(),
+    );
     // A tracked document deleted (git lists it, and nothing is there).
-    expect(viewTree(view(), state({ modified: ['docs/e.md'] }), DOCUMENTS, (path) => path === 'docs/e.md', filter)).toBeNull();
+    const deleted = viewTree(view(), state({ modified: ['docs/e.md'] }), DOCUMENTS, (path) => path === 'docs/e.md', filter);
+    expect(documents(deleted)).toEqual(DOCUMENTS.filter((path) => path !== 'docs/e.md'));
     // An untracked document gone from git's list (removed, or ignored now).
-    expect(viewTree(view({ untracked: ['docs/h.md'] }), state(), DOCUMENTS, nothingGone, filter)).toBeNull();
+    expect(documents(viewTree(view({ untracked: ['docs/h.md'] }), state(), DOCUMENTS, nothingGone, filter))).toEqual(
+      DOCUMENTS.filter((path) => path !== 'docs/h.md'),
+    );
     // A skip-worktree entry standing in the tree again.
-    expect(viewTree(view({ flagged: ['docs/z.md'] }), state(), DOCUMENTS, nothingGone, filter)).toBeNull();
-    // Another index, or git listing more than a quarter as many files as there are documents.
+    expect(documents(viewTree(view({ flagged: ['docs/z.md'] }), state(), DOCUMENTS, nothingGone, filter))).toEqual([
+      ...DOCUMENTS,
+      'docs/z.md',
+    ]);
+    // Nothing came or went: the kept documents themselves.
+    expect(documents(viewTree(view(), state(), DOCUMENTS, nothingGone, filter))).toBe(DOCUMENTS);
+  });
+
+  it('gives way to a discovery for another index, or when git lists more than a quarter as many files as there are documents', () => {
     expect(viewTree(view(), state({ index: 'j' }), DOCUMENTS, nothingGone, filter)).toBeNull();
     expect(viewTree(view(), state({ modified: DOCUMENTS.slice(0, 5) }), DOCUMENTS, nothingGone, filter)).toBeNull();
   });
@@ -61,6 +74,7 @@ describe('viewTree', () => {
     const kept = view({ leftOut: ['drafts/one.md'] });
     const tree = viewTree(kept, state({ untracked: ['drafts/two.md'], modified: ['drafts/one.md'] }), DOCUMENTS, nothingGone, filter);
     expect(tree?.found).toEqual([...DOCUMENTS, 'drafts/one.md', 'drafts/two.md'].sort());
+    expect(tree?.documents).toEqual(DOCUMENTS);
     expect(viewTree(view(), state({ untracked: ['node_modules/pkg/README.md'] }), DOCUMENTS, nothingGone, filter)?.found).toBe(DOCUMENTS);
   });
 });

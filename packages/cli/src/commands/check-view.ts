@@ -90,15 +90,18 @@ export function makeView(
 export interface ViewedTree {
   /** The markdown files discovery would find now, sorted. */
   readonly found: readonly string[];
+  /** The documents discovery would give now (the configuration's filter of `found`): the kept answer's, or a few came or went. */
+  readonly documents: readonly string[];
   /** Whether a document or input of the kept answer has the bytes it had (else it is looked at as before). */
   readonly unchanged: (path: string) => boolean;
 }
 
 /**
  * What discovery would find now, from the kept answer's `documents`, its view and git's `state`
- * now, when the configuration's `filter` selects the same documents from it; else `null` (a document
- * came, went or was left out otherwise: the run discovers them as before). Only the paths git
- * lists, then or now, can have come or gone: the others are tracked files with the stat they had.
+ * now, with the documents the configuration's `filter` selects from it (those that came or went
+ * since, untracked or removed, are a splice's to check or drop); `null` when the index is another
+ * or git lists too many files (the run discovers them as before). Only the paths git lists, then
+ * or now, can have come or gone: the others are tracked files with the stat they had.
  */
 export function viewTree(
   view: KeptView,
@@ -127,9 +130,11 @@ export function viewTree(
     }
     sorted = [...now].sort();
   }
-  if (!sameItems(filter(sorted), documents)) return null;
   const looked = new Set([...view.unplain, ...view.modified, ...state.modified]);
-  return { found: sorted, unchanged: (path) => !looked.has(path) };
+  // The filter is asked each time, as discovery asks it: it also tells the run which documents are
+  // generated copies (check-scholarly.ts), which the report leaves out.
+  const now = filter(sorted);
+  return { found: sorted, documents: sameItems(now, documents) ? documents : now, unchanged: (path) => !looked.has(path) };
 }
 
 /**

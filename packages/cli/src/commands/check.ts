@@ -313,6 +313,7 @@ export const check: Command = {
           await answer?.keepSplice(discovery, spliced);
           return spliced.exit;
         }
+        answer?.spliceDeclined();
       } finally {
         reused.output.close();
       }
