@@ -992,6 +992,66 @@ describe('a spliced answer (a kept answer built again after some documents chang
     }
   });
 
+  it("after git's history moved (a commit) checks again only the documents with stale pins, with the bytes of a run without the cache", async () => {
+    const source = 'export const now = 1;\n';
+    // A pin of a version src/a.ts never had yet: unknown-hash until a commit gives it that version.
+    const later = 'export const later = 1;\n';
+    const repo = gitRepo({
+      'src/a.ts': source,
+      'docs/pinned.md': `# Pinned\n\nLater: [src/a.ts@${sha16(later)}, L1].\n`,
+      'docs/made-up.md': '# Made up\n\nSee [src/a.ts@0123456789abcdef, L1].\n',
+      'docs/stale.md': '# Stale\n\nSee [src/a.ts@ffffffffffffffff, L1].\n',
+      ...Object.fromEntries(
+        Array.from({ length: 12 }, (_, at) => [`docs/fresh-${at}.md`, `# ${at}\n\nSee [src/a.ts@${sha16(source)}, L1].\n`]),
+      ),
+    });
+    const env = { XDG_CACHE_HOME: tempDir(), AIWG_CITE_RESULT_CACHE_STATS: '1' };
+    const formats = [['--format', 'json'], []];
+    for (const args of formats) {
+      await cli(['check', ...args], repo.dir, env);
+      await cli(['check', ...args], repo.dir, env);
+      expect(Number(ANSWERED.exec((await expectUncached(repo, env, args)).stderr)?.[1])).toBe(15);
+    }
+    const status = (run: CliRun) =>
+      (JSON.parse(run.stdout) as { citations: { file: string; status: string }[] }).citations.find((c) => c.file === 'docs/pinned.md')
+        ?.status;
+    // The documents with stale pins (three of fifteen: a splice checks at most a quarter).
+    const pinned = 3;
+    const file = join(repo.dir, 'src/a.ts');
+    const changes: [string, () => void, string][] = [
+      [
+        'a commit that touches no cited file',
+        () => {
+          repo.write({ 'notes.txt': 'unrelated\n' });
+          repo.commit('unrelated');
+        },
+        'unknown-hash',
+      ],
+      [
+        'the pinned version committed, then the file as it was',
+        () => {
+          writeFileSync(file, later);
+          repo.commit('the later version');
+          writeFileSync(file, source);
+          repo.commit('back');
+        },
+        'stale',
+      ],
+    ];
+    for (const [name, change, expected] of changes) {
+      change();
+      for (const args of formats) {
+        const first = await expectUncached(repo, env, args);
+        expect(spliced(first), `${name}, ${args.join(' ')}\n${first.stderr}`).toBe(pinned);
+        if (args[1] === 'json') expect(status(first), name).toBe(expected);
+        // The run the cache answers keeps the spliced answer (git's state as its lookups found it); the one after prints it.
+        await expectUncached(repo, env, args);
+        const third = await expectUncached(repo, env, args);
+        expect(Number(ANSWERED.exec(third.stderr)?.[1]), `${name}, ${args.join(' ')}\n${third.stderr}`).toBe(15);
+      }
+    }
+  });
+
   it('checks again the document that cites an edited file, whatever order the cache answered the documents in', async () => {
     // docs/a.md names a file that is not there (its lookup waits for a read) and the only citation
     // of src/z.ts; docs/b.md cites src/y.ts (answered at once): the cache meets src/z.ts after src/y.ts.

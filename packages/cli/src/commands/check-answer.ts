@@ -232,7 +232,8 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
   let unkept = false;
   let runState: string | null = null;
   const stateOf = () => (runState ??= input.runState());
-  // The kept answer a splice builds from, and its parts.
+  // The kept answer a splice builds from, and its parts; whether git's history moved since it was kept.
+  let historyMoved = false;
   let base: AnswerHead | null = null;
   let baseParts: KeptParts | null = null;
   // The kept answer, read once.
@@ -430,22 +431,27 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         const now = still
           ? historyStateAgain(head.history, workspace.root, regular)
           : await historyState(workspace.root, { ...input.env }, head.historyArtifacts, regular);
-        if (now !== head.history) return null;
+        // git's refs or index moved (a commit, a checkout, a fetch): only the documents with stale
+        // pins asked git, and a splice checks them again.
+        if (now !== head.history) {
+          if (!head.spliced) return null;
+          historyMoved = true;
+        }
       }
-      // The documents whose outcome depends on a changed input, from the parts: none, and the
-      // answer holds whole.
+      // The documents whose outcome depends on a changed input or on git's history, from the
+      // parts: none, and the answer holds whole.
       let parts: unknown = null;
-      if (changedInputs.size > 0) {
+      if (changedInputs.size > 0 || historyMoved) {
         parts = kept.parts();
         if (!isKeptParts(parts)) return null;
-        const depending = dependingOn(parts, changedInputs);
+        const depending = changedInputs.size > 0 ? dependingOn(parts, changedInputs) : [];
         if (depending === null) return null;
-        for (const at of depending) {
+        for (const at of historyMoved ? [...depending, ...parts.pinned] : depending) {
           if (at >= head.documents.length) return null;
           if (!goneSet.has(head.documents[at] as string) && !change(at)) return null;
         }
       }
-      if (changed.size === 0 && gone.length === 0) {
+      if (changed.size === 0 && gone.length === 0 && !historyMoved) {
         const body = kept.outputBody();
         if (body === null) return null;
         if (!viewHolds) {
@@ -538,7 +544,9 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       // build its answer again).
       const { hits, misses, unstored, onTree } = results.stats;
       if (misses > 0 || hits + unstored + onTree !== spliced.checked) return;
-      let history: TakenHistoryState | null = base.history === null ? null : { state: base.history, artifacts: base.historyArtifacts };
+      // When git's history moved, the splice asked again of every document with stale pins: its lookups are all it depends on.
+      let history: TakenHistoryState | null =
+        base.history === null || historyMoved ? null : { state: base.history, artifacts: base.historyArtifacts };
       if (spliceAsked.length > 0) {
         const { joinedHistoryState } = await import('@aiwg-cite/git');
         for (const told of spliceAsked) {
@@ -576,7 +584,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
           history: history?.state ?? null,
           historyArtifacts: history?.artifacts ?? [],
           // The kept stamp, while git's state was the same before each of the splice's lookups.
-          historyStamp: spliceStamps.every((taken) => taken === base?.historyStamp?.taken) ? base.historyStamp : null,
+          historyStamp: !historyMoved && spliceStamps.every((taken) => taken === base?.historyStamp?.taken) ? base.historyStamp : null,
           exit: spliced.exit,
         },
         digests,

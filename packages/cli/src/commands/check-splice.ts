@@ -383,11 +383,15 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
   if (incomplete === undefined || (incomplete !== null && parts.incomplete !== null && incomplete !== parts.incomplete)) return null;
   // The documents with stale pins: those checked now, as the stage found them; the others as kept (their pins not kept, only that they have some).
   const pinned = new Map(batch.pinned);
+  let keptPinned = 0;
   for (const at of parts.pinned) {
     const file = kept[at];
-    if (file !== undefined && !again.has(file) && keptAt.has(file)) pinned.set(file, []);
+    if (file === undefined || again.has(file) || !keptAt.has(file)) continue;
+    pinned.set(file, []);
+    keptPinned += 1;
   }
-  const note = incomplete ?? parts.incomplete;
+  // The kept note speaks for the kept documents' pins; with none left, the stage's note over those checked now is all there is.
+  const note = incomplete ?? (keptPinned > 0 ? parts.incomplete : null);
   const bodies = new Map<string, string>();
   const notes = note !== null && pinned.size > 0 ? [note] : [];
   const outcomes: BatchOutcome = Object.assign(new Map<string, DocumentOutcome>(), { notes, pinned, bodies });
