@@ -79,6 +79,22 @@ describe('finding rows', () => {
     expect(templates.list).toContainEqual(['', 0, ' cites ', 10, ', and ', 10, ' is gone']);
   });
 
+  it('goes on from kept templates: rows encoded before still decode, new forms are added after them', () => {
+    const shapes: string[][] = [];
+    const first = new TextTemplates();
+    const kept = encodeFindingRows(findings.slice(0, 2), shapes, first);
+    const templates = TextTemplates.from(first.list);
+    expect(templates.list).toEqual(first.list);
+    // A form met before takes its kept index; a new one comes after.
+    const again = encodeFindingRows(findings.slice(1, 3), shapes, templates);
+    expect(templates.list.slice(0, first.list.length)).toEqual(first.list);
+    expect(templates.list.length).toBeGreaterThan(first.list.length);
+    expect(again[0]).toEqual(kept[1]);
+    const decode = findingRowsDecoder(shapes, templates.list);
+    expect(decode?.(kept, file)).toEqual(findings.slice(0, 2));
+    expect(decode?.(again, file)).toEqual(findings.slice(1, 3));
+  });
+
   it('refuses rows and templates laid out otherwise', () => {
     const shapes: string[][] = [];
     const templates = new TextTemplates();

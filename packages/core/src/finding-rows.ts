@@ -22,6 +22,16 @@ export class TextTemplates {
   readonly #list: TextTemplate[] = [];
   readonly #index = new Map<string, number>();
 
+  /** Templates that go on from `list` (kept rows name them by these indexes), new ones added after. */
+  static from(list: readonly TextTemplate[]): TextTemplates {
+    const templates = new TextTemplates();
+    for (const template of list) {
+      templates.#index.set(JSON.stringify(template), templates.#list.length);
+      templates.#list.push(template);
+    }
+    return templates;
+  }
+
   /** The templates, by the index a row names them with. */
   get list(): readonly TextTemplate[] {
     return this.#list;

@@ -608,6 +608,8 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
                   ? indexes
                   : (kept[baseAt(discovery.documents[at] as string, at)] ?? null),
               ),
+          // The outcomes of the documents it did not check, as the base kept them.
+          { kept: base.documents, parts: baseParts, checked: spliced.checkedDocuments },
         ),
         await viewOf(
           discovery.documents,

@@ -122,6 +122,18 @@ function incompleteNote(notes: readonly string[]): string | null | undefined {
 }
 
 /**
+ * The parts a splice built its answer from, for the parts of that answer: the kept answer's
+ * documents and parts, and the documents the splice checked. Every other document's outcome is the
+ * one kept (decoded, it gave the splice's), so it is kept again as it was, under the same shapes,
+ * templates and keys, instead of being encoded anew.
+ */
+export interface PartsBase {
+  readonly kept: readonly string[];
+  readonly parts: KeptParts;
+  readonly checked: ReadonlySet<string>;
+}
+
+/**
  * The parts a run over every document keeps beside its answer, or `null` when a splice could not
  * build its answer from them: an outcome that is neither checked nor skipped, a finding of another
  * document, or notes of stages 2–6 that speak of documents a splice does not check
@@ -134,12 +146,14 @@ export function keptParts(
   unstored: ReadonlySet<string>,
   places: readonly (readonly [string, number, number])[] | null,
   inputs: readonly (readonly number[] | null)[] | null,
+  base?: PartsBase,
 ): KeptParts | null {
   const incomplete = incompleteNote(outcomes.notes);
   if (incomplete === undefined) return null;
-  const shapes: string[][] = [];
-  const templates = new TextTemplates();
-  const keys = new Map<string, number>();
+  const shapes: string[][] = base === undefined ? [] : base.parts.shapes.map((shape) => [...shape]);
+  const templates = base === undefined ? new TextTemplates() : TextTemplates.from(base.parts.templates);
+  const keys = new Map<string, number>(base?.parts.keys.map((key, at) => [key, at]));
+  const keptAt = base === undefined ? null : keptPlaces(base.kept, documents);
   const keyOf = (key: string): number => {
     let at = keys.get(key);
     if (at === undefined) {
@@ -152,6 +166,12 @@ export function keptParts(
   const index = new Map<string, number>();
   for (const [at, file] of documents.entries()) {
     index.set(file, at);
+    const before = base === undefined || base.checked.has(file) ? undefined : keptAt?.at(file, at);
+    const keptOutcome = before === undefined ? undefined : base?.parts.outcomes[before];
+    if (keptOutcome !== undefined) {
+      kept.push(keptOutcome);
+      continue;
+    }
     const outcome = outcomes.get(file);
     if (outcome === undefined || outcome.kind === 'gone') return null;
     if (outcome.kind === 'skipped') {
@@ -417,6 +437,7 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
     outcomes,
     documents: result.documents,
     checked: checked.length,
+    checkedDocuments: new Set(checked),
     pinnedArtifacts: [...new Set([...batch.pinned.values()].flatMap((pins) => pins.map((pin) => pin.artifact)))],
   };
   if (input.format !== 'json') {
@@ -485,6 +506,8 @@ export interface Spliced {
   readonly documents: readonly string[];
   /** How many documents it checked. */
   readonly checked: number;
+  /** The documents it checked (the others' outcomes are the kept answer's). */
+  readonly checkedDocuments: ReadonlySet<string>;
   /** The artifacts of the stale pins of the documents it checked, which the history stage asked git about. */
   readonly pinnedArtifacts: readonly string[];
   /** JSON: where each document's elements of `citations` stand in the answer. */
