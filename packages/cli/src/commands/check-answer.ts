@@ -384,9 +384,8 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       // What the stamps know first; the rest is read (links, files never stamped, missing files),
       // as the pipeline would read it.
       const unknownDocuments: number[] = [];
-      const goneSet = new Set(gone);
       for (let at = 0; at < head.documents.length; at += 1) {
-        if (unchanged?.(head.documents[at] as string) || goneSet.has(head.documents[at] as string)) continue;
+        if (unchanged?.(head.documents[at] as string) || !places.has(head.documents[at] as string)) continue;
         const digests = digestsOf(kept, head.documents.length);
         if (digests === null) return null;
         const digest = known(head.documents[at] as string);
@@ -448,7 +447,7 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
         if (depending === null) return null;
         for (const at of historyMoved ? [...depending, ...parts.pinned] : depending) {
           if (at >= head.documents.length) return null;
-          if (!goneSet.has(head.documents[at] as string) && !change(at)) return null;
+          if (places.has(head.documents[at] as string) && !change(at)) return null;
         }
       }
       if (changed.size === 0 && gone.length === 0 && !historyMoved) {

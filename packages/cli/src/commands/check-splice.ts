@@ -396,6 +396,7 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
   // A document that came since is checked as one whose bytes changed.
   for (const [at, file] of documents.entries()) if (keptAt.at(file, at) === undefined) again.add(file);
   const checked = documents.filter((file) => again.has(file));
+  const checkedDocuments = new Set(checked);
   // Their pins are told: the next splice needs to know which documents have some.
   const batch = await checkDocumentBatch(checked, batchPortsOf({ ...plan, tellPins: true }, artifacts));
   // The history stage's note over every document: that git's history is incomplete, while one has a stale pin.
@@ -437,7 +438,7 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
     outcomes,
     documents: result.documents,
     checked: checked.length,
-    checkedDocuments: new Set(checked),
+    checkedDocuments,
     pinnedArtifacts: [...new Set([...batch.pinned.values()].flatMap((pins) => pins.map((pin) => pin.artifact)))],
   };
   if (input.format !== 'json') {
@@ -445,7 +446,7 @@ export async function spliceAnswer(input: SpliceInput): Promise<Spliced | null> 
     return { ...spliced, ...handingOn([text], output), bytes: Buffer.byteLength(text), places: null };
   }
   if (corpus.touched()) return null;
-  const elements = jsonElements(input, keptAt, result, new Set(checked));
+  const elements = jsonElements(input, keptAt, result, checkedDocuments);
   if (elements === null) return null;
   const pieces: (Piece | KeptRun)[] = [];
   const places: [string, number, number][] = [];
