@@ -5,8 +5,9 @@
  * any pause, so the watch must have taken the edit's events first. Needs the built CLI.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { CLI_ENTRY, type CliRun, GIT_ENV, gitRepo, runCli, runCliAsync, sha16, sharedCorpus, snapshotRepo } from '@aiwg-cite/test-utils';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
@@ -143,6 +144,30 @@ describe('check answered by a running watch', () => {
     expectServed(repo.dir, ['--rlm'], 'a directory git stopped ignoring');
     writeFileSync(join(repo.dir, 'build/notes.md'), '# Build\n\nSee [src/missing.ts, L1].\n');
     expectServed(repo.dir, ['--rlm'], 'a document in it');
+  });
+
+  it('follows the ignore rules git keeps outside the tree: info/exclude and core.excludesFile', async () => {
+    const repo = gitRepo({ 'src/a.ts': A1, 'docs/guide.md': `# Guide\n\nSee [src/a.ts@${sha16(A1)}, L1].\n` });
+    const excludes = join(mkdtempSync(join(tmpdir(), 'aiwg-cite-excludes-')), 'ignore');
+    onTestFinished(() => rmSync(dirname(excludes), { recursive: true, force: true }));
+    repo.git('config', 'core.excludesFile', excludes);
+    mkdirSync(join(repo.dir, 'drafts'));
+    writeFileSync(join(repo.dir, 'drafts/todo.md'), '# Todo\n\nSee [src/gone.ts, L1].\n');
+    writeFileSync(join(repo.dir, 'scratch.md'), '# Scratch\n\nSee [src/a.ts@0123456789abcdef, L1].\n');
+    startWatch(repo.dir);
+    await until(() => existsSync(socketOf(repo.dir)), 'the watch to answer');
+    expectServed(repo.dir, ['--rlm'], 'at start: two untracked documents with findings');
+    const exclude = join(repo.dir, '.git/info/exclude');
+    appendFileSync(exclude, 'drafts/\n');
+    expectServed(repo.dir, ['--rlm'], 'a folder named in info/exclude');
+    writeFileSync(excludes, 'scratch.md\n');
+    expectServed(repo.dir, ['--rlm', '--format', 'json'], 'a document named in core.excludesFile');
+    writeFileSync(exclude, '');
+    expectServed(repo.dir, ['--rlm'], 'info/exclude emptied');
+    rmSync(excludes);
+    expectServed(repo.dir, ['--rlm'], 'core.excludesFile removed');
+    // The answers changed as the rules did: the check of its own saw each of them.
+    expect(runCli(['check', '--no-watch', '--rlm'], { cwd: repo.dir }).stdout).toContain('scratch.md');
   });
 
   it('with more directories than it watches, says so and leaves check to run by itself', async () => {

@@ -20,6 +20,7 @@ export {
 } from './history-facts.ts';
 export type { UnknownHashOptions } from './history-unknown.ts';
 export { markUnknownHashes } from './history-unknown.ts';
+export { IgnoreRules } from './ignore-rules.ts';
 export type { IndexEntry, IndexSnapshot, StagedChange } from './index-entries.ts';
 export { isRegularFileMode, parseLsFilesStage, parseRawDiff, readIndex, readStagedChanges } from './index-entries.ts';
 export type { IndexReaderOptions } from './index-reader.ts';

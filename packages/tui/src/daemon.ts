@@ -35,6 +35,13 @@ export interface WatchDaemonOptions {
    */
   readonly gitState?: () => string | null;
   /**
+   * The rules git ignores untracked files by besides the tree's `.gitignore` files (git
+   * `IgnoreRules.take`: `info/exclude`, `core.excludesFile`), which no event in the root follows:
+   * looked at with the root's check and before every {@link WatchDaemon.settle}. When they change,
+   * the documents are listed again as after an edit of the root's `.gitignore`.
+   */
+  readonly ignoreRules?: () => string;
+  /**
    * What the checks read besides the documents and the files they cite (the configuration, the
    * corpus, the bibliographies): `isFile` names such a path, file or folder (root-relative; its
    * directory must be among {@link directories} to be seen). A batch with one, and the first look
@@ -109,6 +116,8 @@ export class WatchDaemon {
   #rootTimer: ReturnType<typeof setInterval> | null = null;
   /** {@link WatchDaemonOptions.gitState} when last looked at. */
   #gitState: string | null = null;
+  /** {@link WatchDaemonOptions.ignoreRules} when last looked at. */
+  #ignoreRules: string | null = null;
   /** What the last failed reload of the settings said, until one succeeds. */
   #settingsProblem: string | null = null;
   /** {@link WatchDaemonOptions.directories} when last listed. */
@@ -138,10 +147,13 @@ export class WatchDaemon {
     // The timer also keeps the process alive: when the root goes, chokidar's watches end, and a
     // process with nothing left to wait for would end on its own (Node's exit code 13).
     this.#rootTimer = setInterval(() => {
-      if (this.#checkRoot()) this.#checkGitState();
+      if (!this.#checkRoot()) return;
+      this.#checkGitState();
+      this.#checkIgnoreRules();
     }, this.#options.rootCheckMs ?? 500);
-    // Before the first load: git's state that its history lookups see, or a later one.
+    // Before the first load: git's state that its history lookups see, or a later one; the ignore rules its listing follows.
     this.#gitState = this.#options.gitState?.() ?? null;
+    this.#ignoreRules = this.#options.ignoreRules?.() ?? null;
     const documents = await this.#options.discover();
     const update = await this.#engine.load(documents);
     if (this.#closed) return update;
@@ -200,6 +212,7 @@ export class WatchDaemon {
    */
   settle(): Promise<void> {
     this.#checkGitState();
+    this.#checkIgnoreRules();
     return this.#scheduler.drain();
   }
 
@@ -232,6 +245,21 @@ export class WatchDaemon {
     if (state !== null && state === this.#gitState) return;
     this.#gitState = state;
     this.#scheduler.push(GIT_STATE, 'file');
+  }
+
+  /**
+   * Queues the root's `.gitignore` as changed when the ignore rules outside the tree are not the
+   * ones last looked at: any path may be ignored or not now, which is what such an edit says (the
+   * documents are listed again, and the directories, and with `missingFollowsIgnores` the
+   * documents that looked up a path that was no file are checked again).
+   */
+  #checkIgnoreRules(): void {
+    const probe = this.#options.ignoreRules;
+    if (probe === undefined || !this.#ready || this.#closed) return;
+    const rules = probe();
+    if (rules === this.#ignoreRules) return;
+    this.#ignoreRules = rules;
+    this.#scheduler.push('.gitignore', 'file');
   }
 
   #onEvent(event: string, path: string): void {

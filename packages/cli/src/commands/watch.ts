@@ -144,7 +144,8 @@ export const watch: Command = {
     // store it, git's history facts, so a fabricated hash is unknown-hash here as there.
     // Git's refs and index, from stats: a fetch or a commit can change what its history says of a
     // pin, and while they stay the history's kept facts are answered without starting git.
-    const gitState = workspace.isGit ? (await import('@aiwg-cite/git')).GitStateStamp.open(workspace.root, { ...context.env }) : null;
+    const git = workspace.isGit ? await import('@aiwg-cite/git') : null;
+    const gitState = git === null ? null : git.GitStateStamp.open(workspace.root, { ...context.env });
     const history = historyPort(workspace, context, undefined, {
       keep: true,
       ...(gitState === null ? {} : { stateStamp: () => gitState.take() }),
@@ -173,6 +174,7 @@ export const watch: Command = {
     holds = (file) => engine.hasDocument(file);
     // Whether the last listing of directories was small enough to watch them all (see MAX_WATCHED_DIRECTORIES).
     let everyDirectory = true;
+    const ignoreRules = git === null ? null : git.IgnoreRules.open(workspace.root, { ...context.env });
     const gitDir = workspace.isGit ? runGit(workspace.root, ['rev-parse', '--absolute-git-dir'], context.env)?.trim() : undefined;
 
     let finish: (code: number) => void = () => undefined;
@@ -200,6 +202,8 @@ export const watch: Command = {
         return settings;
       },
       ...(gitState === null ? {} : { gitState: () => gitState.take() }),
+      // info/exclude and core.excludesFile: the documents git lists follow them too.
+      ...(ignoreRules === null ? {} : { ignoreRules: () => ignoreRules.take() }),
       // The configuration, the corpus and the bibliographies: a change checks every document again
       // with what they say now, and the watch answers `check` again by them.
       settings: {
