@@ -10,11 +10,16 @@ import type { Finding } from './report.ts';
  * (`hash \`0123…\` matches no version of \`src/a.ts\`…`). Given a table of {@link TextTemplates},
  * a long text of a finding is kept as a template: literal pieces and references to the finding's
  * shorter values (or the document's path), one template shared by every finding whose text has
- * that form. Its property name is marked in the shape. At 100,000 documents this halves the parts
- * a kept answer holds, which a run after an edit reads.
+ * that form. Every other text of a row (a path, a hash, a status) is kept in the same table as a
+ * template of one piece, once for all the rows that have it, so that such rows hold numbers alone.
+ * Its property name is marked in the shape. At 100,000 documents the parts a kept answer holds,
+ * which a run after an edit reads, are a third of their size so, and parse without a string per value.
  */
 
-/** Literal pieces with, between each two, the row place of the value that stands there (0: the document's path). */
+/**
+ * Literal pieces with, between each two, the row place of the value that stands there (0: the
+ * document's path); one piece alone is a text kept once.
+ */
 export type TextTemplate = readonly (string | number)[];
 
 /** The templates of one set of rows, each kept once. */
@@ -89,9 +94,9 @@ export function encodeFindingRows(findings: readonly Finding[], shapes: string[]
 }
 
 /**
- * Replaces each long text of a row by a template over the row's shorter values kept as they are,
- * shortest first (so a template never refers to another), when one of those stands in it; each
- * template is checked to give the text back.
+ * Replaces each long text of a row by a template over the row's shorter values, shortest first (so
+ * a template refers only to texts kept once), when one of those stands in it; each template is
+ * checked to give the text back. Every other text then becomes a template of one piece.
  */
 function templateTexts(names: string[], row: unknown[], file: string, templates: TextTemplates): void {
   const texts: (readonly [nameAt: number, rowAt: number])[] = [];
@@ -106,10 +111,16 @@ function templateTexts(names: string[], row: unknown[], file: string, templates:
   for (const [nameAt, at] of texts) {
     const text = row[at] as string;
     const template = text.length >= TEMPLATED_TEXT ? templateOf(text, referred) : null;
-    if (template !== null && filled(template, row, file) === text) {
+    if (template !== null && filled(template, row, file, null, []) === text) {
       row[at] = templates.idOf(template);
       names[nameAt] = `${TEMPLATED}${names[nameAt]}`;
     } else if (text.length >= REFERRED_VALUE) referred.push([at, text]);
+  }
+  for (const [nameAt, at] of texts) {
+    const text = row[at];
+    if (typeof text !== 'string') continue;
+    row[at] = templates.idOf([text]);
+    names[nameAt] = `${TEMPLATED}${names[nameAt]}`;
   }
 }
 
@@ -137,15 +148,27 @@ function templateOf(text: string, referred: readonly (readonly [number, string])
 }
 
 /**
- * The text a template gives for a row, or `null` when a place it refers to holds no text. Joined
- * as one flat string: pieces concatenated one by one would each stay a node of the text, and a
- * kept answer's hundred thousand findings would cost the garbage collector their copying.
+ * The text a template gives for a row, or `null` when a place it refers to holds no text (with
+ * `templatedAt`, the row places that hold a template's index: one of a text kept once stands for
+ * that text). Joined as one flat string: pieces concatenated one by one would each stay a node of
+ * the text, and a kept answer's hundred thousand findings would cost the garbage collector their copying.
  */
-function filled(template: TextTemplate, row: readonly unknown[], file: string): string | null {
+function filled(
+  template: TextTemplate,
+  row: readonly unknown[],
+  file: string,
+  templatedAt: readonly boolean[] | null,
+  templates: readonly TextTemplate[],
+): string | null {
+  if (template.length === 1) return template[0] as string;
   const pieces = template.slice();
   for (let at = 1; at < pieces.length; at += 2) {
     const place = pieces[at] as number;
-    const value = place === 0 ? file : row[place];
+    let value = place === 0 ? file : row[place];
+    if (templatedAt?.[place] === true) {
+      const kept = templates[value as number];
+      value = kept?.length === 1 ? kept[0] : undefined;
+    }
     if (typeof value !== 'string') return null;
     pieces[at] = value;
   }
@@ -162,11 +185,15 @@ export function findingRowsDecoder(shapes: unknown, templates: unknown = []): ((
   if (!Array.isArray(shapes) || !shapes.every((shape) => Array.isArray(shape) && shape.every((name) => typeof name === 'string')))
     return null;
   if (!Array.isArray(templates) || !templates.every(isTemplate)) return null;
-  // Each shape's property names, a templated one unmarked, and which are templated.
-  const layouts = (shapes as string[][]).map((shape) => ({
-    names: shape.map((name) => (name.charCodeAt(0) === TEMPLATED_CODE ? name.slice(1) : name)),
-    templated: shape.map((name) => name.charCodeAt(0) === TEMPLATED_CODE),
-  }));
+  // Each shape's property names, a templated one unmarked, and which are templated (by name, and by row place).
+  const layouts = (shapes as string[][]).map((shape) => {
+    const templated = shape.map((name) => name.charCodeAt(0) === TEMPLATED_CODE);
+    return {
+      names: shape.map((name) => (name.charCodeAt(0) === TEMPLATED_CODE ? name.slice(1) : name)),
+      templated,
+      templatedAt: [false, ...templated.filter((_, at) => shape[at] !== 'file')],
+    };
+  });
   return (rows, file) => {
     if (!Array.isArray(rows)) return null;
     const findings: Finding[] = [];
@@ -187,7 +214,7 @@ export function findingRowsDecoder(shapes: unknown, templates: unknown = []): ((
           continue;
         }
         const template = (templates as TextTemplate[])[value as number];
-        const text = template === undefined ? null : filled(template, row, file);
+        const text = template === undefined ? null : filled(template, row, file, layout.templatedAt, templates as TextTemplate[]);
         if (text === null) return null;
         finding[name] = text;
       }

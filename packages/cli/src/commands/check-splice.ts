@@ -42,8 +42,9 @@ import { type Piece, writeCheckJson, writeCitations } from '../format/json.ts';
  * the documents checked and not stored (which a splice checks again: a run-level note counts what
  * they held back), and for a JSON answer where each document's elements of `citations` stand in
  * the output. Documents are named by their index in the run's documents (the kept answer's, which
- * a splice's discovery equals), findings by rows under shared shapes, their long texts as shared
- * templates (core `encodeFindingRows`): at 100,000 documents this is most of what the kept answer holds.
+ * a splice's discovery equals), findings by rows under shared shapes, their texts in a shared
+ * table (long ones as templates over the others; core `encodeFindingRows`): at 100,000 documents
+ * this is most of what the kept answer holds.
  */
 export interface KeptParts {
   /** Each document's outcome, in the order of the run's documents. */
