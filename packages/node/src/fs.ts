@@ -1,16 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  type Stats,
-  statSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { AiwgCiteError, type EntryKind, type FileSystem, type Sha256 } from '@aiwg-cite/core';
 import { fileMessages } from './messages.ts';
 
@@ -65,6 +54,9 @@ export function createRunFileSystem(): FileSystem {
     }
     return real;
   };
+  // The paths the last `lstat`s found to be regular files, which a read then opens without a
+  // `stat` of its own first (each is read once, right after its path was resolved).
+  const regular = new Set<string>();
   return {
     ...nodeFileSystem,
     realpath(path) {
@@ -75,7 +67,12 @@ export function createRunFileSystem(): FileSystem {
       const candidate = `${directory}/${path.slice(slash + 1)}`;
       const stats = lstatSync(candidate, { throwIfNoEntry: false });
       if (stats === undefined) return null;
+      if (stats.isFile()) regular.add(candidate);
       return stats.isSymbolicLink() ? nodeFileSystem.realpath(candidate) : candidate;
+    },
+    readFile(path) {
+      const checked = regular.delete(path);
+      return readRegularFile(path, checked);
     },
   };
 }
@@ -96,20 +93,48 @@ export function notRegularFile(path: string, type: string): AiwgCiteError {
 
 /**
  * Reads a regular file. A FIFO, socket or device is refused without reading it: it is checked
- * before opening, and opened non-blocking and checked again (the path may change in between), so
- * a FIFO a pull request adds can never hang a commit hook.
+ * before opening (`checked`: an `lstat` of this path just found a regular file), and opened
+ * non-blocking and checked again (the path may change in between), so a FIFO a pull request adds
+ * can never hang a commit hook, and a device is never opened.
  */
-export function readRegularFile(path: string): Buffer {
-  const before = statSync(path);
-  if (!before.isFile()) throw notRegularFile(path, describeFileType(before));
+export function readRegularFile(path: string, checked = false): Buffer {
+  if (!checked) {
+    const before = statSync(path);
+    if (!before.isFile()) throw notRegularFile(path, describeFileType(before));
+  }
   const descriptor = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stats = fstatSync(descriptor);
     if (!stats.isFile()) throw notRegularFile(path, describeFileType(stats));
-    return readFileSync(descriptor);
+    return readToSize(descriptor, stats.size);
   } finally {
     closeSync(descriptor);
   }
+}
+
+/**
+ * The bytes of an open regular file of `size` bytes (its `fstat`), as `readFileSync` reads them
+ * without a `fstat` of its own: up to that size, or to its end when it says 0 (a file whose size
+ * the system does not know).
+ */
+function readToSize(descriptor: number, size: number): Buffer {
+  if (size === 0) {
+    const chunks: Buffer[] = [];
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(64 * 1024);
+      const read = readSync(descriptor, chunk, 0, chunk.length, null);
+      if (read === 0) return Buffer.concat(chunks);
+      chunks.push(chunk.subarray(0, read));
+    }
+  }
+  const bytes = Buffer.allocUnsafe(size);
+  let length = 0;
+  while (length < size) {
+    const read = readSync(descriptor, bytes, length, size - length, null);
+    if (read === 0) break;
+    length += read;
+  }
+  return length === size ? bytes : bytes.subarray(0, length);
 }
 
 /**
