@@ -15,7 +15,7 @@ describe('createRunFileSystem: a file read right after its path was resolved', (
     for (const name of ['big.ts', 'empty.ts']) {
       const real = (await fs.realpath(join(dir, name))) as string;
       expect(real).toBe(join(dir, name));
-      expect((await fs.readFile(real)).toString('utf8')).toBe(name === 'big.ts' ? text : '');
+      expect(Buffer.from(await fs.readFile(real)).toString('utf8')).toBe(name === 'big.ts' ? text : '');
     }
     // Read again after it grew, by a path not resolved just before: the bytes it has now.
     appendFileSync(join(dir, 'big.ts'), 'more\n');
