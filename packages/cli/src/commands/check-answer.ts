@@ -131,6 +131,35 @@ export interface RunAnswerInput {
     resolved(): string[];
     resolveAsBefore(resolved: readonly string[]): Promise<boolean>;
   };
+  /** git's state of the working tree for a view ({@link startViewState}), when the run started it early; else `discoverByGit` starts it. */
+  readonly view?: Promise<StartedView | null>;
+}
+
+/** git's state of the working tree, being taken for a view of the kept answer (check-view.ts). */
+export interface StartedView {
+  readonly gitDir: string;
+  readonly indexFile: string;
+  readonly state: Promise<import('@aiwg-cite/git').WorktreeState | null>;
+}
+
+/**
+ * Starts taking git's state of the working tree for a view of the kept answer (`git diff-files`
+ * and `git ls-files --others`, two processes at once: a few hundred milliseconds at 100,000 files),
+ * or `null` where a run takes no view: no git, an index under the size views start at, pathspec
+ * variables set. A run over every document starts it before its configuration and corpus load
+ * (which list the bibliographies, another git process), so that the two waits overlap.
+ */
+export async function startViewState(workspace: Workspace, env: Readonly<Record<string, string | undefined>>): Promise<StartedView | null> {
+  const from = viewFrom(env);
+  const gitDir = workspace.isGit ? knownGitDirectory(workspace.root, env) : undefined;
+  if (from === null || gitDir === undefined || PATHSPEC_VARIABLES.some((name) => env[name] !== undefined)) return null;
+  const indexFile = join(gitDir, 'index');
+  if (indexSize(indexFile) < from) return null;
+  const git = await import('@aiwg-cite/git');
+  const state = git.readWorktreeState(workspace.root, gitDir, { ...env });
+  // A failed read of git's state costs the view, never the run.
+  state.catch(() => undefined);
+  return { gitDir, indexFile, state };
 }
 
 /** A run's kept answer: reuse it, or keep this run's. */
@@ -306,16 +335,11 @@ export function openRunAnswer(input: RunAnswerInput): RunAnswer {
       };
     },
     async discoverByGit(filter, isGone) {
-      const from = viewFrom(input.env);
-      const gitDir = workspace.isGit ? knownGitDirectory(workspace.root, input.env) : undefined;
-      if (from === null || gitDir === undefined || PATHSPEC_VARIABLES.some((name) => input.env[name] !== undefined)) return null;
-      const indexFile = join(gitDir, 'index');
-      if (indexSize(indexFile) < from) return null;
+      const started = await (input.view ?? startViewState(workspace, input.env));
+      if (started === null) return null;
+      const { indexFile, state } = started;
       const git = await import('@aiwg-cite/git');
       const env = { ...input.env };
-      const state = git.readWorktreeState(workspace.root, gitDir, env);
-      // A failed read of git's state costs the view, never the run.
-      state.catch(() => undefined);
       const answer = readKept();
       const head = answer !== null && isHead(answer.head) && answer.head.key === key ? answer.head : null;
       const view = head === null ? null : answer?.view();

@@ -29,7 +29,7 @@ import { formatSourceCheck } from '../format/source-check.ts';
 import { checkMessages, runMessages, usageMessages } from '../messages.ts';
 import { historyPort, worktreeReader } from '../pipeline-ports.ts';
 import { assertGitInstalled } from '../require-git.ts';
-import { openRunAnswer } from './check-answer.ts';
+import { openRunAnswer, startViewState } from './check-answer.ts';
 import { openResultCache, type StoredEntry } from './check-cache.ts';
 import { changedScope, readChanges } from './check-changed.ts';
 import { helpCheck, helperContext, helperMinimum, startHelper } from './check-helper.ts';
@@ -170,6 +170,17 @@ export const check: Command = {
     }
     // --changed: git walks the tree for what changed while the configuration and corpus load.
     const changes = since === undefined || context.helping !== undefined ? undefined : readChanges(workspace, since, context);
+    // A run over every document that may print a kept answer: in a large repository git says what
+    // changed since (check-answer.ts), also while the configuration and corpus load.
+    const mayKeep =
+      values['no-cache'] !== true &&
+      values.online !== true &&
+      values.fix !== true &&
+      !explicit &&
+      shard === undefined &&
+      since === undefined;
+    // Not awaited when the run takes no view after all: a failure then costs the view alone.
+    const view = mayKeep && context.helping === undefined ? startViewState(workspace, context.env).catch(() => null) : null;
     // One instant for the run's date, which a helper thread takes too.
     const now = runNow(context);
     const scholarly = await prepareScholarly(values, workspace, { ...context, clock: () => now });
@@ -251,6 +262,7 @@ export const check: Command = {
             artifacts,
             runState: scholarly.runState,
             mentions: { resolved: scholarly.mentionsResolved, resolveAsBefore: scholarly.resolveAsBefore },
+            ...(view === null ? {} : { view }),
           });
     // In a large git repository git may vouch for the tree the kept answer was built from (check-view.ts).
     const viewed =
