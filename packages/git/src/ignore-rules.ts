@@ -17,11 +17,6 @@ export class IgnoreRules {
     this.#files = files;
   }
 
-  /** The files it reads, absolute. */
-  get files(): readonly string[] {
-    return this.#files;
-  }
-
   /** The rules of the repository at `root`, or `null` outside git (two git processes). */
   static open(root: string, env: NodeJS.ProcessEnv): IgnoreRules | null {
     const exclude = gitProbe(root, ['rev-parse', '--git-path', 'info/exclude'], { env })?.trim();

@@ -137,7 +137,6 @@ export interface RunAnswerInput {
 
 /** git's state of the working tree, being taken for a view of the kept answer (check-view.ts). */
 export interface StartedView {
-  readonly gitDir: string;
   readonly indexFile: string;
   readonly state: Promise<import('@aiwg-cite/git').WorktreeState | null>;
 }
@@ -159,7 +158,7 @@ export async function startViewState(workspace: Workspace, env: Readonly<Record<
   const state = git.readWorktreeState(workspace.root, gitDir, { ...env });
   // A failed read of git's state costs the view, never the run.
   state.catch(() => undefined);
-  return { gitDir, indexFile, state };
+  return { indexFile, state };
 }
 
 /** A run's kept answer: reuse it, or keep this run's. */
